@@ -1,0 +1,10 @@
+import { defineProject } from 'vitest/config'
+
+export default defineProject({
+  test: {
+    name: 'client-sdk',
+    pool: 'forks',
+    execArgv: ['--no-node-snapshot'],
+    testTimeout: 20_000,
+  },
+})

@@ -1,0 +1,30 @@
+// ids
+export { createId, idSchema, isId, ID_PREFIXES, type IdKind, type IdPrefix } from './ids'
+
+// errors
+export {
+  ComplibError,
+  ERROR_STATUS,
+  Problem,
+  fromZodError,
+  isComplibError,
+  toComplibError,
+  toFieldPath,
+  type ComplibErrorOptions,
+  type ErrorCode,
+  type FieldError,
+} from './errors'
+
+// component lifecycle
+export { COMPONENT_STATUSES, ComponentStatus, STATUS_TRANSITIONS, assertTransition, canTransition } from './status'
+
+// values
+export { parseSiNumber } from './si-number'
+
+// schemas (one per resource: validation, types and OpenAPI from one source)
+export * from './schemas'
+
+// storage
+export { defineStorage, isStorage } from './storage/define'
+export { default as createSqlJsStorage, NAME as SQLJS_STORAGE_NAME, type SqlJsStorage, type SqlJsStorageOptions } from './storage/sqljs'
+export type * from './storage/types'

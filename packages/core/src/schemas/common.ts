@@ -1,0 +1,30 @@
+import * as z from 'zod'
+
+/** An ISO 8601 timestamp in UTC, e.g. `2026-11-23T06:18:00.000Z`. */
+export const Timestamp = z.iso.datetime().meta({ example: '2026-11-23T06:18:00.000Z' })
+
+/** Fields every stored record has. `version` starts at 1, bumps on every change, and is the ETag. */
+export const recordFields = {
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  version: z.int().min(1).meta({ description: 'Bumps on every change; sent as the ETag' }),
+}
+
+/** `{ id, name }` of a linked record, as embedded in a component. */
+export const LinkSummary = z.object({ id: z.string(), name: z.string() }).meta({ id: 'LinkSummary' })
+export type LinkSummary = z.infer<typeof LinkSummary>
+
+/** A short single-line name. */
+export const Name = z.string().trim().min(1).max(200)
+/** Free text, may be absent or null. */
+export const Description = z.string().max(10_000).nullable()
+
+/** `true`/`false`/`1`/`0` in a query string. */
+export const QueryBoolean = z.stringbool().default(false)
+
+/** `limit` and `cursor` of every list route. `limit` accepts up to 100,000 for a full listing. */
+export const PageQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100_000).default(100).meta({ description: 'Items per page (default 100, up to 100000 for a full listing)' }),
+  cursor: z.string().min(1).max(500).optional().meta({ description: 'Opaque cursor from the `Link: rel="next"` header' }),
+})
+export type PageQuery = z.infer<typeof PageQuery>

@@ -1,0 +1,139 @@
+import * as z from 'zod'
+import { idSchema } from '../ids'
+import { ComponentStatus } from '../status'
+import { Description, LinkSummary, Name, QueryBoolean, PageQuery, Timestamp, recordFields } from './common'
+
+/** A parameter as embedded in a component: `{ type, value, unit? }`. `value` is text (e.g. `10k`). */
+export const ComponentParameter = z
+  .object({
+    type: z.string().trim().min(1).max(100),
+    value: z.string().trim().max(500),
+    unit: z.string().trim().max(32).nullable().optional(),
+  })
+  .meta({ id: 'ComponentParameter' })
+export type ComponentParameter = z.infer<typeof ComponentParameter>
+
+/** A manufacturer part number as embedded in a component. */
+export const ComponentMpn = z
+  .object({
+    manufacturer: z.string().trim().min(1).max(200),
+    partNumber: z.string().trim().min(1).max(200),
+  })
+  .meta({ id: 'ComponentMpn' })
+export type ComponentMpn = z.infer<typeof ComponentMpn>
+
+export const Ipn = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .regex(/^[^\s/?#]+$/, { error: 'an ipn has no spaces, slashes, ? or #' })
+  .meta({ description: 'Internal part number, unique among non-deleted components', example: 'RES-00042' })
+
+export const TagName = z.string().trim().min(1).max(64)
+
+/** A link given by id, or by a `{ id }` object as returned in a component (so GET output can be sent back). */
+const linkInput = (kind: 'symbol' | 'footprint') =>
+  z.union([idSchema(kind), z.object({ id: idSchema(kind), name: z.string().optional() })]).transform((v) => (typeof v === 'string' ? v : v.id))
+
+/** A component as the API and webhook deliveries show it. */
+export const Component = z
+  .object({
+    id: idSchema('component'),
+    name: z.string(),
+    ipn: z.string(),
+    description: z.string().nullable(),
+    status: ComponentStatus,
+    category: z.string().nullable().meta({ description: 'Free-form category, e.g. `Resistors`; used by the KiCad library' }),
+    tags: z.array(z.string()),
+    parameters: z.array(ComponentParameter),
+    mpns: z.array(ComponentMpn),
+    symbols: z.array(LinkSummary),
+    footprints: z.array(LinkSummary),
+    attachments: z.array(LinkSummary),
+    ...recordFields,
+    deletedAt: Timestamp.nullable(),
+  })
+  .meta({ id: 'Component' })
+export type Component = z.infer<typeof Component>
+
+const writable = {
+  name: Name,
+  ipn: Ipn,
+  description: Description,
+  status: ComponentStatus,
+  category: z.string().trim().min(1).max(100).nullable(),
+  tags: z.array(TagName).max(100),
+  parameters: z.array(ComponentParameter).max(200),
+  mpns: z.array(ComponentMpn).max(50),
+  symbols: z.array(linkInput('symbol')).max(50),
+  footprints: z.array(linkInput('footprint')).max(50),
+}
+
+/** Body of `POST /api/components`. Only `name` is required; a missing `ipn` is generated. */
+export const ComponentCreate = z
+  .strictObject({
+    ...writable,
+    ipn: writable.ipn.optional(),
+    description: writable.description.optional(),
+    status: writable.status.optional(),
+    category: writable.category.optional(),
+    tags: writable.tags.optional(),
+    parameters: writable.parameters.optional(),
+    mpns: writable.mpns.optional(),
+    symbols: writable.symbols.optional(),
+    footprints: writable.footprints.optional(),
+  })
+  .meta({ id: 'ComponentCreate' })
+export type ComponentCreate = z.input<typeof ComponentCreate>
+export type ComponentCreateParsed = z.output<typeof ComponentCreate>
+
+/** Body of `PATCH /api/components/:id`: JSON merge patch of the listed fields; arrays replace. */
+export const ComponentPatch = z.strictObject(writable).partial().meta({ id: 'ComponentPatch' })
+export type ComponentPatch = z.input<typeof ComponentPatch>
+export type ComponentPatchParsed = z.output<typeof ComponentPatch>
+
+export const ComponentSort = z.enum(['id', 'name', 'ipn', 'updatedAt', '-id', '-name', '-ipn', '-updatedAt'])
+export type ComponentSort = z.infer<typeof ComponentSort>
+
+/** Filters of `GET /api/components`. */
+export const ComponentListQuery = PageQuery.extend({
+  q: z.string().trim().min(1).max(200).optional().meta({ description: 'Text search in name, ipn, description and part numbers' }),
+  status: z.array(ComponentStatus).or(ComponentStatus.transform((s) => [s])).optional(),
+  tag: z.string().trim().min(1).max(64).optional(),
+  category: z.string().trim().min(1).max(100).optional(),
+  manufacturer: z.string().trim().min(1).max(200).optional(),
+  symbolId: idSchema('symbol').optional(),
+  footprintId: idSchema('footprint').optional(),
+  locationId: idSchema('location').optional(),
+  updatedSince: Timestamp.optional(),
+  sort: ComponentSort.default('id'),
+  includeDeleted: QueryBoolean,
+})
+export type ComponentListQuery = z.output<typeof ComponentListQuery>
+
+/** One entry of a component's history: the full record after each change. */
+export const ComponentHistoryEntry = z
+  .object({
+    seq: z.int(),
+    componentId: idSchema('component'),
+    version: z.int(),
+    op: z.enum(['create', 'update', 'delete', 'restore']),
+    at: Timestamp,
+    changes: z.array(z.string()).meta({ description: 'Names of the fields that changed' }),
+    snapshot: Component,
+  })
+  .meta({ id: 'ComponentHistoryEntry' })
+export type ComponentHistoryEntry = z.infer<typeof ComponentHistoryEntry>
+
+/** One entry of the change feed (`GET /api/components/changes`). */
+export const ComponentChange = z
+  .object({
+    seq: z.int().meta({ description: 'Monotonic; pass the last one seen as `since`' }),
+    componentId: idSchema('component'),
+    op: z.enum(['create', 'update', 'delete', 'restore', 'purge']),
+    version: z.int(),
+    at: Timestamp,
+  })
+  .meta({ id: 'ComponentChange' })
+export type ComponentChange = z.infer<typeof ComponentChange>

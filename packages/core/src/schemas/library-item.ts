@@ -1,0 +1,62 @@
+import * as z from 'zod'
+import { idSchema } from '../ids'
+import { Description, Name, recordFields } from './common'
+
+/**
+ * Symbols and footprints share one shape: a named entry of a CAD library
+ * (`library:name` is how KiCad refers to it), with an optional file body
+ * (a `.kicad_sym` / `.kicad_mod` text, up to 4 MiB) served by `GET …/:id/file`.
+ */
+function defineLibraryItem(kind: 'symbol' | 'footprint', title: 'Symbol' | 'Footprint') {
+  const record = z
+    .object({
+      id: idSchema(kind),
+      name: z.string(),
+      library: z.string().nullable().meta({ description: 'CAD library nickname, e.g. `Device`' }),
+      description: z.string().nullable(),
+      fileName: z.string().nullable(),
+      fileSize: z.int().nullable(),
+      ...recordFields,
+    })
+    .meta({ id: title })
+
+  const writable = {
+    name: Name,
+    library: z.string().trim().min(1).max(200).nullable(),
+    description: Description,
+    fileName: z.string().trim().min(1).max(255).regex(/^[^/\\\0]+$/, { error: 'a file name has no slashes' }).nullable(),
+    content: z.string().max(4 * 1024 * 1024).nullable().meta({ description: 'File body as text' }),
+  }
+  const create = z
+    .strictObject({
+      name: writable.name,
+      library: writable.library.optional(),
+      description: writable.description.optional(),
+      fileName: writable.fileName.optional(),
+      content: writable.content.optional(),
+    })
+    .meta({ id: `${title}Create` })
+  const patch = z.strictObject(writable).partial().meta({ id: `${title}Patch` })
+  return { record, create, patch }
+}
+
+const symbol = defineLibraryItem('symbol', 'Symbol')
+export const Symbol = symbol.record
+export const SymbolCreate = symbol.create
+export const SymbolPatch = symbol.patch
+export type Symbol = z.infer<typeof Symbol>
+export type SymbolCreate = z.input<typeof SymbolCreate>
+export type SymbolPatch = z.input<typeof SymbolPatch>
+
+const footprint = defineLibraryItem('footprint', 'Footprint')
+export const Footprint = footprint.record
+export const FootprintCreate = footprint.create
+export const FootprintPatch = footprint.patch
+export type Footprint = z.infer<typeof Footprint>
+export type FootprintCreate = z.input<typeof FootprintCreate>
+export type FootprintPatch = z.input<typeof FootprintPatch>
+
+/** What symbols and footprints have in common, for code that serves both. */
+export type LibraryItem = Symbol | Footprint
+export type LibraryItemCreate = z.output<typeof SymbolCreate>
+export type LibraryItemPatch = z.output<typeof SymbolPatch>

@@ -1,0 +1,61 @@
+import * as z from 'zod'
+import { idSchema } from '../ids'
+import { Timestamp } from './common'
+
+export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const
+export const RunStatus = z.enum(RUN_STATUSES).meta({ id: 'RunStatus' })
+export type RunStatus = z.infer<typeof RunStatus>
+
+export const BatchStatus = z.enum(['pending', 'sending', 'succeeded', 'failed']).meta({ id: 'BatchStatus' })
+export type BatchStatus = z.infer<typeof BatchStatus>
+
+/** One HTTP attempt of a batch. `status` is null when no answer came (timeout, reset). */
+export const DeliveryAttempt = z
+  .object({
+    at: Timestamp,
+    status: z.int().nullable(),
+    durationMs: z.number(),
+    error: z.string().nullable(),
+  })
+  .meta({ id: 'DeliveryAttempt' })
+export type DeliveryAttempt = z.infer<typeof DeliveryAttempt>
+
+/** One batch of a run: at most 250 component ids, one `webhook-id` for all its attempts. */
+export const RunBatch = z
+  .object({
+    index: z.int().min(0),
+    webhookId: z.string().meta({ example: 'msg_01JD7W3T9X4QF5B8S2M6K0N1PZ' }),
+    size: z.int().min(1).max(250),
+    status: BatchStatus,
+    attempts: z.array(DeliveryAttempt),
+    lastStatus: z.int().nullable(),
+    error: z.string().nullable(),
+  })
+  .meta({ id: 'RunBatch' })
+export type RunBatch = z.infer<typeof RunBatch>
+
+/** A push run of a connector. */
+export const Run = z
+  .object({
+    id: idSchema('run'),
+    connectorId: idSchema('connector'),
+    trigger: z.enum(['manual', 'cron', 'test']),
+    status: RunStatus,
+    total: z.int().meta({ description: 'Components frozen at the start of the run' }),
+    batchesTotal: z.int(),
+    batchesSucceeded: z.int(),
+    batchesFailed: z.int(),
+    entitiesSent: z.int(),
+    error: z.string().nullable(),
+    createdAt: Timestamp,
+    startedAt: Timestamp.nullable(),
+    finishedAt: Timestamp.nullable(),
+    resumedAt: Timestamp.nullable(),
+    logs: z.array(z.string()),
+  })
+  .meta({ id: 'Run' })
+export type Run = z.infer<typeof Run>
+
+/** A run with its batches (`GET /api/connector-runs/:runId`). */
+export const RunDetail = Run.extend({ batches: z.array(RunBatch) }).meta({ id: 'RunDetail' })
+export type RunDetail = z.infer<typeof RunDetail>

@@ -1,0 +1,81 @@
+import type { Database, SqlValue, Statement } from 'sql.js'
+
+export type SqlParam = string | number | null | Uint8Array | boolean | undefined
+export type SqlRow = Record<string, SqlValue>
+
+/**
+ * The synchronous SQL surface the sql.js repositories are written against.
+ * `run` is for statements that write; `all`/`get` only read (a write through
+ * them throws, because only `run` is journaled).
+ */
+export interface SqlExecutor {
+  run(sql: string, params?: readonly SqlParam[]): { changes: number }
+  all<T = SqlRow>(sql: string, params?: readonly SqlParam[]): T[]
+  get<T = SqlRow>(sql: string, params?: readonly SqlParam[]): T | undefined
+}
+
+/** A statement as journaled: SQL text and its bound parameters. */
+export type JournaledStatement = [sql: string, params: SqlParam[]]
+
+/**
+ * Executes against one sql.js database with a cache of prepared statements.
+ * The cache must be cleared whenever sql.js reopens the database (export does).
+ */
+export class StatementCache {
+  private readonly statements = new Map<string, Statement>()
+  constructor(public db: Database) {}
+
+  prepare(sql: string): Statement {
+    let stmt = this.statements.get(sql)
+    if (!stmt) {
+      stmt = this.db.prepare(sql)
+      this.statements.set(sql, stmt)
+    }
+    return stmt
+  }
+
+  /** Forgets every cached statement (freeing them when the database is still open). */
+  clear(free: boolean): void {
+    if (free) for (const stmt of this.statements.values()) stmt.free()
+    this.statements.clear()
+  }
+
+  run(sql: string, params: readonly SqlParam[] = []): { changes: number } {
+    const stmt = this.prepare(sql)
+    try {
+      stmt.bind(_normalize(params))
+      while (stmt.step()) {
+        // drain: a write statement yields no rows
+      }
+    } finally {
+      stmt.reset()
+    }
+    return { changes: this.db.getRowsModified() }
+  }
+
+  all<T>(sql: string, params: readonly SqlParam[] = []): T[] {
+    const stmt = this.prepare(sql)
+    const rows: T[] = []
+    try {
+      stmt.bind(_normalize(params))
+      while (stmt.step()) rows.push(stmt.getAsObject() as T)
+    } finally {
+      stmt.reset()
+    }
+    return rows
+  }
+
+  get<T>(sql: string, params: readonly SqlParam[] = []): T | undefined {
+    const stmt = this.prepare(sql)
+    try {
+      stmt.bind(_normalize(params))
+      return stmt.step() ? (stmt.getAsObject() as T) : undefined
+    } finally {
+      stmt.reset()
+    }
+  }
+}
+
+function _normalize(params: readonly SqlParam[]): SqlValue[] {
+  return params.map((p) => (p === undefined ? null : typeof p === 'boolean' ? (p ? 1 : 0) : p))
+}

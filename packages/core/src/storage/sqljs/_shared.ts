@@ -1,0 +1,86 @@
+import { ComplibError } from '../../errors'
+import type { SqlExecutor, SqlParam } from '../_internal/sql-executor'
+import type { Page } from '../types'
+
+/** The clock of all writes: ISO 8601 in UTC. */
+export function now(): string {
+  return new Date().toISOString()
+}
+
+/** Opaque cursor: base64url of the sort key values of the last item returned. */
+export function encodeCursor(values: readonly (string | number | null)[]): string {
+  return Buffer.from(JSON.stringify(values), 'utf8').toString('base64url')
+}
+
+/** Decodes a cursor made by encodeCursor; a malformed one is a 400 naming `query.cursor`. */
+export function decodeCursor(cursor: string, arity: number): (string | number | null)[] {
+  try {
+    const values = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown
+    if (Array.isArray(values) && values.length === arity && values.every((v) => v === null || typeof v === 'string' || typeof v === 'number')) {
+      return values as (string | number | null)[]
+    }
+  } catch {
+    // fall through to the 400
+  }
+  throw new ComplibError('VALIDATION_FAILED', 'query.cursor: not a cursor this server issued', {
+    errors: [{ path: 'query.cursor', message: 'not a cursor this server issued' }],
+  })
+}
+
+export function notFound(kind: string, id: string): ComplibError {
+  return new ComplibError('NOT_FOUND', `${kind} ${id} does not exist`)
+}
+
+/** Throws PRECONDITION_FAILED when `ifVersion` is given and differs from the record's version. */
+export function checkVersion(kind: string, id: string, current: number, ifVersion: number | undefined): void {
+  if (ifVersion !== undefined && ifVersion !== current) {
+    throw new ComplibError('PRECONDITION_FAILED', `${kind} ${id} is at version ${current}, not ${ifVersion}`)
+  }
+}
+
+/**
+ * Keyset paging over a query ordered by `id`: `where`/`params` filter,
+ * `limit + 1` rows tell whether a next page exists.
+ */
+export function pageById<Row extends { id: string }, T>(
+  ex: SqlExecutor,
+  options: { table: string; where?: string[]; params?: SqlParam[]; limit: number; cursor?: string | undefined; map: (rows: Row[]) => T[] },
+): Page<T> {
+  const where = [...(options.where ?? [])]
+  const params = [...(options.params ?? [])]
+  const total = ex.get<{ n: number }>(`SELECT count(*) AS n FROM ${options.table}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`, params)!.n
+  if (options.cursor) {
+    const [after] = decodeCursor(options.cursor, 1)
+    where.push('id > ?')
+    params.push(after as string)
+  }
+  const rows = ex.all<Row>(
+    `SELECT * FROM ${options.table}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY id LIMIT ?`,
+    [...params, options.limit + 1],
+  )
+  const more = rows.length > options.limit
+  if (more) rows.pop()
+  return { items: options.map(rows), total, nextCursor: more ? encodeCursor([rows.at(-1)!.id]) : null }
+}
+
+/** `?, ?, ?` for n parameters. */
+export function placeholders(n: number): string {
+  return new Array(n).fill('?').join(', ')
+}
+
+/** Splits `values` in chunks small enough for one IN (…) list. */
+export function chunks<T>(values: readonly T[], size = 500): T[][] {
+  const out: T[][] = []
+  for (let i = 0; i < values.length; i += size) out.push(values.slice(i, i + size))
+  return out
+}
+
+/** Escapes `%`, `_` and `\` for a LIKE pattern used with ESCAPE '\'. */
+export function likeEscape(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`)
+}
+
+/** A CONFLICT for a unique field, naming it. */
+export function conflict(field: string, detail: string): ComplibError {
+  return new ComplibError('CONFLICT', detail, { errors: [{ path: field, message: detail }] })
+}

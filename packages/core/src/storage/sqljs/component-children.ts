@@ -1,0 +1,113 @@
+import { ComplibError } from '../../errors'
+import { createId } from '../../ids'
+import type { ComponentMpn, ComponentParameter } from '../../schemas'
+import { parseSiNumber } from '../../si-number'
+import type { SqlExecutor } from '../_internal/sql-executor'
+import { placeholders } from './_shared'
+
+/**
+ * Writers of a component's child rows, shared by component create/update and
+ * by the per-child routes (tags, parameters, mpns, symbol/footprint links).
+ * They write rows only: the caller ends with `touchComponent` to bump the
+ * version, record history and re-index.
+ */
+
+/** The tag named `name` (case-insensitive), created when missing. */
+export function findOrCreateTag(ex: SqlExecutor, name: string, at: string): string {
+  const row = ex.get<{ id: string }>('SELECT id FROM tags WHERE name = ?', [name])
+  if (row) return row.id
+  const id = createId('tag')
+  ex.run('INSERT INTO tags (id, name, color, description, created_at, updated_at, version) VALUES (?, ?, NULL, NULL, ?, ?, 1)', [id, name, at, at])
+  return id
+}
+
+/** The manufacturer named `name` or carrying it as an alias (case-insensitive), created when missing. */
+export function findOrCreateManufacturer(ex: SqlExecutor, name: string, at: string): string {
+  const row =
+    ex.get<{ id: string }>('SELECT id FROM manufacturers WHERE name = ?', [name]) ??
+    ex.get<{ id: string }>(
+      'SELECT m.id FROM manufacturers m, json_each(m.aliases) a WHERE a.value = ? COLLATE NOCASE ORDER BY m.id LIMIT 1',
+      [name],
+    )
+  if (row) return row.id
+  const id = createId('manufacturer')
+  ex.run(`INSERT INTO manufacturers (id, name, website, aliases, created_at, updated_at, version) VALUES (?, ?, NULL, '[]', ?, ?, 1)`, [id, name, at, at])
+  return id
+}
+
+/** Replaces the tags of a component by names (duplicates, case-insensitive, collapse). */
+export function setTags(ex: SqlExecutor, componentId: string, names: readonly string[], at: string): void {
+  ex.run('DELETE FROM component_tags WHERE component_id = ?', [componentId])
+  const seen = new Set<string>()
+  let position = 0
+  for (const name of names) {
+    const tagId = findOrCreateTag(ex, name, at)
+    if (seen.has(tagId)) continue
+    seen.add(tagId)
+    ex.run('INSERT INTO component_tags (component_id, tag_id, position) VALUES (?, ?, ?)', [componentId, tagId, position++])
+  }
+}
+
+/** Replaces the parameters of a component; returns the new parameter ids in order. */
+export function setParameters(ex: SqlExecutor, componentId: string, parameters: readonly ComponentParameter[], at: string): string[] {
+  ex.run('DELETE FROM component_parameters WHERE component_id = ?', [componentId])
+  return parameters.map((p, position) => insertParameter(ex, componentId, p, position, at))
+}
+
+/** Inserts one parameter at `position`; returns its id. */
+export function insertParameter(ex: SqlExecutor, componentId: string, p: ComponentParameter, position: number, at: string): string {
+  const id = createId('parameter')
+  ex.run(
+    'INSERT INTO component_parameters (id, component_id, position, type, value, unit, numeric, created_at, updated_at, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1)',
+    [id, componentId, position, p.type, p.value, p.unit ?? null, parseSiNumber(p.value), at, at],
+  )
+  return id
+}
+
+/** Replaces the MPNs of a component; the same manufacturer + part number twice is a 409. */
+export function setMpns(ex: SqlExecutor, componentId: string, mpns: readonly ComponentMpn[], at: string): string[] {
+  ex.run('DELETE FROM mpns WHERE component_id = ?', [componentId])
+  return mpns.map((m, position) => insertMpn(ex, componentId, m, position, at, `body.mpns[${position}]`))
+}
+
+/** Inserts one MPN (finding or creating its manufacturer); returns its id. */
+export function insertMpn(ex: SqlExecutor, componentId: string, m: ComponentMpn, position: number, at: string, field = 'body.partNumber'): string {
+  const manufacturerId = findOrCreateManufacturer(ex, m.manufacturer, at)
+  const dup = ex.get('SELECT 1 FROM mpns WHERE component_id = ? AND manufacturer_id = ? AND part_number = ?', [componentId, manufacturerId, m.partNumber])
+  if (dup) {
+    throw new ComplibError('CONFLICT', `${m.manufacturer} ${m.partNumber} is already an MPN of component ${componentId}`, {
+      errors: [{ path: field, message: 'duplicate manufacturer part number' }],
+    })
+  }
+  const id = createId('mpn')
+  ex.run(
+    'INSERT INTO mpns (id, component_id, manufacturer_id, position, part_number, created_at, updated_at, version) VALUES (?, ?, ?, ?, ?, ?, ?, 1)',
+    [id, componentId, manufacturerId, position, m.partNumber, at, at],
+  )
+  return id
+}
+
+export type LinkKind = 'symbol' | 'footprint'
+export const LINK_TABLES = {
+  symbol: { items: 'symbols', links: 'component_symbols', field: 'symbols' },
+  footprint: { items: 'footprints', links: 'component_footprints', field: 'footprints' },
+} as const
+
+/** Replaces the symbol or footprint links of a component; an unknown id is a 400 naming the field. */
+export function setLinks(ex: SqlExecutor, kind: LinkKind, componentId: string, itemIds: readonly string[], field: string = `body.${LINK_TABLES[kind].field}`): void {
+  const { items, links } = LINK_TABLES[kind]
+  const unique = [...new Set(itemIds)]
+  if (unique.length > 0) {
+    const found = new Set(ex.all<{ id: string }>(`SELECT id FROM ${items} WHERE id IN (${placeholders(unique.length)})`, unique).map((r) => r.id))
+    const missing = itemIds.findIndex((id) => !found.has(id))
+    if (missing >= 0) {
+      throw new ComplibError('VALIDATION_FAILED', `${field}[${missing}]: ${kind} ${itemIds[missing]} does not exist`, {
+        errors: [{ path: `${field}[${missing}]`, message: `${kind} ${itemIds[missing]} does not exist` }],
+      })
+    }
+  }
+  ex.run(`DELETE FROM ${links} WHERE component_id = ?`, [componentId])
+  unique.forEach((itemId, position) => {
+    ex.run(`INSERT INTO ${links} (component_id, item_id, position) VALUES (?, ?, ?)`, [componentId, itemId, position])
+  })
+}

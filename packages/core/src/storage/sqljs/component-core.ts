@@ -1,0 +1,161 @@
+import type { Component } from '../../schemas'
+import type { SqlExecutor } from '../_internal/sql-executor'
+import { chunks, notFound, now, placeholders } from './_shared'
+
+/**
+ * What every repository touching a component shares: assembling the
+ * component view (one query per child table for a whole page, never one per
+ * component), bumping its version with a history event, and keeping the
+ * full-text index in step.
+ */
+
+export interface ComponentRow {
+  rowid: number
+  id: string
+  ipn: string
+  name: string
+  description: string | null
+  status: Component['status']
+  category: string | null
+  created_at: string
+  updated_at: string
+  deleted_at: string | null
+  version: number
+}
+
+export const COMPONENT_COLUMNS = 'rowid, id, ipn, name, description, status, category, created_at, updated_at, deleted_at, version'
+
+/** Loads full component views for `ids` (deleted ones too), keyed by id. */
+export function loadComponents(ex: SqlExecutor, ids: readonly string[]): Map<string, Component> {
+  const out = new Map<string, Component>()
+  for (const part of chunks([...new Set(ids)])) {
+    const list = placeholders(part.length)
+    const rows = ex.all<ComponentRow>(`SELECT ${COMPONENT_COLUMNS} FROM components WHERE id IN (${list})`, part)
+    for (const row of rows) out.set(row.id, _view(row))
+    if (rows.length === 0) continue
+    for (const r of ex.all<{ component_id: string; name: string }>(
+      `SELECT ct.component_id, t.name FROM component_tags ct JOIN tags t ON t.id = ct.tag_id WHERE ct.component_id IN (${list}) ORDER BY ct.component_id, ct.position`,
+      part,
+    )) {
+      out.get(r.component_id)?.tags.push(r.name)
+    }
+    for (const r of ex.all<{ component_id: string; type: string; value: string; unit: string | null }>(
+      `SELECT component_id, type, value, unit FROM component_parameters WHERE component_id IN (${list}) ORDER BY component_id, position`,
+      part,
+    )) {
+      out.get(r.component_id)?.parameters.push(r.unit === null ? { type: r.type, value: r.value } : { type: r.type, value: r.value, unit: r.unit })
+    }
+    for (const r of ex.all<{ component_id: string; manufacturer: string; part_number: string }>(
+      `SELECT m.component_id, f.name AS manufacturer, m.part_number FROM mpns m JOIN manufacturers f ON f.id = m.manufacturer_id WHERE m.component_id IN (${list}) ORDER BY m.component_id, m.position`,
+      part,
+    )) {
+      out.get(r.component_id)?.mpns.push({ manufacturer: r.manufacturer, partNumber: r.part_number })
+    }
+    for (const [table, items, field] of [
+      ['component_symbols', 'symbols', 'symbols'],
+      ['component_footprints', 'footprints', 'footprints'],
+    ] as const) {
+      for (const r of ex.all<{ component_id: string; id: string; name: string }>(
+        `SELECT l.component_id, i.id, i.name FROM ${table} l JOIN ${items} i ON i.id = l.item_id WHERE l.component_id IN (${list}) ORDER BY l.component_id, l.position`,
+        part,
+      )) {
+        out.get(r.component_id)?.[field].push({ id: r.id, name: r.name })
+      }
+    }
+    for (const r of ex.all<{ component_id: string; id: string; name: string }>(
+      `SELECT component_id, id, name FROM attachments WHERE component_id IN (${list}) ORDER BY component_id, id`,
+      part,
+    )) {
+      out.get(r.component_id)?.attachments.push({ id: r.id, name: r.name })
+    }
+  }
+  return out
+}
+
+/** Loads components in the order of `ids`, skipping unknown ones. */
+export function loadComponentList(ex: SqlExecutor, ids: readonly string[]): Component[] {
+  const map = loadComponents(ex, ids)
+  const out: Component[] = []
+  for (const id of ids) {
+    const c = map.get(id)
+    if (c) out.push(c)
+  }
+  return out
+}
+
+/** The component row, or NOT_FOUND (also for a deleted one unless `includeDeleted`). */
+export function requireComponentRow(ex: SqlExecutor, id: string, includeDeleted = false): ComponentRow {
+  const row = ex.get<ComponentRow>(`SELECT ${COMPONENT_COLUMNS} FROM components WHERE id = ?`, [id])
+  if (!row || (row.deleted_at !== null && !includeDeleted)) throw notFound('component', id)
+  return row
+}
+
+/** One component view, or NOT_FOUND. */
+export function loadComponent(ex: SqlExecutor, id: string, includeDeleted = false): Component {
+  requireComponentRow(ex, id, includeDeleted)
+  return loadComponents(ex, [id]).get(id)!
+}
+
+export type ComponentEventOp = 'create' | 'update' | 'delete' | 'restore' | 'purge'
+
+/**
+ * Records that a component changed: bumps `version` and `updatedAt` (except
+ * for `create`, whose row already holds version 1), writes a history event
+ * with the new snapshot, and re-indexes it for search. Returns the new view.
+ * Every write to a component or its children ends with this call.
+ */
+export function touchComponent(ex: SqlExecutor, id: string, op: Exclude<ComponentEventOp, 'purge'>, changes: readonly string[], at: string = now()): Component {
+  if (op !== 'create') ex.run('UPDATE components SET version = version + 1, updated_at = ? WHERE id = ?', [at, id])
+  const component = loadComponents(ex, [id]).get(id)
+  if (!component) throw notFound('component', id)
+  ex.run('INSERT INTO component_events (component_id, op, version, at, changes, snapshot) VALUES (?, ?, ?, ?, ?, ?)', [
+    id,
+    op,
+    component.version,
+    at,
+    JSON.stringify(changes),
+    JSON.stringify(component),
+  ])
+  reindexComponent(ex, id)
+  return component
+}
+
+/** Re-writes the full-text entry of a component (name, ipn, description, part numbers). */
+export function reindexComponent(ex: SqlExecutor, id: string): void {
+  // rowid is the FTS docid; components is never VACUUMed, so rowids stay put.
+  const row = ex.get<{ rowid: number; name: string; ipn: string; description: string | null }>(
+    'SELECT rowid, name, ipn, description FROM components WHERE id = ?',
+    [id],
+  )
+  if (!row) return
+  ex.run('DELETE FROM components_fts WHERE docid = ?', [row.rowid])
+  const mpns = ex.get<{ list: string | null }>(`SELECT group_concat(part_number, ' ') AS list FROM mpns WHERE component_id = ?`, [id])
+  ex.run('INSERT INTO components_fts (docid, name, ipn, description, mpns) VALUES (?, ?, ?, ?, ?)', [
+    row.rowid,
+    row.name,
+    row.ipn,
+    row.description ?? '',
+    mpns?.list ?? '',
+  ])
+}
+
+function _view(row: ComponentRow): Component {
+  return {
+    id: row.id,
+    name: row.name,
+    ipn: row.ipn,
+    description: row.description,
+    status: row.status,
+    category: row.category,
+    tags: [],
+    parameters: [],
+    mpns: [],
+    symbols: [],
+    footprints: [],
+    attachments: [],
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    version: row.version,
+    deletedAt: row.deleted_at,
+  }
+}

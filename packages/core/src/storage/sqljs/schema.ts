@@ -1,0 +1,282 @@
+import type { SqlExecutor } from '../_internal/sql-executor'
+
+/**
+ * Schema of the embedded database. Each entry of MIGRATIONS runs once, in
+ * order; `meta.schema_version` records how many ran. Append, never edit.
+ *
+ * Conventions: ids are TEXT primary keys (`cmp_…`); timestamps are ISO 8601
+ * TEXT set by the application (never `datetime('now')`: journal replay must
+ * reproduce the same bytes); `version` bumps on every change of a record.
+ */
+const MIGRATIONS: readonly string[] = [
+  /* sql */ `
+  CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+  CREATE TABLE components (
+    id TEXT PRIMARY KEY,
+    ipn TEXT NOT NULL COLLATE NOCASE,
+    name TEXT NOT NULL,
+    description TEXT,
+    status TEXT NOT NULL,
+    category TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    deleted_at TEXT,
+    version INTEGER NOT NULL
+  );
+  -- ipn is unique among non-deleted components only: a deleted one frees it.
+  CREATE UNIQUE INDEX components_live_ipn ON components (ipn) WHERE deleted_at IS NULL;
+  CREATE INDEX components_ipn ON components (ipn);
+  CREATE INDEX components_name ON components (name COLLATE NOCASE, id);
+  CREATE INDEX components_updated ON components (updated_at, id);
+  CREATE INDEX components_category ON components (category) WHERE category IS NOT NULL;
+
+  -- Full-text index: docid = components.rowid; mpns holds the part numbers joined by spaces.
+  CREATE VIRTUAL TABLE components_fts USING fts4 (name, ipn, description, mpns, tokenize=unicode61);
+
+  CREATE TABLE component_parameters (
+    id TEXT PRIMARY KEY,
+    component_id TEXT NOT NULL REFERENCES components (id) ON DELETE CASCADE,
+    position INTEGER NOT NULL,
+    type TEXT NOT NULL COLLATE NOCASE,
+    value TEXT NOT NULL,
+    unit TEXT,
+    numeric REAL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    version INTEGER NOT NULL
+  );
+  CREATE INDEX component_parameters_component ON component_parameters (component_id, position);
+  CREATE INDEX component_parameters_type ON component_parameters (type, numeric);
+
+  CREATE TABLE manufacturers (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    website TEXT,
+    aliases TEXT NOT NULL DEFAULT '[]',
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    version INTEGER NOT NULL
+  );
+
+  CREATE TABLE mpns (
+    id TEXT PRIMARY KEY,
+    component_id TEXT NOT NULL REFERENCES components (id) ON DELETE CASCADE,
+    manufacturer_id TEXT NOT NULL REFERENCES manufacturers (id),
+    position INTEGER NOT NULL,
+    part_number TEXT NOT NULL COLLATE NOCASE,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    UNIQUE (component_id, manufacturer_id, part_number)
+  );
+  CREATE INDEX mpns_component ON mpns (component_id, position);
+  CREATE INDEX mpns_part_number ON mpns (part_number);
+  CREATE INDEX mpns_manufacturer ON mpns (manufacturer_id);
+
+  CREATE TABLE tags (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    color TEXT,
+    description TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    version INTEGER NOT NULL
+  );
+  CREATE TABLE component_tags (
+    component_id TEXT NOT NULL REFERENCES components (id) ON DELETE CASCADE,
+    tag_id TEXT NOT NULL REFERENCES tags (id) ON DELETE CASCADE,
+    position INTEGER NOT NULL,
+    PRIMARY KEY (component_id, tag_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX component_tags_tag ON component_tags (tag_id, component_id);
+
+  CREATE TABLE symbols (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    library TEXT,
+    description TEXT,
+    file_name TEXT,
+    content TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    version INTEGER NOT NULL
+  );
+  CREATE INDEX symbols_name ON symbols (name COLLATE NOCASE, id);
+  CREATE TABLE footprints (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    library TEXT,
+    description TEXT,
+    file_name TEXT,
+    content TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    version INTEGER NOT NULL
+  );
+  CREATE INDEX footprints_name ON footprints (name COLLATE NOCASE, id);
+  CREATE TABLE component_symbols (
+    component_id TEXT NOT NULL REFERENCES components (id) ON DELETE CASCADE,
+    item_id TEXT NOT NULL REFERENCES symbols (id) ON DELETE CASCADE,
+    position INTEGER NOT NULL,
+    PRIMARY KEY (component_id, item_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX component_symbols_item ON component_symbols (item_id, component_id);
+  CREATE TABLE component_footprints (
+    component_id TEXT NOT NULL REFERENCES components (id) ON DELETE CASCADE,
+    item_id TEXT NOT NULL REFERENCES footprints (id) ON DELETE CASCADE,
+    position INTEGER NOT NULL,
+    PRIMARY KEY (component_id, item_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX component_footprints_item ON component_footprints (item_id, component_id);
+
+  CREATE TABLE attachments (
+    id TEXT PRIMARY KEY,
+    component_id TEXT REFERENCES components (id) ON DELETE SET NULL,
+    name TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    content_type TEXT NOT NULL,
+    size INTEGER,
+    sha256 TEXT,
+    url TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    version INTEGER NOT NULL
+  );
+  CREATE INDEX attachments_component ON attachments (component_id, id);
+  CREATE INDEX attachments_sha256 ON attachments (sha256) WHERE sha256 IS NOT NULL;
+
+  CREATE TABLE parameter_types (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    unit TEXT,
+    kind TEXT NOT NULL,
+    description TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    version INTEGER NOT NULL
+  );
+
+  CREATE TABLE locations (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    parent_id TEXT REFERENCES locations (id),
+    description TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    version INTEGER NOT NULL
+  );
+  CREATE INDEX locations_parent ON locations (parent_id, name);
+  CREATE TABLE stock (
+    component_id TEXT NOT NULL REFERENCES components (id) ON DELETE CASCADE,
+    location_id TEXT NOT NULL REFERENCES locations (id),
+    quantity INTEGER NOT NULL CHECK (quantity >= 0),
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (component_id, location_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX stock_location ON stock (location_id, component_id);
+  CREATE TABLE stock_movements (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    component_id TEXT NOT NULL,
+    location_id TEXT NOT NULL,
+    delta INTEGER NOT NULL,
+    reason TEXT,
+    at TEXT NOT NULL
+  );
+
+  -- History and change feed in one table: one row per change of a component.
+  -- snapshot is the component JSON after the change (NULL for a purge).
+  CREATE TABLE component_events (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    component_id TEXT NOT NULL,
+    op TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    at TEXT NOT NULL,
+    changes TEXT NOT NULL DEFAULT '[]',
+    snapshot TEXT
+  );
+  CREATE INDEX component_events_component ON component_events (component_id, seq);
+
+  CREATE TABLE connectors (
+    id TEXT PRIMARY KEY,
+    type TEXT NOT NULL,
+    name TEXT NOT NULL,
+    enabled INTEGER NOT NULL,
+    config TEXT NOT NULL,
+    secret TEXT,
+    previous_secret TEXT,
+    previous_secret_expires_at TEXT,
+    code TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    version INTEGER NOT NULL
+  );
+  CREATE TABLE runs (
+    id TEXT PRIMARY KEY,
+    connector_id TEXT NOT NULL REFERENCES connectors (id) ON DELETE CASCADE,
+    trigger TEXT NOT NULL,
+    status TEXT NOT NULL,
+    total INTEGER NOT NULL,
+    batches_total INTEGER NOT NULL,
+    batches_succeeded INTEGER NOT NULL DEFAULT 0,
+    batches_failed INTEGER NOT NULL DEFAULT 0,
+    entities_sent INTEGER NOT NULL DEFAULT 0,
+    error TEXT,
+    created_at TEXT NOT NULL,
+    started_at TEXT,
+    finished_at TEXT,
+    resumed_at TEXT,
+    logs TEXT NOT NULL DEFAULT '[]'
+  );
+  CREATE INDEX runs_connector ON runs (connector_id, id);
+  CREATE INDEX runs_active ON runs (status) WHERE status IN ('queued', 'running');
+  CREATE TABLE run_batches (
+    run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    idx INTEGER NOT NULL,
+    webhook_id TEXT NOT NULL,
+    ids TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    attempts TEXT NOT NULL DEFAULT '[]',
+    last_status INTEGER,
+    error TEXT,
+    body BLOB,
+    PRIMARY KEY (run_id, idx)
+  ) WITHOUT ROWID;
+
+  -- Jobs (bulk operations) and import sessions: small JSON documents.
+  CREATE TABLE documents (
+    id TEXT PRIMARY KEY,
+    collection TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    status TEXT NOT NULL,
+    data TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    version INTEGER NOT NULL
+  );
+  `,
+]
+
+/** Brings the schema up to date; returns whether it ran anything. */
+export function migrate(ex: SqlExecutor): boolean {
+  ex.run('CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)')
+  const row = ex.get<{ value: string }>(`SELECT value FROM meta WHERE key = 'schema_version'`)
+  const current = row ? Number(row.value) : 0
+  for (let i = current; i < MIGRATIONS.length; i++) {
+    for (const statement of _splitStatements(MIGRATIONS[i]!)) ex.run(statement)
+  }
+  if (current === MIGRATIONS.length) return false
+  ex.run(`INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)`, [String(MIGRATIONS.length)])
+  return true
+}
+
+export const SCHEMA_VERSION = MIGRATIONS.length
+
+function _splitStatements(sql: string): string[] {
+  return sql
+    .replace(/--[^\n]*/g, '')
+    .split(';')
+    .map((s) => s.trim())
+    .filter(Boolean)
+}

@@ -1,0 +1,347 @@
+import type {
+  Attachment,
+  AttachmentKind,
+  Component,
+  ComponentChange,
+  ComponentCreateParsed,
+  ComponentHistoryEntry,
+  ComponentListQuery,
+  ComponentPatchParsed,
+  Footprint,
+  LibraryItemCreate,
+  LibraryItemPatch,
+  Location,
+  LocationTreeNode,
+  Manufacturer,
+  Mpn,
+  MpnResolveResult,
+  Parameter,
+  ParameterType,
+  ParametricCondition,
+  RunBatch,
+  RunDetail,
+  Run,
+  StockEntry,
+  Symbol,
+  Tag,
+} from '../schemas'
+
+/**
+ * The storage contract of complib. Every route group reads and writes through
+ * it, so an implementation over another database (PostgreSQL is the next one)
+ * can replace the embedded sql.js one without changing a caller.
+ *
+ * Rules every implementation keeps (the shared suite `testStorage` checks them):
+ * - Every method is async. Errors are `ComplibError`s: NOT_FOUND for an unknown
+ *   id, CONFLICT for uniqueness, INVALID_TRANSITION, PRECONDITION_FAILED for a
+ *   stale `ifVersion`. A failed call changes nothing.
+ * - A write resolves only once it is durable (it survives `kill -9`).
+ * - `transaction(fn)` runs `fn` atomically: all its writes land or none.
+ *   Do no slow I/O inside `fn`: other callers wait for it.
+ * - Lists page by an opaque cursor, in a stable order, and report the total.
+ */
+export interface Storage extends StorageSession {
+  /** Name of the implementation, e.g. `sqljs`. */
+  readonly name: string
+  /** Runs `fn` in one atomic transaction; resolves after its writes are durable. */
+  transaction<T>(fn: (tx: StorageSession) => Promise<T>): Promise<T>
+  /** Flushes and releases the storage. Further calls fail. */
+  close(): Promise<void>
+}
+
+/** What a caller can do, in or out of a transaction. */
+export interface StorageSession {
+  readonly components: ComponentStore
+  readonly symbols: LibraryItemStore<Symbol>
+  readonly footprints: LibraryItemStore<Footprint>
+  readonly attachments: AttachmentStore
+  readonly manufacturers: ManufacturerStore
+  readonly mpns: MpnStore
+  readonly parameterTypes: ParameterTypeStore
+  readonly parameters: ParameterStore
+  readonly tags: TagStore
+  readonly locations: LocationStore
+  readonly search: SearchStore
+  readonly connectors: ConnectorStore
+  readonly runs: RunStore
+  readonly jobs: DocumentStore<JobRecord>
+  readonly imports: DocumentStore<ImportRecord>
+  /** Counts for `GET /api/stats`. */
+  stats(): Promise<LibraryStats>
+}
+
+/** A page of a list. `nextCursor` is null on the last page. */
+export interface Page<T> {
+  items: T[]
+  total: number
+  nextCursor: string | null
+}
+
+export interface PageOptions {
+  limit: number
+  cursor?: string | undefined
+}
+
+/** Optimistic concurrency: the write fails with PRECONDITION_FAILED unless the record is at this version. */
+export interface WriteOptions {
+  ifVersion?: number | undefined
+}
+
+export interface ComponentStore {
+  list(query: ComponentListQuery): Promise<Page<Component>>
+  /** NOT_FOUND when unknown, or deleted unless `includeDeleted`. */
+  get(id: string, options?: { includeDeleted?: boolean }): Promise<Component>
+  getByIpn(ipn: string): Promise<Component>
+  /** The non-deleted components among `ids`, in the order of `ids`; unknown and deleted ids are skipped. */
+  getMany(ids: readonly string[]): Promise<Component[]>
+  create(input: ComponentCreateParsed): Promise<Component>
+  update(id: string, patch: ComponentPatchParsed, options?: WriteOptions): Promise<Component>
+  /** Soft delete: sets `deletedAt`, frees the ipn. */
+  delete(id: string, options?: WriteOptions): Promise<Component>
+  /** CONFLICT when its ipn was taken meanwhile. */
+  restore(id: string): Promise<Component>
+  /** Removes a component and its history for good. */
+  purge(id: string): Promise<void>
+  /** A copy with a new id and ipn, named `<name> (copy)` unless given. */
+  duplicate(id: string, overrides?: { name?: string | undefined; ipn?: string | undefined }): Promise<Component>
+  /** The next free ipn `<prefix><number>` (prefix default `CMP-`, 5 digits at least). */
+  nextIpn(prefix?: string): Promise<string>
+  /** Newest first. */
+  history(id: string, page: PageOptions): Promise<Page<ComponentHistoryEntry>>
+  /** The change feed: entries with `seq > since`, oldest first. */
+  changes(since: number, limit: number): Promise<{ items: ComponentChange[]; lastSeq: number }>
+  /** Ids of all non-deleted components, in id order: the frozen set of a push run. */
+  liveIds(): Promise<string[]>
+}
+
+export interface LibraryItemQuery extends PageOptions {
+  q?: string | undefined
+  library?: string | undefined
+}
+
+/** Symbols and footprints. */
+export interface LibraryItemStore<T> {
+  list(query: LibraryItemQuery): Promise<Page<T>>
+  get(id: string): Promise<T>
+  create(input: LibraryItemCreate): Promise<T>
+  update(id: string, patch: LibraryItemPatch, options?: WriteOptions): Promise<T>
+  /** CONFLICT while components link to it, unless `force` (then the links go too). */
+  delete(id: string, options?: WriteOptions & { force?: boolean }): Promise<void>
+  /** NOT_FOUND when the item has no file. */
+  getFile(id: string): Promise<{ fileName: string; content: string }>
+  /** Non-deleted components linking to the item. */
+  components(id: string, page: PageOptions): Promise<Page<Component>>
+  /** Idempotent. */
+  link(componentId: string, itemId: string): Promise<Component>
+  /** NOT_FOUND when not linked. */
+  unlink(componentId: string, itemId: string): Promise<Component>
+}
+
+export interface AttachmentInput {
+  componentId: string | null
+  name: string
+  kind: AttachmentKind
+  contentType: string
+  size: number | null
+  sha256: string | null
+  url: string | null
+}
+
+export interface AttachmentStore {
+  list(query: PageOptions & { componentId?: string | undefined; kind?: AttachmentKind | undefined }): Promise<Page<Attachment>>
+  listForComponent(componentId: string): Promise<Attachment[]>
+  get(id: string): Promise<Attachment>
+  create(input: AttachmentInput): Promise<Attachment>
+  update(id: string, patch: Partial<Pick<AttachmentInput, 'name' | 'kind' | 'componentId'>>, options?: WriteOptions): Promise<Attachment>
+  /** Returns the deleted record, so the caller can drop its bytes when no other attachment shares them. */
+  delete(id: string): Promise<Attachment>
+  /** How many attachments point at stored bytes with this digest. */
+  countBySha256(sha256: string): Promise<number>
+}
+
+export interface ManufacturerStore {
+  list(query: PageOptions & { q?: string | undefined }): Promise<Page<Manufacturer>>
+  get(id: string): Promise<Manufacturer>
+  create(input: { name: string; website?: string | null | undefined; aliases?: string[] | undefined }): Promise<Manufacturer>
+  update(id: string, patch: { name?: string; website?: string | null; aliases?: string[] }, options?: WriteOptions): Promise<Manufacturer>
+  /** CONFLICT while MPNs refer to it. */
+  delete(id: string): Promise<void>
+  /** Moves the MPNs of `sourceIds` to `targetId`, keeps their names as aliases, deletes the sources. */
+  merge(targetId: string, sourceIds: readonly string[]): Promise<Manufacturer>
+}
+
+export interface MpnStore {
+  list(query: PageOptions & { q?: string | undefined; manufacturerId?: string | undefined }): Promise<Page<Mpn>>
+  listForComponent(componentId: string): Promise<Mpn[]>
+  get(id: string): Promise<Mpn>
+  /** Creates the manufacturer by name when it does not exist. CONFLICT on a duplicate of the same component. */
+  create(componentId: string, input: { manufacturer: string; partNumber: string }): Promise<Mpn>
+  update(id: string, patch: { manufacturer?: string; partNumber?: string }, options?: WriteOptions): Promise<Mpn>
+  delete(id: string): Promise<void>
+  /** Looks up part numbers (case-insensitive, optionally by manufacturer) among non-deleted components, in input order. */
+  resolve(items: ReadonlyArray<{ partNumber: string; manufacturer?: string | undefined }>): Promise<MpnResolveResult[]>
+}
+
+export interface ParameterTypeStore {
+  list(query: PageOptions & { q?: string | undefined }): Promise<Page<ParameterType>>
+  get(id: string): Promise<ParameterType>
+  create(input: { name: string; unit?: string | null | undefined; kind: 'number' | 'text'; description?: string | null | undefined }): Promise<ParameterType>
+  update(id: string, patch: Partial<{ name: string; unit: string | null; kind: 'number' | 'text'; description: string | null }>, options?: WriteOptions): Promise<ParameterType>
+  delete(id: string): Promise<void>
+}
+
+export interface ParameterInput {
+  type: string
+  value: string
+  unit?: string | null | undefined
+}
+
+export interface ParameterStore {
+  listForComponent(componentId: string): Promise<Parameter[]>
+  add(componentId: string, input: ParameterInput): Promise<Parameter>
+  /** Replaces all parameters of a component. */
+  replace(componentId: string, inputs: readonly ParameterInput[]): Promise<Parameter[]>
+  get(id: string): Promise<Parameter>
+  update(id: string, patch: Partial<ParameterInput>, options?: WriteOptions): Promise<Parameter>
+  delete(id: string): Promise<void>
+}
+
+export interface TagStore {
+  /** With `count` of non-deleted components per tag; by name. */
+  list(query: PageOptions & { q?: string | undefined }): Promise<Page<Tag>>
+  get(id: string): Promise<Tag>
+  create(input: { name: string; color?: string | null | undefined; description?: string | null | undefined }): Promise<Tag>
+  update(id: string, patch: Partial<{ name: string; color: string | null; description: string | null }>, options?: WriteOptions): Promise<Tag>
+  /** Removes the tag from every component too. */
+  delete(id: string): Promise<void>
+  merge(targetId: string, sourceIds: readonly string[]): Promise<Tag>
+  /** Replaces a component's tags by names; unknown names become tags. */
+  setForComponent(componentId: string, names: readonly string[]): Promise<Component>
+  removeFromComponent(componentId: string, tagId: string): Promise<Component>
+}
+
+export interface LocationStore {
+  list(query: PageOptions & { q?: string | undefined; parentId?: string | null | undefined }): Promise<Page<Location>>
+  tree(): Promise<LocationTreeNode[]>
+  get(id: string): Promise<Location>
+  create(input: { name: string; parentId?: string | null | undefined; description?: string | null | undefined }): Promise<Location>
+  /** CONFLICT when the new parent would make a cycle. */
+  update(id: string, patch: Partial<{ name: string; parentId: string | null; description: string | null }>, options?: WriteOptions): Promise<Location>
+  /** CONFLICT while it has children or stock. */
+  delete(id: string): Promise<void>
+  stockForComponent(componentId: string): Promise<StockEntry[]>
+  /** Sets the quantity of a component in a location (0 removes the entry). */
+  setStock(componentId: string, locationId: string, quantity: number): Promise<StockEntry>
+  /** CONFLICT when stock would go below zero. */
+  adjust(input: { componentId: string; locationId: string; delta: number; reason?: string | undefined }): Promise<StockEntry>
+  move(input: { componentId: string; fromLocationId: string; toLocationId: string; quantity: number }): Promise<{ from: StockEntry; to: StockEntry }>
+}
+
+export type SuggestEntity = 'components' | 'symbols' | 'footprints' | 'manufacturers' | 'tags' | 'locations' | 'mpns'
+
+export interface Suggestion {
+  id: string
+  entity: SuggestEntity
+  label: string
+  detail?: string | undefined
+}
+
+export interface SearchStore {
+  /** Best match first: whole-field prefix, then word prefix, then substring; case-insensitive. */
+  suggest(entity: SuggestEntity, q: string, limit: number): Promise<Suggestion[]>
+  /** Full-text search across components, symbols, footprints, manufacturers, tags, locations. */
+  search(q: string, limitPerGroup: number): Promise<Record<SuggestEntity, Suggestion[]>>
+  /** Components whose parameters meet every condition (numbers compare with SI prefixes: `10k`). */
+  parametric(conditions: readonly ParametricCondition[], page: PageOptions): Promise<Page<Component>>
+}
+
+/** A connector as stored, secrets included. Never sent over the API as is. */
+export interface StoredConnector {
+  id: string
+  type: string
+  name: string
+  enabled: boolean
+  config: Record<string, unknown>
+  secret: string | null
+  previousSecret: string | null
+  previousSecretExpiresAt: string | null
+  code: string | null
+  createdAt: string
+  updatedAt: string
+  version: number
+}
+
+export interface ConnectorStore {
+  list(page: PageOptions): Promise<Page<StoredConnector>>
+  get(id: string): Promise<StoredConnector>
+  create(input: { type: string; name: string; enabled: boolean; config: Record<string, unknown>; secret: string | null; code: string | null }): Promise<StoredConnector>
+  update(id: string, patch: Partial<{ name: string; enabled: boolean; config: Record<string, unknown>; code: string | null }>, options?: WriteOptions): Promise<StoredConnector>
+  /** Deletes the connector and its runs. */
+  delete(id: string): Promise<void>
+  rotateSecret(id: string, secret: string, previousExpiresAt: string): Promise<StoredConnector>
+}
+
+export interface RunCreate {
+  connectorId: string
+  trigger: Run['trigger']
+  /** The frozen ids, already split into batches. */
+  batches: ReadonlyArray<{ webhookId: string; ids: readonly string[] }>
+}
+
+export type RunPatch = Partial<Pick<Run, 'status' | 'error' | 'startedAt' | 'finishedAt' | 'resumedAt' | 'batchesSucceeded' | 'batchesFailed' | 'entitiesSent'>> & {
+  /** Appended to the run's logs (the store keeps the last 1,000 lines). */
+  appendLogs?: readonly string[]
+}
+
+export type RunBatchPatch = Partial<Pick<RunBatch, 'status' | 'lastStatus' | 'error'>> & {
+  appendAttempt?: RunBatch['attempts'][number]
+  /** The exact bytes sent (kept until the batch is acknowledged, so a resend is identical); null clears. */
+  body?: Uint8Array | null
+}
+
+export interface RunStore {
+  create(input: RunCreate): Promise<RunDetail>
+  get(id: string): Promise<RunDetail>
+  list(connectorId: string, page: PageOptions): Promise<Page<Run>>
+  /** Runs in `queued` or `running`, oldest first: what a restart resumes. */
+  listActive(): Promise<Run[]>
+  update(id: string, patch: RunPatch): Promise<Run>
+  updateBatch(runId: string, index: number, patch: RunBatchPatch): Promise<RunBatch>
+  /** The batch's frozen ids and, when it was sent before, its exact body. */
+  getBatchPayload(runId: string, index: number): Promise<{ ids: string[]; body: Uint8Array | null }>
+}
+
+/** A JSON document with an id and a kind, for jobs and import sessions. */
+export interface DocumentRecord<TData = Record<string, unknown>> {
+  id: string
+  kind: string
+  status: string
+  data: TData
+  createdAt: string
+  updatedAt: string
+  version: number
+}
+export type JobRecord = DocumentRecord
+export type ImportRecord = DocumentRecord
+
+export interface DocumentStore<T extends DocumentRecord> {
+  create(input: { kind: string; status: string; data: T['data'] }): Promise<T>
+  get(id: string): Promise<T>
+  update(id: string, patch: { status?: string; data?: T['data'] }, options?: WriteOptions): Promise<T>
+  delete(id: string): Promise<void>
+}
+
+export interface LibraryStats {
+  components: number
+  deletedComponents: number
+  symbols: number
+  footprints: number
+  attachments: number
+  manufacturers: number
+  mpns: number
+  parameterTypes: number
+  tags: number
+  locations: number
+  connectors: number
+  runs: number
+}

@@ -1,0 +1,53 @@
+import { afterEach, beforeEach, describe } from 'vitest'
+import type { Storage } from '../storage/types'
+import { attachmentsSuite } from './storage/attachments'
+import { componentsSuite } from './storage/components'
+import { connectorsSuite } from './storage/connectors'
+import { documentsSuite } from './storage/documents'
+import { libraryItemsSuite } from './storage/library-items'
+import { locationsSuite } from './storage/locations'
+import { mpnsSuite } from './storage/mpns'
+import { parametersSuite } from './storage/parameters'
+import { runsSuite } from './storage/runs'
+import { searchSuite } from './storage/search'
+import { tagsSuite } from './storage/tags'
+import { transactionsSuite } from './storage/transactions'
+
+/** Makes a new, empty storage for one test. */
+export type StorageFactory = () => Promise<Storage>
+
+/**
+ * The contract every Storage implementation passes: call it from the
+ * implementation's own test file.
+ *
+ * @example
+ * testStorage('sqljs', () => createSqlJsStorage())
+ */
+export function testStorage(name: string, factory: StorageFactory): void {
+  describe(`storage contract: ${name}`, () => {
+    let storage: Storage | undefined
+    beforeEach(async () => {
+      storage = await factory()
+    })
+    afterEach(async () => {
+      await storage?.close()
+      storage = undefined
+    })
+    const get = (): Storage => {
+      if (!storage) throw new Error('storage is not open')
+      return storage
+    }
+    transactionsSuite(get)
+    componentsSuite(get)
+    tagsSuite(get)
+    parametersSuite(get)
+    mpnsSuite(get)
+    libraryItemsSuite(get)
+    attachmentsSuite(get)
+    locationsSuite(get)
+    searchSuite(get)
+    connectorsSuite(get)
+    runsSuite(get)
+    documentsSuite(get)
+  })
+}

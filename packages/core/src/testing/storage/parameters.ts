@@ -1,0 +1,4 @@
+import type { Storage } from '../../storage/types'
+
+/** Placeholder: the parameters part of the shared storage suite. */
+export function parametersSuite(_storage: () => Storage): void {}

@@ -1,0 +1,49 @@
+#!/usr/bin/env node
+// The README's two commands (`npm start`, `npm test`) land here, so that a
+// fresh machine with only Node and npm needs nothing else: pnpm is fetched by
+// npx at the pinned version when it is not installed, dependencies are
+// installed from the lockfile, and then the real task runs.
+import { spawnSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const pinned = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).packageManager // "pnpm@x.y.z"
+const [task, ...rest] = process.argv.slice(2)
+
+const pnpm = _pnpmCommand()
+_run(pnpm[0], [...pnpm.slice(1), 'install', '--frozen-lockfile', '--prefer-offline'])
+
+switch (task) {
+  case 'start': {
+    _run(pnpm[0], [...pnpm.slice(1), 'exec', 'turbo', 'run', 'build', '--filter=@complib/api-server...', '--output-logs=errors-only'])
+    const cli = join(root, 'packages/api-server/dist/cli.js')
+    _run(process.execPath, ['--no-node-snapshot', cli, 'serve', ...rest])
+    break
+  }
+  case 'test':
+    _run(pnpm[0], [...pnpm.slice(1), 'exec', 'turbo', 'run', 'typecheck', '--output-logs=errors-only'])
+    _run(pnpm[0], [...pnpm.slice(1), 'exec', 'vitest', 'run', ...rest])
+    break
+  case 'bench':
+    _run(pnpm[0], [...pnpm.slice(1), 'exec', 'turbo', 'run', 'build', '--output-logs=errors-only'])
+    _run(process.execPath, ['--no-node-snapshot', join(root, 'bench/run.mjs'), ...rest])
+    break
+  default:
+    console.error(`usage: node scripts/bootstrap.mjs start|test|bench [args…]`)
+    process.exit(2)
+}
+
+function _pnpmCommand() {
+  const want = pinned.split('@')[1]
+  const probe = spawnSync('pnpm', ['--version'], { encoding: 'utf8', shell: process.platform === 'win32' })
+  if (probe.status === 0 && probe.stdout.trim() === want) return ['pnpm']
+  return ['npx', '-y', pinned]
+}
+
+function _run(cmd, args) {
+  const res = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' })
+  if (res.signal) process.kill(process.pid, res.signal)
+  if (res.status !== 0) process.exit(res.status ?? 1)
+}
