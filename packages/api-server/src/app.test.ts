@@ -1,0 +1,70 @@
+import { createSqlJsStorage, type Storage } from '@complib/core'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createApp } from './app'
+import { isAuthorized, isLoopbackHost } from './auth'
+import { assertSafeBinding } from './server'
+
+let storage: Storage
+beforeEach(async () => {
+  storage = await createSqlJsStorage()
+})
+afterEach(async () => {
+  await storage.close()
+})
+
+describe('system', () => {
+  it('answers GET /api/health with 200 and the version', async () => {
+    const app = createApp({ storage })
+    const res = await app.fetch(new Request('http://local/api/health'))
+    expect(res.status).toBe(200)
+    expect(await res.json()).toMatchObject({ status: 'ok', version: '1.0.0-beta.4', storage: 'sqljs' })
+  })
+
+  it('answers an unknown route with a 404 problem', async () => {
+    const app = createApp({ storage })
+    const res = await app.fetch(new Request('http://local/api/nope'))
+    expect(res.status).toBe(404)
+    expect(res.headers.get('content-type')).toBe('application/problem+json')
+    expect(await res.json()).toMatchObject({ status: 404, code: 'NOT_FOUND', detail: 'no route for GET /api/nope' })
+  })
+})
+
+describe('api key', () => {
+  it('rejects a request without the key with a 401 problem', async () => {
+    const app = createApp({ storage, apiKey: 's3cret' })
+    const res = await app.fetch(new Request('http://local/api/health'))
+    expect(res.status).toBe(401)
+    expect(res.headers.get('content-type')).toBe('application/problem+json')
+    expect(res.headers.get('www-authenticate')).toContain('Bearer')
+    expect((await res.json()).code).toBe('UNAUTHORIZED')
+  })
+
+  it('rejects a wrong key', async () => {
+    const app = createApp({ storage, apiKey: 's3cret' })
+    const res = await app.fetch(new Request('http://local/api/health', { headers: { authorization: 'Bearer s3cre' } }))
+    expect(res.status).toBe(401)
+  })
+
+  it('accepts the right key', async () => {
+    const app = createApp({ storage, apiKey: 's3cret' })
+    const res = await app.fetch(new Request('http://local/api/health', { headers: { authorization: 'Bearer s3cret' } }))
+    expect(res.status).toBe(200)
+  })
+
+  it('compares keys of any length without throwing', () => {
+    expect(isAuthorized('Bearer x', 'a-much-longer-key')).toBe(false)
+    expect(isAuthorized('Basic abc', 'abc')).toBe(false)
+    expect(isAuthorized(null, 'abc')).toBe(false)
+  })
+
+  it('knows loopback from other hosts', () => {
+    for (const h of ['127.0.0.1', '127.1.2.3', 'localhost', '::1', '[::1]']) expect(isLoopbackHost(h)).toBe(true)
+    for (const h of ['0.0.0.0', '::', '192.168.1.10', 'example.com']) expect(isLoopbackHost(h)).toBe(false)
+  })
+
+  it('refuses to bind off loopback without a key, with a message that says what to do', () => {
+    expect(() => assertSafeBinding('0.0.0.0', undefined)).toThrow(/--api-key/)
+    expect(() => assertSafeBinding('0.0.0.0', 'k')).not.toThrow()
+    expect(() => assertSafeBinding('127.0.0.1', undefined)).not.toThrow()
+  })
+})

@@ -1,0 +1,52 @@
+import { ComplibError, type Storage } from '@complib/core'
+import { H3 } from 'h3'
+import { isAuthorized } from './auth'
+import { toProblemResponse } from './problem'
+import { APP_VERSION } from './version'
+
+export interface AppOptions {
+  storage: Storage
+  /** When set, every request must carry `Authorization: Bearer <apiKey>`. */
+  apiKey?: string | undefined
+  log?: ((message: string, cause?: unknown) => void) | undefined
+}
+
+/**
+ * The complib HTTP application (h3). It only handles requests: binding a
+ * port, the data folder and shutdown belong to `startServer`.
+ *
+ * @example
+ * const app = createApp({ storage: await createSqlJsStorage() })
+ * const res = await app.fetch(new Request('http://local/api/health'))
+ */
+export function createApp(options: AppOptions): H3 {
+  const startedAt = Date.now()
+  const app = new H3({
+    // Errors are answered (and 5xx logged) by toProblemResponse; h3's own logging would repeat them.
+    silent: true,
+    onError: (error) => toProblemResponse(error.cause ?? error, options.log),
+  })
+
+  if (options.apiKey) {
+    const apiKey = options.apiKey
+    app.use((event) => {
+      if (!isAuthorized(event.req.headers.get('authorization'), apiKey)) {
+        throw new ComplibError('UNAUTHORIZED', 'send the API key as `Authorization: Bearer <key>`', {
+          headers: { 'www-authenticate': 'Bearer realm="complib"' },
+        })
+      }
+    })
+  }
+
+  app.get('/api/health', () => ({
+    status: 'ok',
+    version: APP_VERSION,
+    storage: options.storage.name,
+    uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
+  }))
+
+  app.all('/**', (event) => {
+    throw new ComplibError('NOT_FOUND', `no route for ${event.req.method} ${new URL(event.req.url).pathname}`)
+  })
+  return app
+}

@@ -1,0 +1,84 @@
+import { parseArgs } from 'node:util'
+import { DEFAULTS, startServer } from './server'
+import { APP_VERSION } from './version'
+
+const USAGE = `complib ${APP_VERSION}: a local service for electronic component libraries
+
+Usage:
+  complib serve [--host 127.0.0.1] [--port 4000] [--data ./data] [--api-key KEY]
+  complib --version
+
+Environment: COMPLIB_HOST, COMPLIB_PORT, COMPLIB_DATA_DIR, COMPLIB_API_KEY (flags win).
+Listening off loopback requires an API key; clients send it as "Authorization: Bearer KEY".`
+
+/** Entry of the `complib` command; returns the exit code (it keeps running while serving). */
+export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let parsed
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        host: { type: 'string' },
+        port: { type: 'string' },
+        data: { type: 'string' },
+        'api-key': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+      },
+    })
+  } catch (error) {
+    console.error(`complib: ${(error as Error).message}\n\n${USAGE}`)
+    return 2
+  }
+  const { values, positionals } = parsed
+  if (values.version) {
+    console.log(APP_VERSION)
+    return 0
+  }
+  const command = positionals[0]
+  if (values.help || !command) {
+    console.log(USAGE)
+    return values.help ? 0 : 2
+  }
+  if (command !== 'serve') {
+    console.error(`complib: unknown command "${command}"\n\n${USAGE}`)
+    return 2
+  }
+
+  const portText = values.port ?? env.COMPLIB_PORT ?? String(DEFAULTS.port)
+  const port = Number(portText)
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`complib: --port must be a whole number from 0 to 65535, not "${portText}"`)
+    return 2
+  }
+  let running
+  try {
+    running = await startServer({
+      host: values.host ?? env.COMPLIB_HOST ?? DEFAULTS.host,
+      port,
+      dataDir: values.data ?? env.COMPLIB_DATA_DIR ?? DEFAULTS.dataDir,
+      apiKey: values['api-key'] ?? env.COMPLIB_API_KEY,
+    })
+  } catch (error) {
+    console.error(`complib: ${(error as Error).message}`)
+    return 2
+  }
+  console.log(`complib ${APP_VERSION} listening on ${running.url} (API at ${running.url}/api, docs at ${running.url}/api/docs)`)
+  const stop = (signal: string) => {
+    console.log(`complib: ${signal}, saving and stopping…`)
+    running.close().then(
+      () => process.exit(0),
+      (error) => {
+        console.error('complib: failed to stop cleanly', error)
+        process.exit(1)
+      },
+    )
+  }
+  process.once('SIGINT', () => stop('SIGINT'))
+  process.once('SIGTERM', () => stop('SIGTERM'))
+  return new Promise<number>(() => {})
+}
+
+const code = await main(process.argv.slice(2))
+process.exit(code)

@@ -1,0 +1,78 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { resolve } from 'node:path'
+import { createSqlJsStorage, type SqlJsStorage } from '@complib/core'
+import { toNodeHandler } from 'h3'
+import { createApp } from './app'
+import { isLoopbackHost } from './auth'
+
+export interface ServerOptions {
+  host?: string | undefined
+  port?: number | undefined
+  /** Data folder: database snapshot, journal, attachments. */
+  dataDir?: string | undefined
+  apiKey?: string | undefined
+  log?: ((message: string, cause?: unknown) => void) | undefined
+}
+
+export interface RunningServer {
+  url: string
+  server: Server
+  storage: SqlJsStorage
+  /** Stops accepting requests, lets open ones finish, snapshots and releases the data folder. */
+  close(): Promise<void>
+}
+
+/** The defaults of `complib serve` (SPEC "Running"). */
+export const DEFAULTS = { host: '127.0.0.1', port: 4000, dataDir: './data' } as const
+
+/**
+ * Opens the library in the data folder and serves the API.
+ * Off loopback it refuses to start without an API key.
+ */
+export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  const host = options.host ?? DEFAULTS.host
+  const port = options.port ?? DEFAULTS.port
+  const dataDir = resolve(options.dataDir ?? DEFAULTS.dataDir)
+  const log = options.log ?? ((m, cause) => (cause ? console.error(m, cause) : console.error(m)))
+  assertSafeBinding(host, options.apiKey)
+
+  const storage = await createSqlJsStorage({ dir: dataDir, log })
+  const app = createApp({ storage, apiKey: options.apiKey, log })
+  const server = createServer(toNodeHandler(app))
+  try {
+    await new Promise<void>((resolveListen, reject) => {
+      server.once('error', reject)
+      server.listen(port, host, () => {
+        server.off('error', reject)
+        resolveListen()
+      })
+    })
+  } catch (error) {
+    await storage.close()
+    throw error
+  }
+  const address = server.address() as AddressInfo
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address
+  let closing: Promise<void> | undefined
+  return {
+    url: `http://${shownHost}:${address.port}`,
+    server,
+    storage,
+    close: () =>
+      (closing ??= (async () => {
+        await new Promise<void>((r) => server.close(() => r()))
+        await storage.close()
+      })()),
+  }
+}
+
+/** Throws when `host` is reachable from other machines and no API key is set. */
+export function assertSafeBinding(host: string, apiKey: string | undefined): void {
+  if (!isLoopbackHost(host) && !apiKey) {
+    throw new Error(
+      `refusing to listen on ${host} without an API key: anyone on the network could change the library. ` +
+        'Pass --api-key <key> (or set COMPLIB_API_KEY), or listen on 127.0.0.1.',
+    )
+  }
+}

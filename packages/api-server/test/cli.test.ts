@@ -1,0 +1,70 @@
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterEach, describe, expect, it } from 'vitest'
+
+const cli = fileURLToPath(new URL('../src/cli.ts', import.meta.url))
+const dirs: string[] = []
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
+})
+
+/** Runs `complib …` from source; resolves with the first line matching `until`, or the exit. */
+function runCli(args: string[], env: Record<string, string> = {}, until?: RegExp) {
+  const child = spawn(process.execPath, ['--no-node-snapshot', '--import', 'tsx', cli, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let out = ''
+  let err = ''
+  const done = new Promise<{ code: number | null; out: string; err: string; match?: RegExpMatchArray }>((resolve) => {
+    child.stdout.on('data', (d) => {
+      out += d
+      const match = until && out.match(until)
+      if (match) resolve({ code: null, out, err, match })
+    })
+    child.stderr.on('data', (d) => (err += d))
+    child.on('exit', (code) => resolve({ code, out, err }))
+  })
+  return { child, done }
+}
+
+describe('complib serve', () => {
+  it('starts on an empty data folder and answers /api/health', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'complib-cli-'))
+    dirs.push(data)
+    const { child, done } = runCli(['serve', '--port', '0', '--data', data], {}, /listening on (http:\/\/\S+)/)
+    const { match } = await done
+    expect(match).toBeTruthy()
+    const res = await fetch(`${match![1]}/api/health`)
+    expect(res.status).toBe(200)
+    const exited = new Promise((r) => child.on('exit', r))
+    child.kill('SIGTERM')
+    expect(await exited).toBe(0)
+  })
+
+  it('reads host, port and data folder from COMPLIB_* variables', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'complib-cli-'))
+    dirs.push(data)
+    const { child, done } = runCli(['serve'], { COMPLIB_HOST: '127.0.0.1', COMPLIB_PORT: '0', COMPLIB_DATA_DIR: data }, /listening on (http:\/\/\S+)/)
+    const { match } = await done
+    expect(match![1]).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+    child.kill('SIGTERM')
+  })
+
+  it('refuses to listen off loopback without an API key', async () => {
+    const { done } = runCli(['serve', '--host', '0.0.0.0', '--port', '0'], { COMPLIB_API_KEY: '' })
+    const { code, err } = await done
+    expect(code).toBe(2)
+    expect(err).toMatch(/refusing to listen on 0\.0\.0\.0 without an API key/)
+  })
+
+  it('rejects a port that is not a number', async () => {
+    const { done } = runCli(['serve', '--port', 'eighty'])
+    const { code, err } = await done
+    expect(code).toBe(2)
+    expect(err).toMatch(/--port must be a whole number/)
+  })
+})

@@ -1,0 +1,2 @@
+// signing (Standard Webhooks)
+export { signDelivery, type SignOptions, type SignatureHeaders } from './sign'
