@@ -78,7 +78,8 @@ export default async function createSqlJsStorage(options: SqlJsStorageOptions = 
         const session = _bindSession((f) => {
           if (!open) return Promise.reject(new Error('[storage] the transaction has already ended'))
           try {
-            return Promise.resolve(f(ex))
+            // A failed call undoes its own writes; the transaction can go on.
+            return Promise.resolve(ex.atomic(() => f(ex)))
           } catch (error) {
             return Promise.reject(error)
           }

@@ -110,7 +110,7 @@ describe('durable database', () => {
     rmSync(join(dir, 'complib.lock'))
     const path = journalPath(dir, listJournalGenerations(dir)[0]!)
     const bytes = readFileSync(path)
-    bytes[bytes.length - 2] ^= 0xff // flip a byte in the last record's payload
+    bytes[bytes.length - 2]! ^= 0xff // flip a byte in the last record's payload
     writeFileSync(path, bytes)
     const again = await open(dir)
     expect(await names(again)).toEqual(['a'])

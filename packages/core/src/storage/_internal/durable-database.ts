@@ -85,7 +85,7 @@ export class DurableDatabase {
    * Runs `fn` with exclusive access. Its writes commit atomically (a throw
    * rolls them all back) and are durable when the returned promise resolves.
    */
-  async run<T>(fn: (ex: SqlExecutor) => T | Promise<T>): Promise<T> {
+  async run<T>(fn: (ex: AtomicExecutor) => T | Promise<T>): Promise<T> {
     const wait = this.mutex.acquire()
     if (wait) await wait
     let result: T
@@ -102,8 +102,10 @@ export class DurableDatabase {
       }
       if (recorder.began) {
         this.db.run('COMMIT')
-        statements = recorder.statements
-        seq = ++this.seq
+        if (recorder.statements.length > 0) {
+          statements = recorder.statements
+          seq = ++this.seq
+        }
       }
     } finally {
       this.mutex.release()
@@ -303,10 +305,17 @@ export class DurableDatabase {
   }
 }
 
+/** An executor that can also run a step atomically inside the surrounding transaction. */
+export interface AtomicExecutor extends SqlExecutor {
+  /** Runs `fn` under a savepoint: if it throws, its writes (and their journal entries) are undone, the rest stays. */
+  atomic<T>(fn: () => T): T
+}
+
 /** Records the write statements of one `run`, opening the transaction at the first one. */
-class _Recorder implements SqlExecutor {
+class _Recorder implements AtomicExecutor {
   began = false
   readonly statements: JournaledStatement[] = []
+  private depth = 0
   constructor(
     private readonly cache: StatementCache,
     private readonly db: Database,
@@ -320,6 +329,28 @@ class _Recorder implements SqlExecutor {
     const result = this.cache.run(sql, params)
     this.statements.push([sql, [...params]])
     return result
+  }
+
+  atomic<T>(fn: () => T): T {
+    if (!this.began) {
+      this.db.run('BEGIN')
+      this.began = true
+    }
+    const name = `step${++this.depth}`
+    const mark = this.statements.length
+    this.db.run(`SAVEPOINT ${name}`)
+    try {
+      const result = fn()
+      this.db.run(`RELEASE ${name}`)
+      return result
+    } catch (error) {
+      this.db.run(`ROLLBACK TO ${name}`)
+      this.db.run(`RELEASE ${name}`)
+      this.statements.length = mark
+      throw error
+    } finally {
+      this.depth--
+    }
   }
 
   all<T>(sql: string, params?: readonly SqlParam[]): T[] {
