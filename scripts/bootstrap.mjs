@@ -17,9 +17,10 @@ _run(pnpm[0], [...pnpm.slice(1), 'install', '--frozen-lockfile', '--prefer-offli
 
 switch (task) {
   case 'start': {
-    _run(pnpm[0], [...pnpm.slice(1), 'exec', 'turbo', 'run', 'build', '--filter=@complib/api-server...', '--output-logs=errors-only'])
-    const cli = join(root, 'packages/api-server/dist/cli.js')
-    _run(process.execPath, ['--no-node-snapshot', cli, 'serve', ...rest])
+    // Workspace packages export their TypeScript source (CONVENTIONS "Layout"),
+    // so the server runs from source through tsx: no build step for a newcomer.
+    const cli = join(root, 'packages/api-server/src/cli.ts')
+    _run(process.execPath, ['--no-node-snapshot', '--import', 'tsx', cli, 'serve', ...rest])
     break
   }
   case 'test':
@@ -27,8 +28,7 @@ switch (task) {
     _run(pnpm[0], [...pnpm.slice(1), 'exec', 'vitest', 'run', ...rest])
     break
   case 'bench':
-    _run(pnpm[0], [...pnpm.slice(1), 'exec', 'turbo', 'run', 'build', '--output-logs=errors-only'])
-    _run(process.execPath, ['--no-node-snapshot', join(root, 'bench/run.mjs'), ...rest])
+    _run(process.execPath, ['--no-node-snapshot', '--import', 'tsx', join(root, 'bench/run.ts'), ...rest])
     break
   default:
     console.error(`usage: node scripts/bootstrap.mjs start|test|bench [args…]`)
