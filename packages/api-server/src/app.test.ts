@@ -36,7 +36,7 @@ describe('api key', () => {
     expect(res.status).toBe(401)
     expect(res.headers.get('content-type')).toBe('application/problem+json')
     expect(res.headers.get('www-authenticate')).toContain('Bearer')
-    expect((await res.json()).code).toBe('UNAUTHORIZED')
+    expect(((await res.json()) as { code: string }).code).toBe('UNAUTHORIZED')
   })
 
   it('rejects a wrong key', async () => {

@@ -2,10 +2,14 @@ import { ComplibError, type Storage } from '@complib/core'
 import { H3 } from 'h3'
 import { isAuthorized } from './auth'
 import { toProblemResponse } from './problem'
-import { APP_VERSION } from './version'
+import { ROUTES } from './routes'
+import { docsRoutes } from './routes/docs'
+import { registerRoutes } from './routing/register'
 
 export interface AppOptions {
   storage: Storage
+  /** Data folder of the server (attachments); omit for an in-memory app. */
+  dataDir?: string | undefined
   /** When set, every request must carry `Authorization: Bearer <apiKey>`. */
   apiKey?: string | undefined
   log?: ((message: string, cause?: unknown) => void) | undefined
@@ -20,7 +24,6 @@ export interface AppOptions {
  * const res = await app.fetch(new Request('http://local/api/health'))
  */
 export function createApp(options: AppOptions): H3 {
-  const startedAt = Date.now()
   const app = new H3({
     // Errors are answered (and 5xx logged) by toProblemResponse; h3's own logging would repeat them.
     silent: true,
@@ -38,12 +41,7 @@ export function createApp(options: AppOptions): H3 {
     })
   }
 
-  app.get('/api/health', () => ({
-    status: 'ok',
-    version: APP_VERSION,
-    storage: options.storage.name,
-    uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
-  }))
+  registerRoutes(app, [...ROUTES, ...docsRoutes(ROUTES)], { storage: options.storage, dataDir: options.dataDir })
 
   app.all('/**', (event) => {
     throw new ComplibError('NOT_FOUND', `no route for ${event.req.method} ${new URL(event.req.url).pathname}`)

@@ -1,0 +1,20 @@
+import { defineRoute, type AnyRoute } from '../routing/define-route'
+import { buildOpenApiDocument } from '../routing/openapi'
+
+/**
+ * `GET /api/docs`: the OpenAPI 3.1 document of `routes` (itself included),
+ * generated once from the route objects.
+ */
+export function docsRoutes(routes: readonly AnyRoute[]): AnyRoute[] {
+  let document: unknown
+  const docs: AnyRoute = defineRoute({
+    method: 'GET',
+    path: '/api/docs',
+    group: 'system',
+    operationId: 'getOpenApiDocument',
+    summary: 'The OpenAPI 3.1 document of this API',
+    responses: { 200: { description: 'OpenAPI 3.1 document', contentType: 'application/json' } },
+    handler: (): unknown => (document ??= buildOpenApiDocument([...routes, docs])),
+  })
+  return [docs]
+}

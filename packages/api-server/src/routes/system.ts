@@ -1,0 +1,45 @@
+import { LibraryStatsSchema } from '../schemas'
+import * as z from 'zod'
+import { defineRoute } from '../routing/define-route'
+import { APP_VERSION } from '../version'
+
+const startedAt = Date.now()
+
+const Health = z
+  .object({ status: z.literal('ok'), version: z.string(), storage: z.string(), uptimeSeconds: z.int() })
+  .meta({ id: 'Health' })
+
+export const systemRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/api/health',
+    group: 'system',
+    operationId: 'getHealth',
+    summary: 'Whether the service is up',
+    responses: { 200: { description: 'The service answers', schema: Health } },
+    handler: ({ services }) => ({
+      status: 'ok' as const,
+      version: APP_VERSION,
+      storage: services.storage.name,
+      uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
+    }),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/version',
+    group: 'system',
+    operationId: 'getVersion',
+    summary: 'Version of the application build',
+    responses: { 200: { description: 'The version', schema: z.object({ version: z.string().meta({ example: APP_VERSION }) }).meta({ id: 'Version' }) } },
+    handler: () => ({ version: APP_VERSION }),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/stats',
+    group: 'system',
+    operationId: 'getStats',
+    summary: 'Counts of everything in the library',
+    responses: { 200: { description: 'Counts', schema: LibraryStatsSchema } },
+    handler: ({ services }) => services.storage.stats(),
+  }),
+]

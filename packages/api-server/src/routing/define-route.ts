@@ -1,0 +1,96 @@
+import type { ErrorCode, Storage } from '@complib/core'
+import type { H3Event } from 'h3'
+import type * as z from 'zod'
+
+/** The 15 resource groups; one OpenAPI tag each. */
+export const GROUPS = {
+  system: 'Health, version, OpenAPI document and library statistics',
+  components: 'Components: the parts of the library, their lifecycle, history and change feed',
+  symbols: 'Schematic symbols, linked to components',
+  footprints: 'PCB footprints, linked to components',
+  attachments: 'Files (datasheets, images, CAD) linked to components',
+  manufacturers: 'Manufacturers of parts',
+  mpns: 'Manufacturer part numbers of components, and BOM lookup',
+  parameters: 'Parameter types and the parameters of components',
+  tags: 'Tags on components',
+  locations: 'Stock locations and quantities',
+  search: 'Suggestions, full-text and parametric search',
+  bulk: 'Bulk edits of many components, atomically',
+  'import-export': 'Import CSV/JSON, export and backup',
+  kicad: 'KiCad HTTP library',
+  connectors: 'Outbound connectors (webhook): configuration, code, push runs',
+} as const
+export type Group = keyof typeof GROUPS
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+
+/** What every handler can reach besides the request. */
+export interface AppServices {
+  storage: Storage
+  /** Data folder of the running server (attachments live under it); undefined for an in-memory app. */
+  dataDir?: string | undefined
+}
+
+export interface RouteContext<P, Q, B> {
+  event: H3Event
+  params: P
+  query: Q
+  body: B
+  services: AppServices
+  url: URL
+}
+
+export interface ResponseSpec {
+  description: string
+  /** A zod schema of the JSON body; omit for an empty body. */
+  schema?: z.ZodType | undefined
+  /** Defaults to application/json when `schema` is set. */
+  contentType?: string | undefined
+  /** Response headers, documented. */
+  headers?: Record<string, { description: string }> | undefined
+}
+
+type Infer<T> = T extends z.ZodType ? z.output<T> : undefined
+
+export interface RouteSpec<P extends z.ZodObject | undefined, Q extends z.ZodObject | undefined, B extends z.ZodType | undefined> {
+  method: HttpMethod
+  /** OpenAPI path template, e.g. `/api/components/{id}`. */
+  path: string
+  group: Group
+  operationId: string
+  summary: string
+  description?: string | undefined
+  params?: P
+  query?: Q
+  /** JSON body schema. */
+  body?: B
+  /** Largest accepted body in bytes (default 1 MiB); more is a 413. */
+  bodyLimit?: number | undefined
+  /** Error codes this route may answer with beyond the automatic ones (400 for input, 404 for ids, 413 for bodies). */
+  errors?: readonly ErrorCode[] | undefined
+  /** Success responses by status; the lowest 2xx is the default status of a returned value. */
+  responses: Record<number, ResponseSpec>
+  handler: (ctx: RouteContext<Infer<P>, Infer<Q>, Infer<B>>) => unknown
+}
+
+/** A route as stored in the route table (types erased). */
+export type AnyRoute = RouteSpec<z.ZodObject | undefined, z.ZodObject | undefined, z.ZodType | undefined>
+
+/**
+ * Declares one route. The same object registers the h3 handler, validates
+ * the request and becomes the OpenAPI operation, so the document at
+ * `/api/docs` cannot drift from the code.
+ *
+ * @example
+ * defineRoute({
+ *   method: 'GET', path: '/api/components/{id}', group: 'components', operationId: 'getComponent',
+ *   summary: 'Get a component', params: z.object({ id: idSchema('component') }),
+ *   responses: { 200: { description: 'The component', schema: Component } },
+ *   handler: ({ params, services }) => services.storage.components.get(params.id),
+ * })
+ */
+export function defineRoute<P extends z.ZodObject | undefined = undefined, Q extends z.ZodObject | undefined = undefined, B extends z.ZodType | undefined = undefined>(
+  spec: RouteSpec<P, Q, B>,
+): AnyRoute {
+  return spec as unknown as AnyRoute
+}

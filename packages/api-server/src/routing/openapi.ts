@@ -1,0 +1,79 @@
+import { ERROR_STATUS, Problem, type ErrorCode } from '@complib/core'
+import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from 'zod-openapi'
+import { APP_VERSION } from '../version'
+import { GROUPS, type AnyRoute } from './define-route'
+
+/**
+ * The OpenAPI 3.1 document, generated from the same route objects that
+ * validate requests: one operation per route, one tag per group.
+ */
+export function buildOpenApiDocument(routes: readonly AnyRoute[]): ReturnType<typeof createDocument> {
+  const paths: ZodOpenApiPathsObject = {}
+  for (const route of routes) {
+    const item = (paths[route.path] ??= {})
+    item[route.method.toLowerCase() as 'get'] = _operation(route)
+  }
+  return createDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'complib API',
+      version: APP_VERSION,
+      description:
+        'A local service over a library of electronic components. Errors are RFC 9457 application/problem+json. ' +
+        'On loopback no key is needed; off loopback send `Authorization: Bearer <key>`.',
+    },
+    tags: Object.entries(GROUPS).map(([name, description]) => ({ name, description })),
+    components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'Required when the server listens off loopback' } } },
+    security: [{}, { apiKey: [] }],
+    paths,
+  })
+}
+
+function _operation(route: AnyRoute): ZodOpenApiOperationObject {
+  const responses: ZodOpenApiResponsesObject = {}
+  for (const [status, spec] of Object.entries(route.responses)) {
+    responses[status as '200'] = {
+      description: spec.description,
+      ...(spec.headers ? { headers: spec.headers } : {}),
+      ...(spec.schema ? { content: { [spec.contentType ?? 'application/json']: { schema: spec.schema } } } : spec.contentType ? { content: { [spec.contentType]: {} } } : {}),
+    }
+  }
+  for (const code of _errorCodes(route)) {
+    const status = String(ERROR_STATUS[code]) as '400'
+    responses[status] ??= { description: _errorDescription(code), content: { 'application/problem+json': { schema: Problem } } }
+  }
+  return {
+    operationId: route.operationId,
+    summary: route.summary,
+    ...(route.description ? { description: route.description } : {}),
+    tags: [route.group],
+    ...(route.params || route.query ? { requestParams: { ...(route.params ? { path: route.params } : {}), ...(route.query ? { query: route.query } : {}) } } : {}),
+    ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
+    responses,
+  }
+}
+
+function _errorCodes(route: AnyRoute): ErrorCode[] {
+  const codes = new Set<ErrorCode>(route.errors ?? [])
+  if (route.params || route.query || route.body) codes.add('VALIDATION_FAILED')
+  if (route.params) codes.add('NOT_FOUND')
+  if (route.body) codes.add('PAYLOAD_TOO_LARGE')
+  return [...codes]
+}
+
+function _errorDescription(code: ErrorCode): string {
+  switch (ERROR_STATUS[code]) {
+    case 400:
+      return 'Invalid input: the problem names each offending field in `errors`'
+    case 404:
+      return 'No such record'
+    case 409:
+      return 'Conflict with the current state (duplicate, transition, references)'
+    case 412:
+      return 'If-Match names an older version'
+    case 413:
+      return 'Body larger than the limit'
+    default:
+      return code
+  }
+}

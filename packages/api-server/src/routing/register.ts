@@ -1,0 +1,66 @@
+import { ComplibError, fromZodError } from '@complib/core'
+import { getRouterParams, type H3 } from 'h3'
+import * as z from 'zod'
+import type { AnyRoute, AppServices } from './define-route'
+import { Reply } from './reply'
+import { DEFAULT_BODY_LIMIT, queryObject, readJsonBody } from './request'
+
+/**
+ * Registers route objects on an h3 app: validates path, query and body with
+ * the route's zod schemas (a failure is a 400 naming the field, and the
+ * handler never runs), then turns what the handler returns into a response.
+ */
+export function registerRoutes(app: H3, routes: readonly AnyRoute[], services: AppServices): void {
+  for (const route of routes) {
+    const status = successStatus(route)
+    // Unknown query parameters are errors, not silently ignored typos.
+    const query = route.query ? route.query.strict() : undefined
+    app.on(route.method, toH3Path(route.path), async (event) => {
+      const url = new URL(event.req.url)
+      const params = route.params ? _parse(route.params, getRouterParams(event, { decode: true }), 'path') : undefined
+      const parsedQuery = query ? _parse(query, queryObject(url), 'query') : _rejectQuery(url)
+      const body = route.body ? _parse(route.body, await readJsonBody(event.req, route.bodyLimit ?? DEFAULT_BODY_LIMIT), 'body') : undefined
+      const result = await route.handler({ event, params, query: parsedQuery, body, services, url })
+      return toResponse(result, status)
+    })
+  }
+}
+
+/** `/api/components/{id}` → `/api/components/:id` */
+export function toH3Path(path: string): string {
+  return path.replace(/\{(\w+)\}/g, ':$1')
+}
+
+/** The lowest 2xx a route documents: what a plain returned value is answered with. */
+export function successStatus(route: AnyRoute): number {
+  return Math.min(...Object.keys(route.responses).map(Number).filter((s) => s >= 200 && s < 300))
+}
+
+/** A handler's result as a Response: a Response passes, a Reply sets status and headers, anything else is JSON. */
+export function toResponse(result: unknown, status: number): Response {
+  if (result instanceof Response) return result
+  if (result instanceof Reply) {
+    const headers = new Headers(result.headers)
+    if (result.status === 204 || result.body === undefined) return new Response(null, { status: result.status, headers })
+    headers.set('content-type', 'application/json')
+    return new Response(JSON.stringify(result.body), { status: result.status, headers })
+  }
+  if (result === undefined) return new Response(null, { status: 204 })
+  return new Response(JSON.stringify(result), { status, headers: { 'content-type': 'application/json' } })
+}
+
+function _parse<T extends z.ZodType>(schema: T, input: unknown, location: 'path' | 'query' | 'body'): z.output<T> {
+  const result = schema.safeParse(input)
+  if (!result.success) throw fromZodError(result.error, location)
+  return result.data
+}
+
+function _rejectQuery(url: URL): undefined {
+  const first = url.searchParams.keys().next()
+  if (!first.done) {
+    throw new ComplibError('VALIDATION_FAILED', `query.${first.value}: this route takes no query parameters`, {
+      errors: [{ path: `query.${first.value}`, message: 'unknown parameter' }],
+    })
+  }
+  return undefined
+}

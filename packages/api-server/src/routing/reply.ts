@@ -1,0 +1,31 @@
+/**
+ * A handler's answer with a status and headers other than the route's
+ * default; returning a plain value answers it as JSON with the default status.
+ */
+export class Reply {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    readonly headers: Record<string, string> = {},
+  ) {}
+}
+
+/** 201 Created with a `Location` header. */
+export function created(body: unknown, location: string): Reply {
+  return new Reply(201, body, { location })
+}
+
+/** 204 No Content. */
+export function noContent(): Reply {
+  return new Reply(204, undefined)
+}
+
+/** A JSON answer with extra headers (ETag, Link, X-Total-Count…). */
+export function withHeaders(body: unknown, headers: Record<string, string>, status = 200): Reply {
+  return new Reply(status, body, headers)
+}
+
+/** The strong ETag of a record version. */
+export function etag(version: number): string {
+  return `"${version}"`
+}

@@ -1,0 +1,85 @@
+import { ComplibError } from '@complib/core'
+
+/** Default largest JSON body: enough for a bulk edit of a few thousand components. */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024
+
+/**
+ * Reads the request body, refusing more than `limit` bytes with a 413 (by
+ * Content-Length up front, and by counting while streaming, since the header
+ * can lie or be absent).
+ */
+export async function readBodyBytes(request: Request, limit: number): Promise<Uint8Array> {
+  const declared = Number(request.headers.get('content-length') ?? NaN)
+  if (Number.isFinite(declared) && declared > limit) throw _tooLarge(limit)
+  if (!request.body) return new Uint8Array(0)
+  const chunks: Uint8Array[] = []
+  let size = 0
+  const reader = request.body.getReader()
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > limit) {
+      await reader.cancel().catch(() => {})
+      throw _tooLarge(limit)
+    }
+    chunks.push(value)
+  }
+  const out = new Uint8Array(size)
+  let offset = 0
+  for (const c of chunks) {
+    out.set(c, offset)
+    offset += c.byteLength
+  }
+  return out
+}
+
+/**
+ * Reads a JSON body. The content type is not insisted on (curl's `-d` sends
+ * form encoding), but a multipart or other clearly non-JSON body is a 415, and
+ * text that is not JSON is a 400 naming `body`.
+ */
+export async function readJsonBody(request: Request, limit: number): Promise<unknown> {
+  const type = (request.headers.get('content-type') ?? '').toLowerCase()
+  if (type.startsWith('multipart/') || type.startsWith('image/') || type === 'application/octet-stream') {
+    throw new ComplibError('UNSUPPORTED_MEDIA_TYPE', `send the body as application/json, not ${type}`)
+  }
+  const bytes = await readBodyBytes(request, limit)
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes)
+  if (text.trim() === '') {
+    throw new ComplibError('VALIDATION_FAILED', 'body: a JSON body is required', { errors: [{ path: 'body', message: 'a JSON body is required' }] })
+  }
+  try {
+    return JSON.parse(text)
+  } catch (error) {
+    const message = `not valid JSON (${(error as Error).message})`
+    throw new ComplibError('VALIDATION_FAILED', `body: ${message}`, { errors: [{ path: 'body', message }] })
+  }
+}
+
+/** Query parameters as an object; a repeated key becomes an array. */
+export function queryObject(url: URL): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {}
+  for (const [key, value] of url.searchParams) {
+    const prev = out[key]
+    out[key] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value]
+  }
+  return out
+}
+
+/** Reads `If-Match: "3"` (or `W/"3"`, or `3`) as a version number; undefined when absent or `*`. */
+export function ifMatchVersion(request: Request): number | undefined {
+  const header = request.headers.get('if-match')?.trim()
+  if (!header || header === '*') return undefined
+  const match = /^(?:W\/)?"?(\d+)"?$/.exec(header)
+  if (!match) {
+    throw new ComplibError('VALIDATION_FAILED', 'headers.if-match: expected an ETag such as "3"', {
+      errors: [{ path: 'headers.if-match', message: 'expected an ETag such as "3"' }],
+    })
+  }
+  return Number(match[1])
+}
+
+function _tooLarge(limit: number): ComplibError {
+  return new ComplibError('PAYLOAD_TOO_LARGE', `the body is larger than ${limit} bytes`)
+}
