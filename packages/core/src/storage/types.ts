@@ -89,11 +89,17 @@ export interface WriteOptions {
 
 export interface ComponentStore {
   list(query: ComponentListQuery): Promise<Page<Component>>
+  /**
+   * The same page as `list` (same filters, order, cursor and total), ids only:
+   * lets the API stream a 100,000-item listing in chunks while knowing its
+   * Link header up front.
+   */
+  listIds(query: ComponentListQuery): Promise<Page<string>>
   /** NOT_FOUND when unknown, or deleted unless `includeDeleted`. */
   get(id: string, options?: { includeDeleted?: boolean }): Promise<Component>
   getByIpn(ipn: string): Promise<Component>
-  /** The non-deleted components among `ids`, in the order of `ids`; unknown and deleted ids are skipped. */
-  getMany(ids: readonly string[]): Promise<Component[]>
+  /** The components among `ids`, in the order of `ids`; unknown ids, and deleted ones unless `includeDeleted`, are skipped. */
+  getMany(ids: readonly string[], options?: { includeDeleted?: boolean }): Promise<Component[]>
   create(input: ComponentCreateParsed): Promise<Component>
   update(id: string, patch: ComponentPatchParsed, options?: WriteOptions): Promise<Component>
   /** Soft delete: sets `deletedAt`, frees the ipn. */

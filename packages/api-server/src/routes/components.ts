@@ -1,0 +1,198 @@
+import {
+  Component,
+  ComponentChange,
+  ComponentCreate,
+  ComponentHistoryEntry,
+  ComponentListQuery,
+  ComponentPatch,
+  Ipn,
+  PageQuery,
+  QueryBoolean,
+  idSchema,
+} from '@complib/core'
+import * as z from 'zod'
+import { defineRoute } from '../routing/define-route'
+import { PAGE_HEADERS, pageHeaders } from '../routing/paging'
+import { created, etag, noContent, withHeaders } from '../routing/reply'
+import { ifMatchVersion } from '../routing/request'
+import { streamComponentList } from './component-stream'
+
+const IdParams = z.object({ id: idSchema('component') })
+const ETAG = { etag: { description: 'The record version; send it back as If-Match to update safely' } }
+const one = (description: string) => ({ description, schema: Component, headers: ETAG })
+
+/** Above this many items a listing is streamed in chunks instead of built as one string. */
+const STREAM_ABOVE = 1000
+
+export const componentRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/api/components',
+    group: 'components',
+    operationId: 'listComponents',
+    summary: 'List components',
+    description:
+      'A JSON array of components, deleted ones left out unless `includeDeleted=true`. `limit` defaults to 100; any value up to 100000 is accepted for a full listing (streamed). The next page is in the `Link` header, the total in `X-Total-Count`.',
+    query: ComponentListQuery,
+    responses: { 200: { description: 'Components', schema: z.array(Component), headers: PAGE_HEADERS } },
+    handler: async ({ query, services, url }) => {
+      if (query.limit > STREAM_ABOVE) return streamComponentList(services.storage, query, url)
+      const page = await services.storage.components.list(query)
+      return withHeaders(page.items, pageHeaders(url, page))
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/components',
+    group: 'components',
+    operationId: 'createComponent',
+    summary: 'Create a component',
+    description: 'Only `name` is required. A missing `ipn` is generated (see next-ipn). Tags and manufacturers named here are created when new.',
+    body: ComponentCreate,
+    errors: ['CONFLICT'],
+    responses: { 201: { description: 'Created', schema: Component, headers: { ...ETAG, location: { description: 'URL of the new component' } } } },
+    handler: async ({ body, services }) => {
+      const component = await services.storage.components.create(body)
+      const reply = created(component, `/api/components/${component.id}`)
+      reply.headers.etag = etag(component.version)
+      return reply
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/components/next-ipn',
+    group: 'components',
+    operationId: 'getNextIpn',
+    summary: 'The next free internal part number',
+    query: z.object({ prefix: z.string().trim().min(1).max(32).regex(/^[^\s/?#]+$/, { error: 'a prefix has no spaces, slashes, ? or #' }).optional() }),
+    responses: { 200: { description: 'The ipn', schema: z.object({ ipn: z.string() }).meta({ id: 'NextIpn' }) } },
+    handler: async ({ query, services }) => ({ ipn: await services.storage.components.nextIpn(query.prefix) }),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/components/changes',
+    group: 'components',
+    operationId: 'listComponentChanges',
+    summary: 'Change feed: what changed since a sequence number',
+    description: 'Every create, update, delete, restore and purge, oldest first. Poll with `since` set to the last `lastSeq` you received.',
+    query: z.object({
+      since: z.coerce.number().int().min(0).default(0),
+      limit: z.coerce.number().int().min(1).max(10_000).default(1000),
+    }),
+    responses: {
+      200: { description: 'Changes', schema: z.object({ changes: z.array(ComponentChange), lastSeq: z.int() }).meta({ id: 'ComponentChanges' }) },
+    },
+    handler: async ({ query, services }) => {
+      const { items, lastSeq } = await services.storage.components.changes(query.since, query.limit)
+      return { changes: items, lastSeq }
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/components/by-ipn/{ipn}',
+    group: 'components',
+    operationId: 'getComponentByIpn',
+    summary: 'Get a component by internal part number',
+    params: z.object({ ipn: Ipn }),
+    responses: { 200: one('The component') },
+    handler: async ({ params, services }) => _withEtag(await services.storage.components.getByIpn(params.ipn)),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/components/{id}',
+    group: 'components',
+    operationId: 'getComponent',
+    summary: 'Get a component',
+    params: IdParams,
+    query: z.object({ includeDeleted: QueryBoolean }),
+    responses: { 200: one('The component') },
+    handler: async ({ params, query, services }) => _withEtag(await services.storage.components.get(params.id, query)),
+  }),
+  defineRoute({
+    method: 'PATCH',
+    path: '/api/components/{id}',
+    group: 'components',
+    operationId: 'patchComponent',
+    summary: 'Change fields of a component',
+    description:
+      'JSON merge patch of the listed fields: absent fields stay, `null` clears `description` or `category`, arrays replace. A status change must follow the lifecycle (409 otherwise). With `If-Match`, a stale version is a 412.',
+    params: IdParams,
+    body: ComponentPatch,
+    errors: ['CONFLICT', 'INVALID_TRANSITION', 'PRECONDITION_FAILED'],
+    responses: { 200: one('The changed component') },
+    handler: async ({ params, body, services, event }) =>
+      _withEtag(await services.storage.components.update(params.id, body, { ifVersion: ifMatchVersion(event.req) })),
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/api/components/{id}',
+    group: 'components',
+    operationId: 'deleteComponent',
+    summary: 'Delete a component (soft: it can be restored)',
+    params: IdParams,
+    errors: ['PRECONDITION_FAILED'],
+    responses: { 204: { description: 'Deleted' } },
+    handler: async ({ params, services, event }) => {
+      await services.storage.components.delete(params.id, { ifVersion: ifMatchVersion(event.req) })
+      return noContent()
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/components/{id}/restore',
+    group: 'components',
+    operationId: 'restoreComponent',
+    summary: 'Bring a deleted component back',
+    params: IdParams,
+    errors: ['CONFLICT'],
+    responses: { 200: one('The restored component') },
+    handler: async ({ params, services }) => _withEtag(await services.storage.components.restore(params.id)),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/components/{id}/duplicate',
+    group: 'components',
+    operationId: 'duplicateComponent',
+    summary: 'Copy a component',
+    description: 'The copy starts as `draft`, named `<name> (copy)` unless given, with a new ipn; MPNs, stock and attachments are not copied.',
+    params: IdParams,
+    body: z.strictObject({ name: z.string().trim().min(1).max(200).optional(), ipn: Ipn.optional() }).meta({ id: 'ComponentDuplicate' }),
+    errors: ['CONFLICT'],
+    responses: { 201: { description: 'The copy', schema: Component, headers: { location: { description: 'URL of the copy' } } } },
+    handler: async ({ params, body, services }) => {
+      const copy = await services.storage.components.duplicate(params.id, body)
+      return created(copy, `/api/components/${copy.id}`)
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/components/{id}/history',
+    group: 'components',
+    operationId: 'getComponentHistory',
+    summary: 'Every version of a component, newest first',
+    params: IdParams,
+    query: PageQuery,
+    responses: { 200: { description: 'History entries', schema: z.array(ComponentHistoryEntry), headers: PAGE_HEADERS } },
+    handler: async ({ params, query, services, url }) => {
+      const page = await services.storage.components.history(params.id, { limit: Math.min(query.limit, 1000), cursor: query.cursor })
+      return withHeaders(page.items, pageHeaders(url, page))
+    },
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/api/components/{id}/purge',
+    group: 'components',
+    operationId: 'purgeComponent',
+    summary: 'Delete a component for good, with its history',
+    params: IdParams,
+    responses: { 204: { description: 'Purged' } },
+    handler: async ({ params, services }) => {
+      await services.storage.components.purge(params.id)
+      return noContent()
+    },
+  }),
+]
+
+function _withEtag(component: Component) {
+  return withHeaders(component, { etag: etag(component.version) })
+}

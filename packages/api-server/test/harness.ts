@@ -1,0 +1,93 @@
+import { createSqlJsStorage, type SqlJsStorage } from '@complib/core'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import addFormats from 'ajv-formats'
+import { expect } from 'vitest'
+import { createApp } from '../src/app'
+
+export interface CallResult<T = any> {
+  status: number
+  headers: Headers
+  body: T
+  text: string
+}
+
+export interface TestApi {
+  storage: SqlJsStorage
+  /** Sends a request to the app in-process; checks the answer against the OpenAPI document. */
+  call<T = any>(method: string, path: string, options?: { body?: unknown; rawBody?: BodyInit; headers?: Record<string, string> }): Promise<CallResult<T>>
+  close(): Promise<void>
+}
+
+/**
+ * A fresh in-memory library and app. Every response it returns has been
+ * checked: JSON bodies of documented operations validate against the
+ * document's own response schema for that status, and every error is
+ * application/problem+json. So the tests prove the document true.
+ */
+export async function createTestApi(options: { dataDir?: string } = {}): Promise<TestApi> {
+  const storage = await createSqlJsStorage(options.dataDir ? { dir: options.dataDir } : {})
+  const app = createApp({ storage, dataDir: options.dataDir, log: () => {} })
+  const validator = await _documentValidator(app)
+  return {
+    storage,
+    async call(method, path, { body, rawBody, headers = {} } = {}) {
+      const init: RequestInit = { method, headers: { ...headers } }
+      if (body !== undefined) {
+        init.body = typeof body === 'string' ? body : JSON.stringify(body)
+        ;(init.headers as Record<string, string>)['content-type'] ??= 'application/json'
+      } else if (rawBody !== undefined) init.body = rawBody
+      const res = await app.fetch(new Request(`http://127.0.0.1${path}`, init))
+      const text = await res.text()
+      const type = res.headers.get('content-type') ?? ''
+      const parsed = type.includes('json') && text ? JSON.parse(text) : text
+      if (res.status >= 400) {
+        expect(type, `${method} ${path} → ${res.status} is not problem+json: ${text}`).toBe('application/problem+json')
+        expect(parsed).toMatchObject({ status: res.status, code: expect.any(String), detail: expect.any(String) })
+      }
+      validator(method, new URL(path, 'http://x').pathname, res.status, type, parsed)
+      return { status: res.status, headers: res.headers, body: parsed, text }
+    },
+    close: () => storage.close(),
+  }
+}
+
+type Check = (method: string, path: string, status: number, contentType: string, body: unknown) => void
+
+async function _documentValidator(app: ReturnType<typeof createApp>): Promise<Check> {
+  const doc = (await (await app.fetch(new Request('http://x/api/docs'))).json()) as {
+    paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema?: unknown }> }> }>>
+  }
+  const ajv = new Ajv2020({ strict: false, allErrors: true })
+  addFormats.default(ajv)
+  ajv.addSchema({ ...doc, $id: 'openapi' })
+  const templates = Object.keys(doc.paths).map((template) => ({
+    template,
+    regex: new RegExp(`^${template.replace(/\{\w+\}/g, '[^/]+')}$`),
+    static: template.split('/').filter((s) => !s.startsWith('{')).length,
+  }))
+  // Static segments win over parameters, as in the router.
+  templates.sort((a, b) => b.static - a.static)
+  const cache = new Map<string, ReturnType<Ajv2020['getSchema']>>()
+  return (method, path, status, contentType, body) => {
+    const match = templates.find((t) => t.regex.test(path))
+    if (!match) return
+    const operation = doc.paths[match.template]?.[method.toLowerCase()]
+    if (!operation) return
+    const response = operation.responses[String(status)]
+    expect(response, `${method} ${match.template} answered ${status}, which the document does not list`).toBeDefined()
+    const media = contentType.split(';')[0]!.trim()
+    if (!response!.content?.[media]?.schema) return
+    const pointer = ['paths', match.template, method.toLowerCase(), 'responses', String(status), 'content', media, 'schema']
+      .map((p) => p.replaceAll('~', '~0').replaceAll('/', '~1'))
+      .join('/')
+    const key = `openapi#/${pointer}`
+    let validate = cache.get(key)
+    if (!validate) {
+      validate = ajv.getSchema(key)
+      cache.set(key, validate)
+    }
+    if (validate && !validate(body)) {
+      throw new Error(`${method} ${path} → ${status}: body does not match the document: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 500)}`)
+    }
+  }
+}

@@ -1,0 +1,37 @@
+import { Validator } from '@seriousme/openapi-schema-validator'
+import { createSqlJsStorage } from '@complib/core'
+import { describe, expect, it } from 'vitest'
+import { createApp } from '../src/app'
+import { GROUPS } from '../src/routing/define-route'
+
+describe('OpenAPI document', () => {
+  it('is a valid OpenAPI 3.1 document by an independent validator', async () => {
+    const storage = await createSqlJsStorage()
+    const app = createApp({ storage })
+    const res = await app.fetch(new Request('http://x/api/docs'))
+    expect(res.status).toBe(200)
+    const doc = await res.json()
+    const validator = new Validator()
+    const result = await validator.validate(doc)
+    expect(result.errors ?? []).toEqual([])
+    expect(result.valid).toBe(true)
+    expect(doc.openapi).toBe('3.1.0')
+    await storage.close()
+  })
+
+  it('has one tag per group and every operation in one of them, with a unique operationId', async () => {
+    const storage = await createSqlJsStorage()
+    const doc = await (await createApp({ storage }).fetch(new Request('http://x/api/docs'))).json()
+    expect(doc.tags.map((t: { name: string }) => t.name)).toEqual(Object.keys(GROUPS))
+    const ids = new Set<string>()
+    for (const item of Object.values(doc.paths) as Record<string, { tags: string[]; operationId: string }>[]) {
+      for (const op of Object.values(item)) {
+        expect(op.tags).toHaveLength(1)
+        expect(Object.keys(GROUPS)).toContain(op.tags[0])
+        expect(ids.has(op.operationId)).toBe(false)
+        ids.add(op.operationId)
+      }
+    }
+    await storage.close()
+  })
+})
