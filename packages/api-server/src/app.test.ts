@@ -68,3 +68,25 @@ describe('api key', () => {
     expect(() => assertSafeBinding('127.0.0.1', undefined)).not.toThrow()
   })
 })
+
+describe('api reference', () => {
+  it('serves the interactive reference page and its files from this machine', async () => {
+    const app = createApp({ storage })
+    const page = await app.fetch(new Request('http://local/api/docs/ui'))
+    expect(page.status).toBe(200)
+    const html = await page.text()
+    expect(html).toContain("url: '/api/docs'")
+    expect(html).not.toMatch(/https?:\/\//)
+    for (const src of html.matchAll(/(?:src|href)="([^"]+)"/g)) {
+      const asset = await app.fetch(new Request(`http://local${src[1]}`))
+      expect(asset.status, src[1]).toBe(200)
+      expect((await asset.arrayBuffer()).byteLength).toBeGreaterThan(100)
+    }
+  })
+
+  it('refuses a file outside the reference assets', async () => {
+    const app = createApp({ storage })
+    const res = await app.fetch(new Request('http://local/api/docs/ui/..%2Fpackage.json'))
+    expect(res.status).toBe(400)
+  })
+})

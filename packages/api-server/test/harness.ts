@@ -14,7 +14,7 @@ export interface CallResult<T = any> {
 export interface TestApi {
   storage: SqlJsStorage
   /** Sends a request to the app in-process; checks the answer against the OpenAPI document. */
-  call<T = any>(method: string, path: string, options?: { body?: unknown; rawBody?: BodyInit; headers?: Record<string, string> }): Promise<CallResult<T>>
+  call<T = any>(method: string, path: string, options?: { body?: unknown; rawBody?: RequestInit['body']; headers?: Record<string, string> }): Promise<CallResult<T>>
   close(): Promise<void>
 }
 

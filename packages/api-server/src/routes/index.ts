@@ -1,5 +1,35 @@
 import type { AnyRoute } from '../routing/define-route'
+import { attachmentRoutes } from './attachments'
+import { bulkRoutes } from './bulk'
+import { componentRoutes } from './components'
+import { connectorRoutes } from './connectors'
+import { docsUiRoutes } from './docs-ui'
+import { importExportRoutes } from './import-export'
+import { kicadRoutes } from './kicad'
+import { libraryItemRoutes } from './library-items'
+import { locationRoutes } from './locations'
+import { manufacturerRoutes } from './manufacturers'
+import { mpnRoutes } from './mpns'
+import { parameterRoutes } from './parameters'
+import { searchRoutes } from './search'
 import { systemRoutes } from './system'
+import { tagRoutes } from './tags'
 
-/** Every route of the API, in the order of the groups. */
-export const ROUTES: readonly AnyRoute[] = [...systemRoutes]
+/** Every route of the API, in the order of the groups (docs routes are added by createApp). */
+export const ROUTES: readonly AnyRoute[] = [
+  ...systemRoutes,
+  ...docsUiRoutes,
+  ...componentRoutes,
+  ...libraryItemRoutes,
+  ...attachmentRoutes,
+  ...manufacturerRoutes,
+  ...mpnRoutes,
+  ...parameterRoutes,
+  ...tagRoutes,
+  ...locationRoutes,
+  ...searchRoutes,
+  ...bulkRoutes,
+  ...importExportRoutes,
+  ...kicadRoutes,
+  ...connectorRoutes,
+]
