@@ -1,6 +1,7 @@
 import { ComplibError, type Storage } from '@complib/core'
 import { H3 } from 'h3'
 import { isAuthorized } from './auth'
+import { BUILT_IN_CONNECTOR_TYPES } from './connectors/registry'
 import { toProblemResponse } from './problem'
 import { ROUTES } from './routes'
 import { docsRoutes } from './routes/docs'
@@ -41,7 +42,11 @@ export function createApp(options: AppOptions): H3 {
     })
   }
 
-  registerRoutes(app, [...ROUTES, ...docsRoutes(ROUTES)], { storage: options.storage, dataDir: options.dataDir })
+  registerRoutes(app, [...ROUTES, ...docsRoutes(ROUTES)], {
+    storage: options.storage,
+    dataDir: options.dataDir,
+    connectorTypes: BUILT_IN_CONNECTOR_TYPES,
+  })
 
   app.all('/**', (event) => {
     throw new ComplibError('NOT_FOUND', `no route for ${event.req.method} ${new URL(event.req.url).pathname}`)

@@ -1,4 +1,262 @@
-import type { AnyRoute } from '../routing/define-route'
+import { randomBytes } from 'node:crypto'
+import { ComplibError, Connector, ConnectorCreate, ConnectorPatch, PageQuery, Run, RunDetail, SecretRotate, idSchema } from '@complib/core'
+import { checkConnectorCode } from '@complib/connector-webhook'
+import * as z from 'zod'
+import { getConnectorType, parseConnectorConfig } from '../connectors/registry'
+import { toConnectorView } from '../connectors/view'
+import { defineRoute } from '../routing/define-route'
+import { PAGE_HEADERS, pageHeaders } from '../routing/paging'
+import { created, etag, noContent, withHeaders } from '../routing/reply'
+import { ifMatchVersion } from '../routing/request'
 
-/** Placeholder: the routes of this group arrive in their own change. */
-export const connectorRoutes: AnyRoute[] = []
+const IdParams = z.object({ id: idSchema('connector') })
+const RunParams = z.object({ runId: idSchema('run') })
+const ConnectorCode = z
+  .object({ code: z.string(), isDefault: z.boolean().meta({ description: 'True while the connector runs its type’s default code' }) })
+  .meta({ id: 'ConnectorCode' })
+const ConnectorTypeInfo = z
+  .object({ type: z.string(), title: z.string(), description: z.string(), configSchema: z.record(z.string(), z.unknown()), defaultCode: z.string() })
+  .meta({ id: 'ConnectorType' })
+
+/** Push and dry-run need the runtime of @complib/connector-webhook; until it is wired, say so plainly. */
+const runtimeMissing = () =>
+  new ComplibError('NOT_IMPLEMENTED', 'push runs are not available in this build yet: the connector runtime is not installed')
+
+export const connectorRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/api/connectors/types',
+    group: 'connectors',
+    operationId: 'listConnectorTypes',
+    summary: 'Connector types this server can run, with their config schemas',
+    responses: { 200: { description: 'Types', schema: z.array(ConnectorTypeInfo) } },
+    handler: ({ services }) =>
+      services.connectorTypes.map((t) => ({
+        type: t.type,
+        title: t.title,
+        description: t.description,
+        configSchema: z.toJSONSchema(t.configSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>,
+        defaultCode: t.defaultCode,
+      })),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/connectors',
+    group: 'connectors',
+    operationId: 'listConnectors',
+    summary: 'List connectors',
+    query: PageQuery,
+    responses: { 200: { description: 'Connectors', schema: z.array(Connector), headers: PAGE_HEADERS } },
+    handler: async ({ query, services, url }) => {
+      const page = await services.storage.connectors.list({ limit: Math.min(query.limit, 1000), cursor: query.cursor })
+      return withHeaders(page.items.map((c) => toConnectorView(c)), pageHeaders(url, page))
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/connectors',
+    group: 'connectors',
+    operationId: 'createConnector',
+    summary: 'Create a connector',
+    description:
+      'The signing secret is never returned whole, only a hint: to verify deliveries, set `secret` yourself (`whsec_` + base64 of 24–64 random bytes) and give the same to the receiver. Omitted, one is generated.',
+    body: ConnectorCreate,
+    responses: { 201: { description: 'Created', schema: Connector, headers: { location: { description: 'URL of the connector' } } } },
+    handler: async ({ body, services }) => {
+      const type = getConnectorType(services.connectorTypes, body.type)
+      const config = parseConnectorConfig(type, body.config)
+      if (body.code !== undefined) checkConnectorCode(body.code)
+      const stored = await services.storage.connectors.create({
+        type: type.type,
+        name: body.name,
+        enabled: body.enabled,
+        config,
+        secret: body.secret ?? _generateSecret(),
+        code: body.code ?? null,
+      })
+      return created(toConnectorView(stored), `/api/connectors/${stored.id}`)
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/connectors/{id}',
+    group: 'connectors',
+    operationId: 'getConnector',
+    summary: 'Get a connector',
+    params: IdParams,
+    responses: { 200: { description: 'The connector', schema: Connector } },
+    handler: async ({ params, services }) => {
+      const c = await services.storage.connectors.get(params.id)
+      return withHeaders(toConnectorView(c), { etag: etag(c.version) })
+    },
+  }),
+  defineRoute({
+    method: 'PATCH',
+    path: '/api/connectors/{id}',
+    group: 'connectors',
+    operationId: 'patchConnector',
+    summary: 'Change a connector (name, enabled, config)',
+    description: '`config` replaces the whole configuration and is validated by the connector type.',
+    params: IdParams,
+    body: ConnectorPatch,
+    errors: ['PRECONDITION_FAILED'],
+    responses: { 200: { description: 'The connector', schema: Connector } },
+    handler: async ({ params, body, services, event }) => {
+      const ifVersion = ifMatchVersion(event.req)
+      const current = await services.storage.connectors.get(params.id)
+      const patch: Parameters<typeof services.storage.connectors.update>[1] = {}
+      if (body.name !== undefined) patch.name = body.name
+      if (body.enabled !== undefined) patch.enabled = body.enabled
+      if (body.config !== undefined) patch.config = parseConnectorConfig(getConnectorType(services.connectorTypes, current.type), body.config)
+      const updated = await services.storage.connectors.update(params.id, patch, { ifVersion })
+      return withHeaders(toConnectorView(updated), { etag: etag(updated.version) })
+    },
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/api/connectors/{id}',
+    group: 'connectors',
+    operationId: 'deleteConnector',
+    summary: 'Delete a connector and its runs',
+    params: IdParams,
+    responses: { 204: { description: 'Deleted' } },
+    handler: async ({ params, services }) => {
+      await services.storage.connectors.delete(params.id)
+      return noContent()
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/connectors/{id}/code',
+    group: 'connectors',
+    operationId: 'getConnectorCode',
+    summary: 'The code the connector runs: push(entities, config, helpers)',
+    params: IdParams,
+    responses: { 200: { description: 'The code', schema: ConnectorCode } },
+    handler: async ({ params, services }) => {
+      const c = await services.storage.connectors.get(params.id)
+      return { code: c.code ?? getConnectorType(services.connectorTypes, c.type).defaultCode, isDefault: c.code === null }
+    },
+  }),
+  defineRoute({
+    method: 'PUT',
+    path: '/api/connectors/{id}/code',
+    group: 'connectors',
+    operationId: 'putConnectorCode',
+    summary: 'Replace the connector code (null goes back to the default)',
+    description: 'The code is compiled, never run, to check it: a syntax error is a 400 naming the line.',
+    params: IdParams,
+    body: z.strictObject({ code: z.string().max(256 * 1024).nullable() }).meta({ id: 'ConnectorCodeUpdate' }),
+    errors: ['PRECONDITION_FAILED'],
+    responses: { 200: { description: 'The code now in use', schema: ConnectorCode } },
+    handler: async ({ params, body, services, event }) => {
+      if (body.code !== null) checkConnectorCode(body.code)
+      const c = await services.storage.connectors.update(params.id, { code: body.code }, { ifVersion: ifMatchVersion(event.req) })
+      return { code: c.code ?? getConnectorType(services.connectorTypes, c.type).defaultCode, isDefault: c.code === null }
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/connectors/{id}/test',
+    group: 'connectors',
+    operationId: 'testConnector',
+    summary: 'Dry run: the code against a small sample, with sending captured (nothing leaves the machine)',
+    params: IdParams,
+    errors: ['NOT_IMPLEMENTED'],
+    responses: { 200: { description: 'What the code did', schema: z.record(z.string(), z.unknown()) } },
+    handler: async ({ params, services }) => {
+      await services.storage.connectors.get(params.id)
+      throw runtimeMissing()
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/connectors/{id}/push',
+    group: 'connectors',
+    operationId: 'pushConnector',
+    summary: 'Push now: start a run over every non-deleted component',
+    params: IdParams,
+    errors: ['CONFLICT', 'NOT_IMPLEMENTED'],
+    responses: { 202: { description: 'The run, started', schema: Run } },
+    handler: async ({ params, services }) => {
+      await services.storage.connectors.get(params.id)
+      throw runtimeMissing()
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/connectors/{id}/secret/rotate',
+    group: 'connectors',
+    operationId: 'rotateConnectorSecret',
+    summary: 'Rotate the signing secret; the old one keeps signing beside it for a grace period',
+    params: IdParams,
+    body: SecretRotate,
+    responses: { 200: { description: 'The connector, with the new secret’s hint', schema: Connector } },
+    handler: async ({ params, body, services }) => {
+      const expires = new Date(Date.now() + body.graceSeconds * 1000).toISOString()
+      const c = await services.storage.connectors.rotateSecret(params.id, body.secret ?? _generateSecret(), expires)
+      return toConnectorView(c)
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/connectors/{id}/runs',
+    group: 'connectors',
+    operationId: 'listConnectorRuns',
+    summary: 'Runs of a connector, newest first',
+    params: IdParams,
+    query: PageQuery,
+    responses: { 200: { description: 'Runs', schema: z.array(Run), headers: PAGE_HEADERS } },
+    handler: async ({ params, query, services, url }) => {
+      await services.storage.connectors.get(params.id)
+      const page = await services.storage.runs.list(params.id, { limit: Math.min(query.limit, 1000), cursor: query.cursor })
+      return withHeaders(page.items, pageHeaders(url, page))
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/connector-runs/{runId}',
+    group: 'connectors',
+    operationId: 'getConnectorRun',
+    summary: 'A run with its batches and attempts',
+    params: RunParams,
+    responses: { 200: { description: 'The run', schema: RunDetail } },
+    handler: ({ params, services }) => services.storage.runs.get(params.runId),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/connector-runs/{runId}/cancel',
+    group: 'connectors',
+    operationId: 'cancelConnectorRun',
+    summary: 'Cancel a queued or running run',
+    params: RunParams,
+    errors: ['CONFLICT'],
+    responses: { 200: { description: 'The cancelled run', schema: Run } },
+    handler: async ({ params, services }) => {
+      const run = await services.storage.runs.get(params.runId)
+      if (run.status !== 'queued' && run.status !== 'running') {
+        throw new ComplibError('CONFLICT', `run ${run.id} is ${run.status}; only a queued or running run can be cancelled`)
+      }
+      return services.storage.runs.update(run.id, { status: 'cancelled', finishedAt: new Date().toISOString() })
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/connector-runs/{runId}/resume',
+    group: 'connectors',
+    operationId: 'resumeConnectorRun',
+    summary: 'Resume a run interrupted by a crash; acknowledged batches are not sent again',
+    params: RunParams,
+    errors: ['CONFLICT', 'NOT_IMPLEMENTED'],
+    responses: { 202: { description: 'The resumed run', schema: Run } },
+    handler: async ({ params, services }) => {
+      await services.storage.runs.get(params.runId)
+      throw runtimeMissing()
+    },
+  }),
+]
+
+/** `whsec_` + base64 of 32 random bytes (SPEC). */
+function _generateSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`
+}

@@ -1,6 +1,7 @@
 import type { ErrorCode, Storage } from '@complib/core'
 import type { H3Event } from 'h3'
 import type * as z from 'zod'
+import type { ConnectorType } from '../connectors/registry'
 
 /** The 15 resource groups; one OpenAPI tag each. */
 export const GROUPS = {
@@ -29,6 +30,8 @@ export interface AppServices {
   storage: Storage
   /** Data folder of the running server (attachments live under it); undefined for an in-memory app. */
   dataDir?: string | undefined
+  /** Connector types this server can run (the built-in webhook, plus plugins). */
+  connectorTypes: readonly ConnectorType[]
 }
 
 export interface RouteContext<P, Q, B> {

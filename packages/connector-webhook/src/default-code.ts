@@ -1,0 +1,24 @@
+/**
+ * The connector code a new webhook connector starts with: the seed's sample
+ * policy. Up to 3 attempts per batch, 1000 ms before the second, doubling,
+ * then an error carrying the receiver's status (which fails the batch).
+ * Users edit it through `PUT /api/connectors/:id/code`.
+ */
+export const DEFAULT_WEBHOOK_CODE = `// Called once per batch of at most 250 components.
+// helpers.sendWebhook(url, entities) makes one signed POST and returns { ok, status, retryAfter }.
+async function push(entities, config, helpers) {
+  const attempts = 3
+  let delay = 1000
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    const res = await helpers.sendWebhook(config.url, entities)
+    if (res.ok) return
+    if (attempt === attempts) {
+      const error = new Error('receiver answered ' + res.status + ' after ' + attempts + ' attempts')
+      error.status = res.status
+      throw error
+    }
+    await helpers.sleep(delay)
+    delay *= 2
+  }
+}
+`
