@@ -1,0 +1,4 @@
+import { testStorage } from '../testing'
+import createSqlJsStorage from './sqljs'
+
+testStorage('sqljs', () => createSqlJsStorage())

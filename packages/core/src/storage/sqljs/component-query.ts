@@ -1,0 +1,106 @@
+import type { ComponentListQuery } from '../../schemas'
+import type { SqlExecutor, SqlParam } from '../_internal/sql-executor'
+import type { Page } from '../types'
+import { decodeCursor, encodeCursor, placeholders } from './_shared'
+
+/**
+ * The query behind `components.list` and `components.listIds`: filters,
+ * sort and keyset cursor (`[sortValue, id]`, ties broken by id).
+ */
+export function queryComponentIds(ex: SqlExecutor, query: ComponentListQuery): Page<string> {
+  const where: string[] = []
+  const params: SqlParam[] = []
+  if (!query.includeDeleted) where.push('c.deleted_at IS NULL')
+  if (query.q) {
+    const match = toFtsMatch(query.q)
+    if (match === null) where.push('0')
+    else {
+      where.push('c.rowid IN (SELECT docid FROM components_fts WHERE components_fts MATCH ?)')
+      params.push(match)
+    }
+  }
+  if (query.status?.length) {
+    where.push(`c.status IN (${placeholders(query.status.length)})`)
+    params.push(...query.status)
+  }
+  if (query.tag) {
+    where.push('EXISTS (SELECT 1 FROM component_tags ct JOIN tags t ON t.id = ct.tag_id WHERE ct.component_id = c.id AND t.name = ?)')
+    params.push(query.tag)
+  }
+  if (query.category) {
+    where.push('c.category = ? COLLATE NOCASE')
+    params.push(query.category)
+  }
+  if (query.manufacturer) {
+    where.push('EXISTS (SELECT 1 FROM mpns m JOIN manufacturers f ON f.id = m.manufacturer_id WHERE m.component_id = c.id AND f.name = ?)')
+    params.push(query.manufacturer)
+  }
+  if (query.symbolId) {
+    where.push('EXISTS (SELECT 1 FROM component_symbols l WHERE l.component_id = c.id AND l.item_id = ?)')
+    params.push(query.symbolId)
+  }
+  if (query.footprintId) {
+    where.push('EXISTS (SELECT 1 FROM component_footprints l WHERE l.component_id = c.id AND l.item_id = ?)')
+    params.push(query.footprintId)
+  }
+  if (query.locationId) {
+    where.push('EXISTS (SELECT 1 FROM stock s WHERE s.component_id = c.id AND s.location_id = ?)')
+    params.push(query.locationId)
+  }
+  if (query.updatedSince) {
+    where.push('c.updated_at >= ?')
+    params.push(query.updatedSince)
+  }
+  const filter = where.length ? `WHERE ${where.join(' AND ')}` : ''
+  const total = ex.get<{ n: number }>(`SELECT count(*) AS n FROM components c ${filter}`, params)!.n
+
+  const desc = query.sort.startsWith('-')
+  const key = SORT_COLUMNS[query.sort.replace('-', '') as keyof typeof SORT_COLUMNS]
+  const keyed = [...where]
+  const keyedParams = [...params]
+  if (query.cursor) {
+    const op = desc ? '<' : '>'
+    if (key === 'c.id') {
+      const [id] = decodeCursor(query.cursor, 1)
+      keyed.push(`c.id ${op} ?`)
+      keyedParams.push(id as string)
+    } else {
+      const [value, id] = decodeCursor(query.cursor, 2)
+      keyed.push(`(${key} ${op} ? OR (${key} = ? AND c.id ${op} ?))`)
+      keyedParams.push(value, value, id as string)
+    }
+  }
+  const dir = desc ? 'DESC' : 'ASC'
+  const order = key === 'c.id' ? `c.id ${dir}` : `${key} ${dir}, c.id ${dir}`
+  const rows = ex.all<{ id: string; k: string | null }>(
+    `SELECT c.id AS id, ${key} AS k FROM components c ${keyed.length ? `WHERE ${keyed.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ?`,
+    [...keyedParams, query.limit + 1],
+  )
+  const more = rows.length > query.limit
+  if (more) rows.pop()
+  const last = rows.at(-1)
+  const nextCursor = more && last ? encodeCursor(key === 'c.id' ? [last.id] : [last.k, last.id]) : null
+  return { items: rows.map((r) => r.id), total, nextCursor }
+}
+
+const SORT_COLUMNS = {
+  id: 'c.id',
+  name: 'c.name COLLATE NOCASE',
+  ipn: 'c.ipn',
+  updatedAt: 'c.updated_at',
+} as const
+
+/**
+ * Turns user text into an FTS4 query: every word must match as a prefix.
+ * Quotes are dropped and each word is quoted, so no input can be FTS syntax.
+ * Returns null when nothing searchable is left.
+ */
+export function toFtsMatch(text: string): string | null {
+  const words = text
+    .replace(/"/g, ' ')
+    .split(/\s+/)
+    .map((w) => w.replace(/^[*^-]+|[*]+$/g, ''))
+    .filter((w) => /[\p{L}\p{N}]/u.test(w))
+  if (words.length === 0) return null
+  return words.map((w) => `"${w}*"`).join(' ')
+}

@@ -1,0 +1,201 @@
+import { createId } from '../../ids'
+import type { Component, ComponentChange, ComponentCreateParsed, ComponentHistoryEntry, ComponentPatchParsed } from '../../schemas'
+import { assertTransition } from '../../status'
+import type { SqlExecutor } from '../_internal/sql-executor'
+import type { ComponentStore } from '../types'
+import { checkVersion, conflict, decodeCursor, encodeCursor, notFound, now } from './_shared'
+import { setLinks, setMpns, setParameters, setTags } from './component-children'
+import { loadComponent, loadComponentList, loadComponents, requireComponentRow, touchComponent } from './component-core'
+import { queryComponentIds } from './component-query'
+import type { SyncRepo } from './repo'
+
+export const components = {
+  list(ex, query) {
+    const page = queryComponentIds(ex, query)
+    return { ...page, items: loadComponentList(ex, page.items) }
+  },
+
+  listIds: (ex, query) => queryComponentIds(ex, query),
+
+  get: (ex, id, options) => loadComponent(ex, id, options?.includeDeleted ?? false),
+
+  getByIpn(ex, ipn) {
+    const row = ex.get<{ id: string }>('SELECT id FROM components WHERE ipn = ? AND deleted_at IS NULL', [ipn])
+    if (!row) throw notFound('component with ipn', ipn)
+    return loadComponent(ex, row.id)
+  },
+
+  getMany(ex, ids, options) {
+    const list = loadComponentList(ex, ids)
+    return options?.includeDeleted ? list : list.filter((c) => c.deletedAt === null)
+  },
+
+  create: (ex, input) => _create(ex, input),
+
+  update(ex, id, patch, options) {
+    const row = requireComponentRow(ex, id)
+    checkVersion('component', id, row.version, options?.ifVersion)
+    const before = loadComponents(ex, [id]).get(id)!
+    if (patch.status !== undefined) assertTransition(row.status, patch.status)
+    if (patch.ipn !== undefined && patch.ipn.toLowerCase() !== row.ipn.toLowerCase()) _assertIpnFree(ex, patch.ipn, id)
+    const changed = _changedFields(before, patch)
+    if (changed.length === 0) return before
+    const at = now()
+    const fields: string[] = []
+    const values: (string | null)[] = []
+    for (const [key, column] of [
+      ['name', 'name'],
+      ['ipn', 'ipn'],
+      ['description', 'description'],
+      ['status', 'status'],
+      ['category', 'category'],
+    ] as const) {
+      if (patch[key] !== undefined) {
+        fields.push(`${column} = ?`)
+        values.push(patch[key] ?? null)
+      }
+    }
+    if (fields.length) ex.run(`UPDATE components SET ${fields.join(', ')} WHERE id = ?`, [...values, id])
+    _writeChildren(ex, id, patch, at)
+    return touchComponent(ex, id, 'update', changed, at)
+  },
+
+  delete(ex, id, options) {
+    const row = requireComponentRow(ex, id)
+    checkVersion('component', id, row.version, options?.ifVersion)
+    const at = now()
+    ex.run('UPDATE components SET deleted_at = ? WHERE id = ?', [at, id])
+    return touchComponent(ex, id, 'delete', ['deletedAt'], at)
+  },
+
+  restore(ex, id) {
+    const row = requireComponentRow(ex, id, true)
+    if (row.deleted_at === null) return loadComponent(ex, id)
+    _assertIpnFree(ex, row.ipn, id)
+    ex.run('UPDATE components SET deleted_at = NULL WHERE id = ?', [id])
+    return touchComponent(ex, id, 'restore', ['deletedAt'])
+  },
+
+  purge(ex, id) {
+    const row = requireComponentRow(ex, id, true)
+    ex.run('DELETE FROM components_fts WHERE docid = ?', [row.rowid])
+    // The data goes (snapshots), the feed keeps its sequence so consumers see create … purge.
+    ex.run(`UPDATE component_events SET snapshot = NULL, changes = '[]' WHERE component_id = ?`, [id])
+    ex.run('DELETE FROM components WHERE id = ?', [id])
+    ex.run(`INSERT INTO component_events (component_id, op, version, at, changes, snapshot) VALUES (?, 'purge', ?, ?, '[]', NULL)`, [id, row.version, now()])
+  },
+
+  duplicate(ex, id, overrides) {
+    const source = loadComponent(ex, id)
+    return _create(ex, {
+      name: overrides?.name ?? `${source.name} (copy)`,
+      ipn: overrides?.ipn,
+      description: source.description,
+      status: 'draft',
+      category: source.category,
+      tags: source.tags,
+      parameters: source.parameters,
+      symbols: source.symbols.map((s) => s.id),
+      footprints: source.footprints.map((f) => f.id),
+    })
+  },
+
+  nextIpn: (ex, prefix = 'CMP-') => _nextIpn(ex, prefix),
+
+  history(ex, id, page) {
+    requireComponentRow(ex, id, true)
+    const total = ex.get<{ n: number }>('SELECT count(*) AS n FROM component_events WHERE component_id = ?', [id])!.n
+    const before = page.cursor ? Number(decodeCursor(page.cursor, 1)[0]) : Number.MAX_SAFE_INTEGER
+    const rows = ex.all<_EventRow>(
+      `SELECT seq, component_id, op, version, at, changes, snapshot FROM component_events WHERE component_id = ? AND seq < ? AND snapshot IS NOT NULL ORDER BY seq DESC LIMIT ?`,
+      [id, before, page.limit + 1],
+    )
+    const more = rows.length > page.limit
+    if (more) rows.pop()
+    const items: ComponentHistoryEntry[] = rows.map((r) => ({
+      seq: r.seq,
+      componentId: r.component_id,
+      version: r.version,
+      op: r.op as ComponentHistoryEntry['op'],
+      at: r.at,
+      changes: JSON.parse(r.changes) as string[],
+      snapshot: JSON.parse(r.snapshot!) as Component,
+    }))
+    return { items, total, nextCursor: more ? encodeCursor([rows.at(-1)!.seq]) : null }
+  },
+
+  changes(ex, since, limit) {
+    const rows = ex.all<_EventRow>('SELECT seq, component_id, op, version, at FROM component_events WHERE seq > ? ORDER BY seq LIMIT ?', [since, limit])
+    const items: ComponentChange[] = rows.map((r) => ({ seq: r.seq, componentId: r.component_id, op: r.op as ComponentChange['op'], version: r.version, at: r.at }))
+    return { items, lastSeq: items.at(-1)?.seq ?? since }
+  },
+
+  liveIds: (ex) => ex.all<{ id: string }>('SELECT id FROM components WHERE deleted_at IS NULL ORDER BY id').map((r) => r.id),
+} satisfies SyncRepo<ComponentStore>
+
+interface _EventRow {
+  seq: number
+  component_id: string
+  op: string
+  version: number
+  at: string
+  changes: string
+  snapshot: string | null
+}
+
+function _create(ex: SqlExecutor, input: ComponentCreateParsed): Component {
+  const at = now()
+  const id = createId('component')
+  const ipn = input.ipn ?? _nextIpn(ex, 'CMP-')
+  _assertIpnFree(ex, ipn, null)
+  ex.run(
+    'INSERT INTO components (id, ipn, name, description, status, category, created_at, updated_at, deleted_at, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, 1)',
+    [id, ipn, input.name, input.description ?? null, input.status ?? 'active', input.category ?? null, at, at],
+  )
+  _writeChildren(ex, id, input, at)
+  return touchComponent(ex, id, 'create', Object.keys(input), at)
+}
+
+function _assertIpnFree(ex: SqlExecutor, ipn: string, exceptId: string | null): void {
+  const taken = ex.get<{ id: string }>('SELECT id FROM components WHERE ipn = ? AND deleted_at IS NULL AND id IS NOT ?', [ipn, exceptId])
+  if (taken) throw conflict('body.ipn', `ipn ${ipn} is already used by component ${taken.id}`)
+}
+
+/**
+ * The next `<prefix><number>` after the highest one ever used (deleted
+ * components count, so numbers are never reused). A range on the ipn index,
+ * not a scan of the table.
+ */
+function _nextIpn(ex: SqlExecutor, prefix: string): string {
+  const rows = ex.all<{ ipn: string }>(`SELECT ipn FROM components WHERE ipn >= ? AND ipn < ? COLLATE NOCASE`, [`${prefix}0`, `${prefix}:`])
+  let max = 0
+  let width = 5
+  for (const { ipn } of rows) {
+    const digits = ipn.slice(prefix.length)
+    if (!/^\d+$/.test(digits)) continue
+    max = Math.max(max, Number(digits))
+    width = Math.max(width, digits.length)
+  }
+  return `${prefix}${String(max + 1).padStart(width, '0')}`
+}
+
+function _writeChildren(ex: SqlExecutor, id: string, input: ComponentCreateParsed | ComponentPatchParsed, at: string): void {
+  if (input.tags !== undefined) setTags(ex, id, input.tags, at)
+  if (input.parameters !== undefined) setParameters(ex, id, input.parameters, at)
+  if (input.mpns !== undefined) setMpns(ex, id, input.mpns, at)
+  if (input.symbols !== undefined) setLinks(ex, 'symbol', id, input.symbols)
+  if (input.footprints !== undefined) setLinks(ex, 'footprint', id, input.footprints)
+}
+
+/** Names of the fields whose patched value differs from the current view. */
+function _changedFields(before: Component, patch: ComponentPatchParsed): string[] {
+  const changed: string[] = []
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === undefined) continue
+    const current = (before as Record<string, unknown>)[key]
+    const comparable = key === 'symbols' || key === 'footprints' ? (current as { id: string }[]).map((x) => x.id) : current
+    const next = key === 'parameters' ? (value as { unit?: string | null }[]).map((p) => (p.unit == null ? { type: (p as { type: string }).type, value: (p as { value: string }).value } : p)) : value
+    if (JSON.stringify(comparable) !== JSON.stringify(next)) changed.push(key)
+  }
+  return changed
+}
