@@ -84,3 +84,53 @@ export function likeEscape(text: string): string {
 export function conflict(field: string, detail: string): ComplibError {
   return new ComplibError('CONFLICT', detail, { errors: [{ path: field, message: detail }] })
 }
+
+/**
+ * Keyset paging ordered by name (case-insensitive), ties by id: the order
+ * people expect for tags, manufacturers, symbols, locations. The cursor is
+ * `[name, id]` of the last row. `select` must expose `id` and `name` columns.
+ */
+export function pageByName<Row extends { id: string; name: string }>(
+  ex: SqlExecutor,
+  options: { select: string; from: string; where?: string[]; params?: SqlParam[]; limit: number; cursor?: string | undefined; nameColumn?: string; idColumn?: string },
+): Page<Row> {
+  const name = `${options.nameColumn ?? 'name'} COLLATE NOCASE`
+  const id = options.idColumn ?? 'id'
+  const where = [...(options.where ?? [])]
+  const params = [...(options.params ?? [])]
+  const total = ex.get<{ n: number }>(`SELECT count(*) AS n FROM ${options.from}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`, params)!.n
+  if (options.cursor) {
+    const [lastName, lastId] = decodeCursor(options.cursor, 2)
+    where.push(`(${name} > ? OR (${name} = ? AND ${id} > ?))`)
+    params.push(lastName, lastName, lastId)
+  }
+  const rows = ex.all<Row>(
+    `SELECT ${options.select} FROM ${options.from}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${name}, ${id} LIMIT ?`,
+    [...params, options.limit + 1],
+  )
+  const more = rows.length > options.limit
+  if (more) rows.pop()
+  const last = rows.at(-1)
+  return { items: rows, total, nextCursor: more && last ? encodeCursor([last.name, last.id]) : null }
+}
+
+/** Validates a merge request: unknown target → NOT_FOUND; unknown source or target among sources → 400 naming the index. */
+export function checkMerge(ex: SqlExecutor, table: string, kind: string, targetId: string, sourceIds: readonly string[]): void {
+  if (!ex.get(`SELECT 1 FROM ${table} WHERE id = ?`, [targetId])) throw notFound(kind, targetId)
+  sourceIds.forEach((sourceId, i) => {
+    const problem = sourceId === targetId ? 'cannot merge into itself' : !ex.get(`SELECT 1 FROM ${table} WHERE id = ?`, [sourceId]) ? `${kind} ${sourceId} does not exist` : null
+    if (problem) {
+      throw new ComplibError('VALIDATION_FAILED', `body.sourceIds[${i}]: ${problem}`, { errors: [{ path: `body.sourceIds[${i}]`, message: problem }] })
+    }
+  })
+}
+
+/** The live (non-deleted) components among `ids`, deduplicated, in id order. */
+export function liveComponentIds(ex: SqlExecutor, ids: Iterable<string>): string[] {
+  const unique = [...new Set(ids)]
+  const out: string[] = []
+  for (const part of chunks(unique)) {
+    out.push(...ex.all<{ id: string }>(`SELECT id FROM components WHERE id IN (${placeholders(part.length)}) AND deleted_at IS NULL`, part).map((r) => r.id))
+  }
+  return out.sort()
+}
