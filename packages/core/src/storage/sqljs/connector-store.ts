@@ -1,0 +1,90 @@
+import { createId } from '../../ids'
+import type { SqlExecutor } from '../_internal/sql-executor'
+import type { ConnectorStore, StoredConnector } from '../types'
+import { checkVersion, notFound, now, pageById } from './_shared'
+import type { SyncRepo } from './repo'
+
+export const connectors = {
+  list: (ex, page) => pageById<_Row, StoredConnector>(ex, { table: 'connectors', limit: page.limit, cursor: page.cursor, map: (rows) => rows.map(_view) }),
+
+  get: (ex, id) => _get(ex, id),
+
+  create(ex, input) {
+    const at = now()
+    const id = createId('connector')
+    ex.run(
+      'INSERT INTO connectors (id, type, name, enabled, config, secret, previous_secret, previous_secret_expires_at, code, created_at, updated_at, version) VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, ?, ?, ?, 1)',
+      [id, input.type, input.name, input.enabled ? 1 : 0, JSON.stringify(input.config), input.secret, input.code, at, at],
+    )
+    return _get(ex, id)
+  },
+
+  update(ex, id, patch, options) {
+    const current = _get(ex, id)
+    checkVersion('connector', id, current.version, options?.ifVersion)
+    ex.run('UPDATE connectors SET name = ?, enabled = ?, config = ?, code = ?, updated_at = ?, version = version + 1 WHERE id = ?', [
+      patch.name ?? current.name,
+      (patch.enabled ?? current.enabled) ? 1 : 0,
+      JSON.stringify(patch.config ?? current.config),
+      patch.code === undefined ? current.code : patch.code,
+      now(),
+      id,
+    ])
+    return _get(ex, id)
+  },
+
+  delete(ex, id) {
+    _get(ex, id)
+    ex.run('DELETE FROM connectors WHERE id = ?', [id])
+  },
+
+  rotateSecret(ex, id, secret, previousExpiresAt) {
+    const current = _get(ex, id)
+    ex.run('UPDATE connectors SET secret = ?, previous_secret = ?, previous_secret_expires_at = ?, updated_at = ?, version = version + 1 WHERE id = ?', [
+      secret,
+      current.secret,
+      previousExpiresAt,
+      now(),
+      id,
+    ])
+    return _get(ex, id)
+  },
+} satisfies SyncRepo<ConnectorStore>
+
+interface _Row {
+  id: string
+  type: string
+  name: string
+  enabled: number
+  config: string
+  secret: string | null
+  previous_secret: string | null
+  previous_secret_expires_at: string | null
+  code: string | null
+  created_at: string
+  updated_at: string
+  version: number
+}
+
+function _get(ex: SqlExecutor, id: string): StoredConnector {
+  const row = ex.get<_Row>('SELECT * FROM connectors WHERE id = ?', [id])
+  if (!row) throw notFound('connector', id)
+  return _view(row)
+}
+
+function _view(r: _Row): StoredConnector {
+  return {
+    id: r.id,
+    type: r.type,
+    name: r.name,
+    enabled: r.enabled === 1,
+    config: JSON.parse(r.config) as Record<string, unknown>,
+    secret: r.secret,
+    previousSecret: r.previous_secret,
+    previousSecretExpiresAt: r.previous_secret_expires_at,
+    code: r.code,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    version: r.version,
+  }
+}

@@ -1,0 +1,197 @@
+import { ComplibError } from '../../errors'
+import { createId } from '../../ids'
+import type { Location, LocationTreeNode, StockEntry } from '../../schemas'
+import type { SqlExecutor, SqlParam } from '../_internal/sql-executor'
+import type { LocationStore } from '../types'
+import { checkVersion, conflict, likeEscape, notFound, now, pageByName } from './_shared'
+import { requireComponentRow } from './component-core'
+import type { SyncRepo } from './repo'
+
+export const locations = {
+  list(ex, query) {
+    const where: string[] = []
+    const params: SqlParam[] = []
+    if (query.q) {
+      where.push(`name LIKE ? ESCAPE '\\'`)
+      params.push(`%${likeEscape(query.q)}%`)
+    }
+    if (query.parentId === null) where.push('parent_id IS NULL')
+    else if (query.parentId !== undefined) {
+      where.push('parent_id = ?')
+      params.push(query.parentId)
+    }
+    const page = pageByName<_Row>(ex, { select: '*', from: 'locations', where, params, limit: query.limit, cursor: query.cursor })
+    const paths = _paths(ex)
+    return { ...page, items: page.items.map((r) => _view(r, paths)) }
+  },
+
+  tree(ex) {
+    const rows = ex.all<_Row>('SELECT * FROM locations ORDER BY name COLLATE NOCASE, id')
+    const paths = _paths(ex, rows)
+    const nodes = new Map<string, LocationTreeNode>(rows.map((r) => [r.id, { ..._view(r, paths), children: [] }]))
+    const roots: LocationTreeNode[] = []
+    for (const r of rows) {
+      const node = nodes.get(r.id)!
+      const parent = r.parent_id ? nodes.get(r.parent_id) : undefined
+      if (parent) parent.children.push(node)
+      else roots.push(node)
+    }
+    return roots
+  },
+
+  get: (ex, id) => _get(ex, id),
+
+  create(ex, input) {
+    const parentId = input.parentId ?? null
+    if (parentId !== null && !ex.get('SELECT 1 FROM locations WHERE id = ?', [parentId])) throw _badParent(parentId)
+    _assertSiblingNameFree(ex, parentId, input.name, null)
+    const at = now()
+    const id = createId('location')
+    ex.run('INSERT INTO locations (id, name, parent_id, description, created_at, updated_at, version) VALUES (?, ?, ?, ?, ?, ?, 1)', [
+      id,
+      input.name,
+      parentId,
+      input.description ?? null,
+      at,
+      at,
+    ])
+    return _get(ex, id)
+  },
+
+  update(ex, id, patch, options) {
+    const current = _get(ex, id)
+    checkVersion('location', id, current.version, options?.ifVersion)
+    const parentId = patch.parentId === undefined ? current.parentId : patch.parentId
+    const name = patch.name ?? current.name
+    if (parentId !== current.parentId && parentId !== null) {
+      if (!ex.get('SELECT 1 FROM locations WHERE id = ?', [parentId])) throw _badParent(parentId)
+      // Walk up from the new parent: meeting this location would close a cycle.
+      for (let at: string | null = parentId; at !== null; at = ex.get<{ parent_id: string | null }>('SELECT parent_id FROM locations WHERE id = ?', [at])?.parent_id ?? null) {
+        if (at === id) throw conflict('body.parentId', `location ${id} cannot move under itself or one of its descendants`)
+      }
+    }
+    if (name.toLowerCase() !== current.name.toLowerCase() || parentId !== current.parentId) _assertSiblingNameFree(ex, parentId, name, id)
+    ex.run('UPDATE locations SET name = ?, parent_id = ?, description = ?, updated_at = ?, version = version + 1 WHERE id = ?', [
+      name,
+      parentId,
+      patch.description === undefined ? current.description : patch.description,
+      now(),
+      id,
+    ])
+    return _get(ex, id)
+  },
+
+  delete(ex, id) {
+    _get(ex, id)
+    if (ex.get('SELECT 1 FROM locations WHERE parent_id = ?', [id])) throw new ComplibError('CONFLICT', `location ${id} has child locations; move or delete them first`)
+    if (ex.get('SELECT 1 FROM stock WHERE location_id = ?', [id])) throw new ComplibError('CONFLICT', `location ${id} holds stock; move it first`)
+    ex.run('DELETE FROM locations WHERE id = ?', [id])
+  },
+
+  stockForComponent(ex, componentId) {
+    requireComponentRow(ex, componentId)
+    const paths = _paths(ex)
+    return ex
+      .all<_StockRow>('SELECT s.component_id, s.location_id, s.quantity, s.updated_at, l.name FROM stock s JOIN locations l ON l.id = s.location_id WHERE s.component_id = ?', [componentId])
+      .map((r) => _stock(r, paths))
+      .sort((a, b) => a.path.localeCompare(b.path))
+  },
+
+  setStock(ex, componentId, locationId, quantity) {
+    const before = _quantity(ex, componentId, locationId)
+    return _setQuantity(ex, componentId, locationId, quantity, quantity - before, null)
+  },
+
+  adjust(ex, input) {
+    const before = _quantity(ex, input.componentId, input.locationId)
+    if (before + input.delta < 0) throw conflict('body.delta', `only ${before} in stock there; cannot take ${-input.delta}`)
+    return _setQuantity(ex, input.componentId, input.locationId, before + input.delta, input.delta, input.reason ?? null)
+  },
+
+  move(ex, input) {
+    const fromBefore = _quantity(ex, input.componentId, input.fromLocationId)
+    const toBefore = _quantity(ex, input.componentId, input.toLocationId)
+    if (fromBefore < input.quantity) throw conflict('body.quantity', `only ${fromBefore} in stock at the source; cannot move ${input.quantity}`)
+    const from = _setQuantity(ex, input.componentId, input.fromLocationId, fromBefore - input.quantity, -input.quantity, `move to ${input.toLocationId}`)
+    const to = _setQuantity(ex, input.componentId, input.toLocationId, toBefore + input.quantity, input.quantity, `move from ${input.fromLocationId}`)
+    return { from, to }
+  },
+} satisfies SyncRepo<LocationStore>
+
+interface _Row {
+  id: string
+  name: string
+  parent_id: string | null
+  description: string | null
+  created_at: string
+  updated_at: string
+  version: number
+}
+interface _StockRow {
+  component_id: string
+  location_id: string
+  quantity: number
+  updated_at: string
+  name: string
+}
+
+function _get(ex: SqlExecutor, id: string): Location {
+  const row = ex.get<_Row>('SELECT * FROM locations WHERE id = ?', [id])
+  if (!row) throw notFound('location', id)
+  return _view(row, _paths(ex))
+}
+
+function _view(r: _Row, paths: Map<string, string>): Location {
+  return { id: r.id, name: r.name, parentId: r.parent_id, path: paths.get(r.id) ?? r.name, description: r.description, createdAt: r.created_at, updatedAt: r.updated_at, version: r.version }
+}
+
+/** Path of every location (`Shelf A / Bin 3`). Locations number in the hundreds, so one pass over all is cheap. */
+function _paths(ex: SqlExecutor, rows?: _Row[]): Map<string, string> {
+  const all = rows ?? ex.all<_Row>('SELECT id, name, parent_id FROM locations')
+  const byId = new Map(all.map((r) => [r.id, r]))
+  const paths = new Map<string, string>()
+  const pathOf = (id: string, depth = 0): string => {
+    const known = paths.get(id)
+    if (known) return known
+    const r = byId.get(id)!
+    const path = r.parent_id && byId.has(r.parent_id) && depth < 64 ? `${pathOf(r.parent_id, depth + 1)} / ${r.name}` : r.name
+    paths.set(id, path)
+    return path
+  }
+  for (const r of all) pathOf(r.id)
+  return paths
+}
+
+function _stock(r: _StockRow, paths: Map<string, string>): StockEntry {
+  return { componentId: r.component_id, locationId: r.location_id, locationName: r.name, path: paths.get(r.location_id) ?? r.name, quantity: r.quantity, updatedAt: r.updated_at }
+}
+
+function _quantity(ex: SqlExecutor, componentId: string, locationId: string): number {
+  requireComponentRow(ex, componentId)
+  if (!ex.get('SELECT 1 FROM locations WHERE id = ?', [locationId])) throw notFound('location', locationId)
+  return ex.get<{ quantity: number }>('SELECT quantity FROM stock WHERE component_id = ? AND location_id = ?', [componentId, locationId])?.quantity ?? 0
+}
+
+function _setQuantity(ex: SqlExecutor, componentId: string, locationId: string, quantity: number, delta: number, reason: string | null): StockEntry {
+  const at = now()
+  if (quantity === 0) ex.run('DELETE FROM stock WHERE component_id = ? AND location_id = ?', [componentId, locationId])
+  else {
+    ex.run(
+      'INSERT INTO stock (component_id, location_id, quantity, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT (component_id, location_id) DO UPDATE SET quantity = excluded.quantity, updated_at = excluded.updated_at',
+      [componentId, locationId, quantity, at],
+    )
+  }
+  if (delta !== 0) ex.run('INSERT INTO stock_movements (component_id, location_id, delta, reason, at) VALUES (?, ?, ?, ?, ?)', [componentId, locationId, delta, reason, at])
+  const location = ex.get<{ name: string }>('SELECT name FROM locations WHERE id = ?', [locationId])!
+  return _stock({ component_id: componentId, location_id: locationId, quantity, updated_at: at, name: location.name }, _paths(ex))
+}
+
+function _badParent(parentId: string): ComplibError {
+  const message = `location ${parentId} does not exist`
+  return new ComplibError('VALIDATION_FAILED', `body.parentId: ${message}`, { errors: [{ path: 'body.parentId', message }] })
+}
+
+function _assertSiblingNameFree(ex: SqlExecutor, parentId: string | null, name: string, exceptId: string | null): void {
+  const row = ex.get<{ id: string }>('SELECT id FROM locations WHERE parent_id IS ? AND name = ? COLLATE NOCASE AND id IS NOT ?', [parentId, name, exceptId])
+  if (row) throw conflict('body.name', `a location named ${name} already exists there (${row.id})`)
+}

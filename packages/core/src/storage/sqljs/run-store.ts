@@ -1,0 +1,179 @@
+import { createId } from '../../ids'
+import type { Run, RunBatch, RunDetail } from '../../schemas'
+import type { SqlExecutor, SqlParam } from '../_internal/sql-executor'
+import type { RunStore } from '../types'
+import { decodeCursor, encodeCursor, notFound, now } from './_shared'
+import type { SyncRepo } from './repo'
+
+const MAX_LOG_LINES = 1000
+const MAX_LOG_LINE = 2000
+const MAX_ATTEMPTS = 50
+
+export const runs = {
+  create(ex, input) {
+    if (!ex.get('SELECT 1 FROM connectors WHERE id = ?', [input.connectorId])) throw notFound('connector', input.connectorId)
+    const id = createId('run')
+    const total = input.batches.reduce((n, b) => n + b.ids.length, 0)
+    ex.run(`INSERT INTO runs (id, connector_id, trigger, status, total, batches_total, created_at) VALUES (?, ?, ?, 'queued', ?, ?, ?)`, [
+      id,
+      input.connectorId,
+      input.trigger,
+      total,
+      input.batches.length,
+      now(),
+    ])
+    input.batches.forEach((b, idx) => {
+      ex.run(`INSERT INTO run_batches (run_id, idx, webhook_id, ids, size, status) VALUES (?, ?, ?, ?, ?, 'pending')`, [id, idx, b.webhookId, JSON.stringify(b.ids), b.ids.length])
+    })
+    return _detail(ex, id)
+  },
+
+  get: (ex, id) => _detail(ex, id),
+
+  list(ex, connectorId, page) {
+    const total = ex.get<{ n: number }>('SELECT count(*) AS n FROM runs WHERE connector_id = ?', [connectorId])!.n
+    const params: SqlParam[] = [connectorId]
+    let before = ''
+    if (page.cursor) {
+      before = ' AND id < ?'
+      params.push(decodeCursor(page.cursor, 1)[0] as string)
+    }
+    const rows = ex.all<_Row>(`SELECT * FROM runs WHERE connector_id = ?${before} ORDER BY id DESC LIMIT ?`, [...params, page.limit + 1])
+    const more = rows.length > page.limit
+    if (more) rows.pop()
+    return { items: rows.map(_view), total, nextCursor: more ? encodeCursor([rows.at(-1)!.id]) : null }
+  },
+
+  listActive: (ex) => ex.all<_Row>(`SELECT * FROM runs WHERE status IN ('queued', 'running') ORDER BY id`).map(_view),
+
+  update(ex, id, patch) {
+    const current = _row(ex, id)
+    const sets: string[] = []
+    const values: SqlParam[] = []
+    for (const [key, column] of [
+      ['status', 'status'],
+      ['error', 'error'],
+      ['startedAt', 'started_at'],
+      ['finishedAt', 'finished_at'],
+      ['resumedAt', 'resumed_at'],
+      ['batchesSucceeded', 'batches_succeeded'],
+      ['batchesFailed', 'batches_failed'],
+      ['entitiesSent', 'entities_sent'],
+    ] as const) {
+      if (patch[key] !== undefined) {
+        sets.push(`${column} = ?`)
+        values.push(patch[key])
+      }
+    }
+    if (patch.appendLogs?.length) {
+      const logs = [...(JSON.parse(current.logs) as string[]), ...patch.appendLogs.map((l) => l.slice(0, MAX_LOG_LINE))].slice(-MAX_LOG_LINES)
+      sets.push('logs = ?')
+      values.push(JSON.stringify(logs))
+    }
+    if (sets.length) ex.run(`UPDATE runs SET ${sets.join(', ')} WHERE id = ?`, [...values, id])
+    return _view(_row(ex, id))
+  },
+
+  updateBatch(ex, runId, index, patch) {
+    const current = _batchRow(ex, runId, index)
+    const sets: string[] = []
+    const values: SqlParam[] = []
+    if (patch.status !== undefined) sets.push('status = ?') && values.push(patch.status)
+    if (patch.lastStatus !== undefined) sets.push('last_status = ?') && values.push(patch.lastStatus)
+    if (patch.error !== undefined) sets.push('error = ?') && values.push(patch.error)
+    if (patch.body !== undefined) sets.push('body = ?') && values.push(patch.body)
+    if (patch.appendAttempt) {
+      const attempts = [...(JSON.parse(current.attempts) as RunBatch['attempts']), patch.appendAttempt].slice(-MAX_ATTEMPTS)
+      sets.push('attempts = ?')
+      values.push(JSON.stringify(attempts))
+    }
+    if (sets.length) ex.run(`UPDATE run_batches SET ${sets.join(', ')} WHERE run_id = ? AND idx = ?`, [...values, runId, index])
+    return _batchView(_batchRow(ex, runId, index))
+  },
+
+  getBatchPayload(ex, runId, index) {
+    const row = _batchRow(ex, runId, index)
+    return { ids: JSON.parse(row.ids) as string[], body: row.body }
+  },
+} satisfies SyncRepo<RunStore>
+
+interface _Row {
+  id: string
+  connector_id: string
+  trigger: Run['trigger']
+  status: Run['status']
+  total: number
+  batches_total: number
+  batches_succeeded: number
+  batches_failed: number
+  entities_sent: number
+  error: string | null
+  created_at: string
+  started_at: string | null
+  finished_at: string | null
+  resumed_at: string | null
+  logs: string
+}
+interface _BatchRow {
+  run_id: string
+  idx: number
+  webhook_id: string
+  ids: string
+  size: number
+  status: RunBatch['status']
+  attempts: string
+  last_status: number | null
+  error: string | null
+  body: Uint8Array | null
+}
+
+function _row(ex: SqlExecutor, id: string): _Row {
+  const row = ex.get<_Row>('SELECT * FROM runs WHERE id = ?', [id])
+  if (!row) throw notFound('run', id)
+  return row
+}
+
+function _batchRow(ex: SqlExecutor, runId: string, index: number): _BatchRow {
+  _row(ex, runId)
+  const row = ex.get<_BatchRow>('SELECT * FROM run_batches WHERE run_id = ? AND idx = ?', [runId, index])
+  if (!row) throw notFound(`batch of run ${runId}:`, String(index))
+  return row
+}
+
+function _detail(ex: SqlExecutor, id: string): RunDetail {
+  const run = _view(_row(ex, id))
+  const batches = ex.all<_BatchRow>('SELECT run_id, idx, webhook_id, size, status, attempts, last_status, error FROM run_batches WHERE run_id = ? ORDER BY idx', [id])
+  return { ...run, batches: batches.map(_batchView) }
+}
+
+function _view(r: _Row): Run {
+  return {
+    id: r.id,
+    connectorId: r.connector_id,
+    trigger: r.trigger,
+    status: r.status,
+    total: r.total,
+    batchesTotal: r.batches_total,
+    batchesSucceeded: r.batches_succeeded,
+    batchesFailed: r.batches_failed,
+    entitiesSent: r.entities_sent,
+    error: r.error,
+    createdAt: r.created_at,
+    startedAt: r.started_at,
+    finishedAt: r.finished_at,
+    resumedAt: r.resumed_at,
+    logs: JSON.parse(r.logs) as string[],
+  }
+}
+
+function _batchView(r: Pick<_BatchRow, 'idx' | 'webhook_id' | 'size' | 'status' | 'attempts' | 'last_status' | 'error'>): RunBatch {
+  return {
+    index: r.idx,
+    webhookId: r.webhook_id,
+    size: r.size,
+    status: r.status,
+    attempts: JSON.parse(r.attempts) as RunBatch['attempts'],
+    lastStatus: r.last_status,
+    error: r.error,
+  }
+}
