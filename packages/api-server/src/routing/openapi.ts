@@ -34,7 +34,7 @@ function _operation(route: AnyRoute): ZodOpenApiOperationObject {
   for (const [status, spec] of Object.entries(route.responses)) {
     responses[status as '200'] = {
       description: spec.description,
-      ...(spec.headers ? { headers: spec.headers } : {}),
+      ...(spec.headers ? { headers: _headers(spec.headers) } : {}),
       ...(spec.schema ? { content: { [spec.contentType ?? 'application/json']: { schema: spec.schema } } } : spec.contentType ? { content: { [spec.contentType]: {} } } : {}),
     }
   }
@@ -51,6 +51,12 @@ function _operation(route: AnyRoute): ZodOpenApiOperationObject {
     ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
     responses,
   }
+}
+
+function _headers(headers: Record<string, { description: string }>) {
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, h]) => [name, { description: h.description, schema: { type: name === 'x-total-count' ? ('integer' as const) : ('string' as const) } }]),
+  )
 }
 
 function _errorCodes(route: AnyRoute): ErrorCode[] {

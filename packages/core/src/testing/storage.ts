@@ -1,16 +1,10 @@
 import { afterEach, beforeEach, describe } from 'vitest'
 import type { Storage } from '../storage/types'
-import { attachmentsSuite } from './storage/attachments'
-import { componentsSuite } from './storage/components'
-import { connectorsSuite } from './storage/connectors'
-import { documentsSuite } from './storage/documents'
-import { libraryItemsSuite } from './storage/library-items'
-import { locationsSuite } from './storage/locations'
-import { mpnsSuite } from './storage/mpns'
-import { parametersSuite } from './storage/parameters'
-import { runsSuite } from './storage/runs'
-import { searchSuite } from './storage/search'
-import { tagsSuite } from './storage/tags'
+import { catalogSuite } from './storage/catalog-suite'
+import { componentsSuite } from './storage/components-suite'
+import { librarySuite } from './storage/library-suite'
+import { operationsSuite } from './storage/operations-suite'
+import { searchSuite } from './storage/search-suite'
 import { transactionsSuite } from './storage/transactions'
 
 /** Makes a new, empty storage for one test. */
@@ -39,15 +33,9 @@ export function testStorage(name: string, factory: StorageFactory): void {
     }
     transactionsSuite(get)
     componentsSuite(get)
-    tagsSuite(get)
-    parametersSuite(get)
-    mpnsSuite(get)
-    libraryItemsSuite(get)
-    attachmentsSuite(get)
-    locationsSuite(get)
+    catalogSuite(get)
+    librarySuite(get)
     searchSuite(get)
-    connectorsSuite(get)
-    runsSuite(get)
-    documentsSuite(get)
+    operationsSuite(get)
   })
 }

@@ -1,0 +1,170 @@
+import { describe, expect, it } from 'vitest'
+import type { ComponentListQuery } from '../../schemas'
+import type { Storage } from '../../storage/types'
+
+const q = (over: Partial<ComponentListQuery> = {}): ComponentListQuery => ({ limit: 100, sort: 'id', includeDeleted: false, ...over })
+
+/** Components: create, read, list, change, lifecycle, history and change feed. */
+export function componentsSuite(storage: () => Storage): void {
+  describe('components', () => {
+    it('creates with defaults, a generated ipn and its children', async () => {
+      const c = await storage().components.create({
+        name: 'R 10k',
+        tags: ['passive', 'smd', 'Passive'],
+        parameters: [{ type: 'Resistance', value: '10k', unit: 'Ω' }, { type: 'Package', value: '0603' }],
+        mpns: [{ manufacturer: 'Yageo', partNumber: 'RC0603FR-0710KL' }],
+      })
+      expect(c).toMatchObject({ ipn: 'CMP-00001', status: 'active', description: null, version: 1, deletedAt: null, tags: ['passive', 'smd'] })
+      expect(c.parameters).toEqual([{ type: 'Resistance', value: '10k', unit: 'Ω' }, { type: 'Package', value: '0603' }])
+      expect(c.mpns).toEqual([{ manufacturer: 'Yageo', partNumber: 'RC0603FR-0710KL' }])
+      expect(await storage().components.get(c.id)).toEqual(c)
+    })
+
+    it('rejects a duplicate ipn among live components, case-insensitively, with CONFLICT', async () => {
+      await storage().components.create({ name: 'A', ipn: 'RES-1' })
+      await expect(storage().components.create({ name: 'B', ipn: 'res-1' })).rejects.toMatchObject({ code: 'CONFLICT' })
+      expect((await storage().components.list(q())).total).toBe(1)
+    })
+
+    it('frees the ipn of a deleted component, and refuses to restore it once taken', async () => {
+      const a = await storage().components.create({ name: 'A', ipn: 'X-1' })
+      await storage().components.delete(a.id)
+      const b = await storage().components.create({ name: 'B', ipn: 'X-1' })
+      await expect(storage().components.restore(a.id)).rejects.toMatchObject({ code: 'CONFLICT' })
+      expect((await storage().components.get(a.id, { includeDeleted: true })).deletedAt).not.toBeNull()
+      expect((await storage().components.getByIpn('x-1')).id).toBe(b.id)
+    })
+
+    it('pages 250 components by 100 with a cursor: 3 pages, none twice, total 250', async () => {
+      await storage().transaction(async (tx) => {
+        for (let i = 0; i < 250; i++) await tx.components.create({ name: `part ${String(i).padStart(3, '0')}`, ipn: `P-${i}` })
+      })
+      const seen: string[] = []
+      let cursor: string | undefined
+      let pages = 0
+      do {
+        const page = await storage().components.list(q({ limit: 100, cursor }))
+        expect(page.total).toBe(250)
+        seen.push(...page.items.map((c) => c.id))
+        cursor = page.nextCursor ?? undefined
+        pages++
+      } while (cursor)
+      expect(pages).toBe(3)
+      expect(new Set(seen).size).toBe(250)
+    })
+
+    it('sorts by name both ways, stable across pages', async () => {
+      for (const name of ['b', 'C', 'a', 'B']) await storage().components.create({ name })
+      const asc = await storage().components.list(q({ sort: 'name', limit: 2 }))
+      const rest = await storage().components.list(q({ sort: 'name', limit: 2, cursor: asc.nextCursor! }))
+      expect([...asc.items, ...rest.items].map((c) => c.name.toLowerCase())).toEqual(['a', 'b', 'b', 'c'])
+      const desc = await storage().components.list(q({ sort: '-name' }))
+      expect(desc.items.map((c) => c.name.toLowerCase())).toEqual(['c', 'b', 'b', 'a'])
+    })
+
+    it('filters by text, status, tag, category and manufacturer', async () => {
+      const s = storage()
+      const r = await s.components.create({ name: 'Resistor 10k', tags: ['passive'], category: 'Resistors', mpns: [{ manufacturer: 'Yageo', partNumber: 'RC0603FR-0710KL' }] })
+      const c = await s.components.create({ name: 'Capacitor 100n', status: 'draft', category: 'Capacitors', mpns: [{ manufacturer: 'Murata', partNumber: 'GRM188R71H104KA93D' }] })
+      const ids = async (over: Partial<ComponentListQuery>) => (await s.components.list(q(over))).items.map((x) => x.id)
+      expect(await ids({ q: 'resis' })).toEqual([r.id])
+      expect(await ids({ q: 'GRM188' })).toEqual([c.id])
+      expect(await ids({ q: '"; DROP' })).toEqual([])
+      expect(await ids({ status: ['draft'] })).toEqual([c.id])
+      expect(await ids({ tag: 'PASSIVE' })).toEqual([r.id])
+      expect(await ids({ category: 'capacitors' })).toEqual([c.id])
+      expect(await ids({ manufacturer: 'yageo' })).toEqual([r.id])
+    })
+
+    it('lists ids only, with the same page as list', async () => {
+      for (let i = 0; i < 5; i++) await storage().components.create({ name: `p${i}` })
+      const full = await storage().components.list(q({ limit: 3 }))
+      const ids = await storage().components.listIds(q({ limit: 3 }))
+      expect(ids.items).toEqual(full.items.map((c) => c.id))
+      expect(ids.nextCursor).toBe(full.nextCursor)
+      expect(ids.total).toBe(5)
+    })
+
+    it('updates only what changed, bumping the version and recording history', async () => {
+      const c = await storage().components.create({ name: 'A', description: 'x' })
+      const same = await storage().components.update(c.id, { name: 'A', description: 'x' })
+      expect(same.version).toBe(1)
+      const changed = await storage().components.update(c.id, { description: null, tags: ['new'] })
+      expect(changed).toMatchObject({ version: 2, description: null, tags: ['new'] })
+      const history = await storage().components.history(c.id, { limit: 10 })
+      expect(history.items.map((h) => [h.op, h.version])).toEqual([
+        ['update', 2],
+        ['create', 1],
+      ])
+      expect(history.items[0]!.changes.sort()).toEqual(['description', 'tags'])
+    })
+
+    it('refuses a stale ifVersion with PRECONDITION_FAILED and changes nothing', async () => {
+      const c = await storage().components.create({ name: 'A' })
+      await storage().components.update(c.id, { name: 'B' })
+      await expect(storage().components.update(c.id, { name: 'C' }, { ifVersion: 1 })).rejects.toMatchObject({ code: 'PRECONDITION_FAILED' })
+      expect(await storage().components.get(c.id)).toMatchObject({ name: 'B', version: 2 })
+    })
+
+    it('follows the status lifecycle and refuses other moves with INVALID_TRANSITION', async () => {
+      const c = await storage().components.create({ name: 'A', status: 'draft' })
+      await expect(storage().components.update(c.id, { status: 'nrnd' })).rejects.toMatchObject({ code: 'INVALID_TRANSITION', status: 409 })
+      for (const status of ['active', 'nrnd', 'obsolete', 'active'] as const) {
+        expect((await storage().components.update(c.id, { status })).status).toBe(status)
+      }
+    })
+
+    it('rejects a link to a symbol that does not exist, changing nothing', async () => {
+      const c = await storage().components.create({ name: 'A' })
+      await expect(storage().components.update(c.id, { name: 'B', symbols: ['sym_01JD7W3T9X4QF5B8S2M6K0N1PZ'] })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' })
+      expect((await storage().components.get(c.id)).name).toBe('A')
+    })
+
+    it('soft-deletes, hides, and restores', async () => {
+      const c = await storage().components.create({ name: 'A' })
+      await storage().components.delete(c.id)
+      await expect(storage().components.get(c.id)).rejects.toMatchObject({ code: 'NOT_FOUND' })
+      await expect(storage().components.delete(c.id)).rejects.toMatchObject({ code: 'NOT_FOUND' })
+      expect((await storage().components.list(q())).total).toBe(0)
+      expect((await storage().components.list(q({ includeDeleted: true }))).total).toBe(1)
+      expect(await storage().components.liveIds()).toEqual([])
+      expect((await storage().components.restore(c.id)).deletedAt).toBeNull()
+      expect(await storage().components.liveIds()).toEqual([c.id])
+    })
+
+    it('purges for good and keeps the change feed in sequence', async () => {
+      const c = await storage().components.create({ name: 'A' })
+      await storage().components.purge(c.id)
+      await expect(storage().components.get(c.id, { includeDeleted: true })).rejects.toMatchObject({ code: 'NOT_FOUND' })
+      await expect(storage().components.history(c.id, { limit: 5 })).rejects.toMatchObject({ code: 'NOT_FOUND' })
+      const feed = await storage().components.changes(0, 10)
+      expect(feed.items.map((e) => e.op)).toEqual(['create', 'purge'])
+      expect(feed.lastSeq).toBe(feed.items[1]!.seq)
+      expect((await storage().components.changes(feed.lastSeq, 10)).items).toEqual([])
+    })
+
+    it('returns getMany in the order asked, skipping unknown and deleted ids', async () => {
+      const a = await storage().components.create({ name: 'A' })
+      const b = await storage().components.create({ name: 'B' })
+      const d = await storage().components.create({ name: 'D' })
+      await storage().components.delete(d.id)
+      expect((await storage().components.getMany([b.id, 'cmp_01JD7W3T9X4QF5B8S2M6K0N1PZ', a.id, d.id])).map((c) => c.name)).toEqual(['B', 'A'])
+      expect((await storage().components.getMany([d.id], { includeDeleted: true })).map((c) => c.name)).toEqual(['D'])
+    })
+
+    it('numbers ipns after the highest ever used, deleted ones included', async () => {
+      const a = await storage().components.create({ name: 'A', ipn: 'RES-00041' })
+      await storage().components.delete(a.id)
+      expect(await storage().components.nextIpn('RES-')).toBe('RES-00042')
+      await storage().components.create({ name: 'B', ipn: 'RES-1234567' })
+      expect(await storage().components.nextIpn('RES-')).toBe('RES-1234568')
+    })
+
+    it('duplicates as a draft copy without MPNs', async () => {
+      const c = await storage().components.create({ name: 'A', tags: ['t'], mpns: [{ manufacturer: 'M', partNumber: 'P1' }] })
+      const copy = await storage().components.duplicate(c.id)
+      expect(copy).toMatchObject({ name: 'A (copy)', status: 'draft', tags: ['t'], mpns: [] })
+      expect(copy.ipn).not.toBe(c.ipn)
+    })
+  })
+}
