@@ -20,3 +20,16 @@ export const LibraryStatsSchema = z
     runs: z.int(),
   })
   .meta({ id: 'LibraryStats' })
+
+/** A recorded bulk operation (`GET /api/jobs/:id`). */
+export const JobSchema = z
+  .object({
+    id: z.string(),
+    kind: z.string().meta({ example: 'bulk-patch' }),
+    status: z.string().meta({ example: 'succeeded' }),
+    data: z.record(z.string(), z.unknown()),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    version: z.int(),
+  })
+  .meta({ id: 'Job' })

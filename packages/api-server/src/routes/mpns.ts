@@ -1,4 +1,96 @@
-import type { AnyRoute } from '../routing/define-route'
+import { Mpn, MpnCreate, MpnPatch, MpnResolveRequest, MpnResolveResult, PageQuery, idSchema } from '@complib/core'
+import * as z from 'zod'
+import { defineRoute } from '../routing/define-route'
+import { PAGE_HEADERS, pageHeaders } from '../routing/paging'
+import { created, noContent, withHeaders } from '../routing/reply'
+import { ifMatchVersion } from '../routing/request'
 
-/** Placeholder: the routes of this group arrive in their own change. */
-export const mpnRoutes: AnyRoute[] = []
+const Params = z.object({ id: idSchema('mpn') })
+const ComponentParams = z.object({ id: idSchema('component') })
+
+export const mpnRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/api/mpns',
+    group: 'mpns',
+    operationId: 'listMpns',
+    summary: 'List manufacturer part numbers of live components',
+    query: PageQuery.extend({ q: z.string().trim().min(1).max(200).optional(), manufacturerId: idSchema('manufacturer').optional() }),
+    responses: { 200: { description: 'MPNs', schema: z.array(Mpn), headers: PAGE_HEADERS } },
+    handler: async ({ query, services, url }) => {
+      const page = await services.storage.mpns.list({ ...query, limit: Math.min(query.limit, 1000) })
+      return withHeaders(page.items, pageHeaders(url, page))
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/components/{id}/mpns',
+    group: 'mpns',
+    operationId: 'listComponentMpns',
+    summary: 'MPNs of a component',
+    params: ComponentParams,
+    responses: { 200: { description: 'MPNs in order', schema: z.array(Mpn) } },
+    handler: ({ params, services }) => services.storage.mpns.listForComponent(params.id),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/components/{id}/mpns',
+    group: 'mpns',
+    operationId: 'addComponentMpn',
+    summary: 'Add an MPN to a component (the manufacturer is created when new)',
+    params: ComponentParams,
+    body: MpnCreate,
+    errors: ['CONFLICT'],
+    responses: { 201: { description: 'Created', schema: Mpn, headers: { location: { description: 'URL of the MPN' } } } },
+    handler: async ({ params, body, services }) => {
+      const mpn = await services.storage.mpns.create(params.id, body)
+      return created(mpn, `/api/mpns/${mpn.id}`)
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/mpns/{id}',
+    group: 'mpns',
+    operationId: 'getMpn',
+    summary: 'Get an MPN',
+    params: Params,
+    responses: { 200: { description: 'The MPN', schema: Mpn } },
+    handler: ({ params, services }) => services.storage.mpns.get(params.id),
+  }),
+  defineRoute({
+    method: 'PATCH',
+    path: '/api/mpns/{id}',
+    group: 'mpns',
+    operationId: 'patchMpn',
+    summary: 'Change an MPN',
+    params: Params,
+    body: MpnPatch,
+    errors: ['CONFLICT', 'PRECONDITION_FAILED'],
+    responses: { 200: { description: 'The MPN', schema: Mpn } },
+    handler: ({ params, body, services, event }) => services.storage.mpns.update(params.id, body, { ifVersion: ifMatchVersion(event.req) }),
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/api/mpns/{id}',
+    group: 'mpns',
+    operationId: 'deleteMpn',
+    summary: 'Remove an MPN from its component',
+    params: Params,
+    responses: { 204: { description: 'Deleted' } },
+    handler: async ({ params, services }) => {
+      await services.storage.mpns.delete(params.id)
+      return noContent()
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/mpns/resolve',
+    group: 'mpns',
+    operationId: 'resolveMpns',
+    summary: 'BOM lookup: which components have these part numbers',
+    description: 'Up to 5,000 lines; case-insensitive; a manufacturer (name or alias) narrows a line. Answers in input order.',
+    body: MpnResolveRequest,
+    responses: { 200: { description: 'One result per line', schema: z.array(MpnResolveResult) } },
+    handler: ({ body, services }) => services.storage.mpns.resolve(body.items),
+  }),
+]

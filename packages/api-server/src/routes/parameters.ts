@@ -1,4 +1,135 @@
-import type { AnyRoute } from '../routing/define-route'
+import { PageQuery, Parameter, ParameterCreate, ParameterPatch, ParameterType, ParameterTypeCreate, ParameterTypePatch, idSchema } from '@complib/core'
+import * as z from 'zod'
+import { defineRoute } from '../routing/define-route'
+import { PAGE_HEADERS, pageHeaders } from '../routing/paging'
+import { created, noContent, withHeaders } from '../routing/reply'
+import { ifMatchVersion } from '../routing/request'
 
-/** Placeholder: the routes of this group arrive in their own change. */
-export const parameterRoutes: AnyRoute[] = []
+const TypeParams = z.object({ id: idSchema('parameterType') })
+const Params = z.object({ id: idSchema('parameter') })
+const ComponentParams = z.object({ id: idSchema('component') })
+
+export const parameterRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/api/parameter-types',
+    group: 'parameters',
+    operationId: 'listParameterTypes',
+    summary: 'List parameter types',
+    query: PageQuery.extend({ q: z.string().trim().min(1).max(100).optional() }),
+    responses: { 200: { description: 'Parameter types, by name', schema: z.array(ParameterType), headers: PAGE_HEADERS } },
+    handler: async ({ query, services, url }) => {
+      const page = await services.storage.parameterTypes.list({ ...query, limit: Math.min(query.limit, 1000) })
+      return withHeaders(page.items, pageHeaders(url, page))
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/parameter-types',
+    group: 'parameters',
+    operationId: 'createParameterType',
+    summary: 'Create a parameter type',
+    body: ParameterTypeCreate,
+    errors: ['CONFLICT'],
+    responses: { 201: { description: 'Created', schema: ParameterType, headers: { location: { description: 'URL of the parameter type' } } } },
+    handler: async ({ body, services }) => {
+      const t = await services.storage.parameterTypes.create(body)
+      return created(t, `/api/parameter-types/${t.id}`)
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/parameter-types/{id}',
+    group: 'parameters',
+    operationId: 'getParameterType',
+    summary: 'Get a parameter type',
+    params: TypeParams,
+    responses: { 200: { description: 'The parameter type', schema: ParameterType } },
+    handler: ({ params, services }) => services.storage.parameterTypes.get(params.id),
+  }),
+  defineRoute({
+    method: 'PATCH',
+    path: '/api/parameter-types/{id}',
+    group: 'parameters',
+    operationId: 'patchParameterType',
+    summary: 'Change a parameter type',
+    params: TypeParams,
+    body: ParameterTypePatch,
+    errors: ['CONFLICT', 'PRECONDITION_FAILED'],
+    responses: { 200: { description: 'The parameter type', schema: ParameterType } },
+    handler: ({ params, body, services, event }) => services.storage.parameterTypes.update(params.id, body, { ifVersion: ifMatchVersion(event.req) }),
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/api/parameter-types/{id}',
+    group: 'parameters',
+    operationId: 'deleteParameterType',
+    summary: 'Delete a parameter type (parameters keep their values)',
+    params: TypeParams,
+    responses: { 204: { description: 'Deleted' } },
+    handler: async ({ params, services }) => {
+      await services.storage.parameterTypes.delete(params.id)
+      return noContent()
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/components/{id}/parameters',
+    group: 'parameters',
+    operationId: 'listComponentParameters',
+    summary: 'Parameters of a component, with their numeric values',
+    params: ComponentParams,
+    responses: { 200: { description: 'Parameters in order', schema: z.array(Parameter) } },
+    handler: ({ params, services }) => services.storage.parameters.listForComponent(params.id),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/components/{id}/parameters',
+    group: 'parameters',
+    operationId: 'addComponentParameter',
+    summary: 'Add a parameter to a component',
+    params: ComponentParams,
+    body: ParameterCreate,
+    responses: { 201: { description: 'Created', schema: Parameter, headers: { location: { description: 'URL of the parameter' } } } },
+    handler: async ({ params, body, services }) => {
+      const p = await services.storage.parameters.add(params.id, body)
+      return created(p, `/api/parameters/${p.id}`)
+    },
+  }),
+  defineRoute({
+    method: 'PUT',
+    path: '/api/components/{id}/parameters',
+    group: 'parameters',
+    operationId: 'replaceComponentParameters',
+    summary: 'Replace all parameters of a component',
+    params: ComponentParams,
+    body: z.array(ParameterCreate).max(200),
+    responses: { 200: { description: 'The new parameters', schema: z.array(Parameter) } },
+    handler: ({ params, body, services }) => services.storage.parameters.replace(params.id, body),
+  }),
+  defineRoute({
+    method: 'PATCH',
+    path: '/api/parameters/{id}',
+    group: 'parameters',
+    operationId: 'patchParameter',
+    summary: 'Change a parameter',
+    params: Params,
+    body: ParameterPatch,
+    errors: ['PRECONDITION_FAILED'],
+    responses: { 200: { description: 'The parameter', schema: Parameter } },
+    handler: ({ params, body, services, event }) => services.storage.parameters.update(params.id, body, { ifVersion: ifMatchVersion(event.req) }),
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/api/parameters/{id}',
+    group: 'parameters',
+    operationId: 'deleteParameter',
+    summary: 'Remove a parameter from its component',
+    params: Params,
+    responses: { 204: { description: 'Deleted' } },
+    handler: async ({ params, services }) => {
+      await services.storage.parameters.delete(params.id)
+      return noContent()
+    },
+  }),
+]

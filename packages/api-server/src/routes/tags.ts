@@ -1,4 +1,95 @@
-import type { AnyRoute } from '../routing/define-route'
+import { Component, PageQuery, Tag, TagCreate, TagMerge, TagName, TagPatch, idSchema } from '@complib/core'
+import * as z from 'zod'
+import { defineRoute } from '../routing/define-route'
+import { PAGE_HEADERS, pageHeaders } from '../routing/paging'
+import { created, noContent, withHeaders } from '../routing/reply'
+import { ifMatchVersion } from '../routing/request'
 
-/** Placeholder: the routes of this group arrive in their own change. */
-export const tagRoutes: AnyRoute[] = []
+const Params = z.object({ id: idSchema('tag') })
+
+export const tagRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/api/tags',
+    group: 'tags',
+    operationId: 'listTags',
+    summary: 'List tags with the number of components carrying each',
+    query: PageQuery.extend({ q: z.string().trim().min(1).max(64).optional() }),
+    responses: { 200: { description: 'Tags, by name', schema: z.array(Tag), headers: PAGE_HEADERS } },
+    handler: async ({ query, services, url }) => {
+      const page = await services.storage.tags.list({ ...query, limit: Math.min(query.limit, 1000) })
+      return withHeaders(page.items, pageHeaders(url, page))
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/tags',
+    group: 'tags',
+    operationId: 'createTag',
+    summary: 'Create a tag',
+    body: TagCreate,
+    errors: ['CONFLICT'],
+    responses: { 201: { description: 'Created', schema: Tag, headers: { location: { description: 'URL of the tag' } } } },
+    handler: async ({ body, services }) => {
+      const tag = await services.storage.tags.create(body)
+      return created(tag, `/api/tags/${tag.id}`)
+    },
+  }),
+  defineRoute({
+    method: 'PATCH',
+    path: '/api/tags/{id}',
+    group: 'tags',
+    operationId: 'patchTag',
+    summary: 'Rename or recolour a tag',
+    params: Params,
+    body: TagPatch,
+    errors: ['CONFLICT', 'PRECONDITION_FAILED'],
+    responses: { 200: { description: 'The tag', schema: Tag } },
+    handler: ({ params, body, services, event }) => services.storage.tags.update(params.id, body, { ifVersion: ifMatchVersion(event.req) }),
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/api/tags/{id}',
+    group: 'tags',
+    operationId: 'deleteTag',
+    summary: 'Delete a tag (it leaves every component)',
+    params: Params,
+    responses: { 204: { description: 'Deleted' } },
+    handler: async ({ params, services }) => {
+      await services.storage.tags.delete(params.id)
+      return noContent()
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/tags/{id}/merge',
+    group: 'tags',
+    operationId: 'mergeTags',
+    summary: 'Fold other tags into this one',
+    params: Params,
+    body: TagMerge,
+    responses: { 200: { description: 'The merged tag', schema: Tag } },
+    handler: ({ params, body, services }) => services.storage.tags.merge(params.id, body.sourceIds),
+  }),
+  defineRoute({
+    method: 'PUT',
+    path: '/api/components/{id}/tags',
+    group: 'tags',
+    operationId: 'setComponentTags',
+    summary: 'Replace the tags of a component (new names become tags)',
+    params: z.object({ id: idSchema('component') }),
+    body: z.array(TagName).max(100),
+    responses: { 200: { description: 'The component', schema: Component } },
+    handler: ({ params, body, services }) => services.storage.tags.setForComponent(params.id, body),
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/api/components/{id}/tags/{tagId}',
+    group: 'tags',
+    operationId: 'removeComponentTag',
+    summary: 'Take a tag off a component',
+    params: z.object({ id: idSchema('component'), tagId: idSchema('tag') }),
+    responses: { 200: { description: 'The component', schema: Component } },
+    handler: ({ params, services }) => services.storage.tags.removeFromComponent(params.id, params.tagId),
+  }),
+]
