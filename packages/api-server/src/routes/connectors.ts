@@ -35,7 +35,7 @@ export const connectorRoutes = [
         type: t.type,
         title: t.title,
         description: t.description,
-        configSchema: z.toJSONSchema(t.configSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>,
+        configSchema: _inlineRoot(z.toJSONSchema(t.configSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>),
         defaultCode: t.defaultCode,
       })),
   }),
@@ -255,6 +255,14 @@ export const connectorRoutes = [
     },
   }),
 ]
+
+/** A schema registered with an id comes out as `{ $ref, $defs }`: hand clients the object itself. */
+function _inlineRoot(schema: Record<string, unknown>): Record<string, unknown> {
+  const ref = typeof schema.$ref === 'string' ? /^#\/\$defs\/(.+)$/.exec(schema.$ref)?.[1] : undefined
+  const defs = schema.$defs as Record<string, Record<string, unknown>> | undefined
+  if (!ref || !defs?.[ref] || Object.keys(defs).length !== 1) return schema
+  return { $schema: schema.$schema, ...defs[ref] }
+}
 
 /** `whsec_` + base64 of 32 random bytes (SPEC). */
 function _generateSecret(): string {

@@ -1,0 +1,114 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createTestApi, type TestApi } from './harness'
+
+let api: TestApi
+beforeEach(async () => {
+  api = await createTestApi()
+})
+afterEach(async () => {
+  await api.close()
+})
+
+const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
+const MISSING = 'con_01JD7W3T9X4QF5B8S2M6K0N1PZ'
+const create = async (over: Record<string, unknown> = {}) => {
+  const res = await api.call('POST', '/api/connectors', { body: { name: 'Hook', config: { url: 'http://127.0.0.1:9999/hooks/components' }, ...over } })
+  expect(res.status, res.text).toBe(201)
+  return res.body
+}
+
+describe('connectors', () => {
+  it('lists the webhook type with its config schema', async () => {
+    const [type] = (await api.call('GET', '/api/connectors/types')).body
+    expect(type.type).toBe('webhook')
+    expect(type.configSchema.properties).toHaveProperty('url')
+    expect(type.defaultCode).toContain('async function push(entities, config, helpers)')
+  })
+
+  it('creates with defaults and never returns the secret whole', async () => {
+    const c = await create({ secret: SECRET })
+    expect(c.config).toEqual({ url: 'http://127.0.0.1:9999/hooks/components', requestsPerSecond: 10, concurrency: 4, cron: null })
+    expect(c.secretHint).toBe('whsec_…LaSw')
+    for (const res of [await api.call('GET', `/api/connectors/${c.id}`), await api.call('GET', '/api/connectors'), await api.call('GET', `/api/connectors/${c.id}/code`)]) {
+      expect(res.text).not.toContain(SECRET.slice(6))
+    }
+    const generated = await create()
+    expect(generated.secretHint).toMatch(/^whsec_…/)
+  })
+
+  it('validates config by type: url, throttle bounds, cron', async () => {
+    for (const [config, field] of [
+      [{}, 'body.config.url'],
+      [{ url: 'not a url' }, 'body.config.url'],
+      [{ url: 'http://x', requestsPerSecond: 5000 }, 'body.config.requestsPerSecond'],
+      [{ url: 'http://x', concurrency: 0 }, 'body.config.concurrency'],
+      [{ url: 'http://x', cron: '61 * * * *' }, 'body.config.cron'],
+    ] as const) {
+      const res = await api.call('POST', '/api/connectors', { body: { name: 'x', config } })
+      expect(res.status, JSON.stringify(config)).toBe(400)
+      expect(res.body.errors.map((e: { path: string }) => e.path)).toContain(field)
+    }
+    expect((await api.call('POST', '/api/connectors', { body: { name: 'x', type: 'ftp', config: {} } })).status).toBe(400)
+    expect((await api.call('POST', '/api/connectors', { body: { name: 'x', config: { url: 'http://x' }, secret: 'whsec_short' } })).status).toBe(400)
+    expect((await api.call('GET', '/api/connectors')).body).toEqual([])
+  })
+
+  it('shows the next run of a cron schedule', async () => {
+    const c = await create({ config: { url: 'http://127.0.0.1:1/h', cron: '0 */6 * * *' } })
+    expect(new Date(c.nextRunAt).getUTCHours() % 6).toBe(0)
+    const off = await api.call('PATCH', `/api/connectors/${c.id}`, { body: { enabled: false } })
+    expect(off.body.nextRunAt).toBeNull()
+  })
+
+  it('patches with If-Match and deletes', async () => {
+    const c = await create()
+    expect((await api.call('PATCH', `/api/connectors/${c.id}`, { body: { name: 'x' }, headers: { 'if-match': '"7"' } })).status).toBe(412)
+    expect((await api.call('PATCH', `/api/connectors/${c.id}`, { body: { config: { url: 'http://127.0.0.1:2/h', concurrency: 8 } } })).body.config.concurrency).toBe(8)
+    expect((await api.call('DELETE', `/api/connectors/${c.id}`)).status).toBe(204)
+    expect((await api.call('GET', `/api/connectors/${c.id}`)).status).toBe(404)
+  })
+
+  it('edits code, rejecting a syntax error with its line, and resets to the default', async () => {
+    const c = await create()
+    expect((await api.call('GET', `/api/connectors/${c.id}/code`)).body.isDefault).toBe(true)
+    const bad = await api.call('PUT', `/api/connectors/${c.id}/code`, { body: { code: 'async function push() {\n  return (\n}' } })
+    expect(bad.status).toBe(400)
+    expect(bad.body.detail).toMatch(/line 3/)
+    const code = 'async function push(entities, config, helpers) { await helpers.sendWebhook(config.url, entities) }'
+    expect((await api.call('PUT', `/api/connectors/${c.id}/code`, { body: { code } })).body).toEqual({ code, isDefault: false })
+    expect((await api.call('PUT', `/api/connectors/${c.id}/code`, { body: { code: null } })).body.isDefault).toBe(true)
+  })
+
+  it('rotates the secret, keeping the old one for the grace period', async () => {
+    const c = await create({ secret: SECRET })
+    const rotated = await api.call('POST', `/api/connectors/${c.id}/secret/rotate`, { body: { graceSeconds: 3600 } })
+    expect(rotated.status).toBe(200)
+    expect(rotated.body.secretHint).not.toBe(c.secretHint)
+    expect(new Date(rotated.body.previousSecretExpiresAt).getTime()).toBeGreaterThan(Date.now())
+    expect((await api.call('POST', `/api/connectors/${c.id}/secret/rotate`, { body: { graceSeconds: -1 } })).status).toBe(400)
+  })
+
+  it('says plainly that push, test and resume are not available yet, instead of pretending', async () => {
+    const c = await create()
+    for (const path of [`/api/connectors/${c.id}/push`, `/api/connectors/${c.id}/test`]) {
+      const res = await api.call('POST', path)
+      expect(res.status).toBe(501)
+      expect(res.body.code).toBe('NOT_IMPLEMENTED')
+    }
+    expect((await api.call('POST', `/api/connectors/${MISSING}/push`)).status).toBe(404)
+  })
+
+  it('lists runs and refuses unknown runs and connectors', async () => {
+    const c = await create()
+    expect((await api.call('GET', `/api/connectors/${c.id}/runs`)).body).toEqual([])
+    expect((await api.call('GET', `/api/connectors/${MISSING}/runs`)).status).toBe(404)
+    const run = await api.storage.runs.create({ connectorId: c.id, trigger: 'manual', batches: [{ webhookId: 'msg_1', ids: ['cmp_1'] }] })
+    expect((await api.call('GET', `/api/connector-runs/${run.id}`)).body.batches).toHaveLength(1)
+    expect((await api.call('POST', `/api/connector-runs/${run.id}/cancel`)).body.status).toBe('cancelled')
+    expect((await api.call('POST', `/api/connector-runs/${run.id}/cancel`)).status).toBe(409)
+    expect((await api.call('POST', `/api/connector-runs/${run.id}/resume`)).status).toBe(501)
+    expect((await api.call('GET', '/api/connector-runs/run_01JD7W3T9X4QF5B8S2M6K0N1PZ')).status).toBe(404)
+    expect((await api.call('GET', `/api/connectors/${MISSING}`)).status).toBe(404)
+    expect((await api.call('DELETE', `/api/connectors/${MISSING}`)).status).toBe(404)
+  })
+})
