@@ -1,6 +1,8 @@
 import { ComplibError, type Storage } from '@complib/core'
 import { H3 } from 'h3'
+import { join } from 'node:path'
 import { isAuthorized } from './auth'
+import { createFileBlobStore, createMemoryBlobStore } from './blobs'
 import { BUILT_IN_CONNECTOR_TYPES } from './connectors/registry'
 import { toProblemResponse } from './problem'
 import { ROUTES } from './routes'
@@ -45,6 +47,7 @@ export function createApp(options: AppOptions): H3 {
   registerRoutes(app, [...ROUTES, ...docsRoutes(ROUTES)], {
     storage: options.storage,
     dataDir: options.dataDir,
+    blobs: options.dataDir ? createFileBlobStore(join(options.dataDir, 'attachments')) : createMemoryBlobStore(),
     connectorTypes: BUILT_IN_CONNECTOR_TYPES,
   })
 

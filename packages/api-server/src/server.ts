@@ -38,7 +38,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   assertSafeBinding(host, options.apiKey)
 
   const storage = await createSqlJsStorage({ dir: dataDir, log })
-  const app = createApp({ storage, apiKey: options.apiKey, log })
+  const app = createApp({ storage, dataDir, apiKey: options.apiKey, log })
   const server = createServer(toNodeHandler(app))
   try {
     await new Promise<void>((resolveListen, reject) => {

@@ -1,4 +1,210 @@
-import type { AnyRoute } from '../routing/define-route'
+import { Attachment, AttachmentFromUrl, AttachmentKind, AttachmentPatch, AttachmentUploadMeta, ComplibError, FileName, PageQuery, fromZodError, idSchema } from '@complib/core'
+import * as z from 'zod'
+import { defineRoute, type AppServices } from '../routing/define-route'
+import { PAGE_HEADERS, pageHeaders } from '../routing/paging'
+import { created, noContent, withHeaders } from '../routing/reply'
+import { ifMatchVersion, readBodyBytes } from '../routing/request'
 
-/** Placeholder: the routes of this group arrive in their own change. */
-export const attachmentRoutes: AnyRoute[] = []
+const Params = z.object({ id: idSchema('attachment') })
+/** Largest upload: datasheets and CAD files, not video. */
+const UPLOAD_LIMIT = 50 * 1024 * 1024
+
+export const attachmentRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/api/attachments',
+    group: 'attachments',
+    operationId: 'listAttachments',
+    summary: 'List attachments',
+    query: PageQuery.extend({ componentId: idSchema('component').optional(), kind: AttachmentKind.optional() }),
+    responses: { 200: { description: 'Attachments', schema: z.array(Attachment), headers: PAGE_HEADERS } },
+    handler: async ({ query, services, url }) => {
+      const page = await services.storage.attachments.list({ ...query, limit: Math.min(query.limit, 1000) })
+      return withHeaders(page.items, pageHeaders(url, page))
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/attachments',
+    group: 'attachments',
+    operationId: 'uploadAttachment',
+    summary: 'Upload a file (multipart/form-data with a `file` field, or the raw bytes)',
+    description:
+      'Multipart: fields `file`, and optionally `componentId`, `kind`, `name`. Raw: the body is the file; `name` (required), `componentId` and `kind` go in the query, the type in Content-Type. Up to 50 MiB. The bytes are stored in the data folder and fsync’d before the answer.',
+    query: AttachmentUploadMeta,
+    errors: ['PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'],
+    responses: { 201: { description: 'Stored', schema: Attachment, headers: { location: { description: 'URL of the attachment' } } } },
+    handler: async ({ event, query, services }) => {
+      const upload = await _readUpload(event.req, query)
+      const sha256 = await services.blobs.put(upload.bytes)
+      try {
+        const attachment = await services.storage.attachments.create({
+          componentId: upload.componentId ?? null,
+          name: upload.name,
+          kind: upload.kind ?? _kindOf(upload.contentType),
+          contentType: upload.contentType,
+          size: upload.bytes.byteLength,
+          sha256,
+          url: null,
+        })
+        return created(attachment, `/api/attachments/${attachment.id}`)
+      } catch (error) {
+        await _dropIfUnused(services, sha256)
+        throw error
+      }
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/attachments/from-url',
+    group: 'attachments',
+    operationId: 'createAttachmentFromUrl',
+    summary: 'Record a link to an external file (nothing is downloaded)',
+    body: AttachmentFromUrl,
+    responses: { 201: { description: 'Recorded', schema: Attachment, headers: { location: { description: 'URL of the attachment' } } } },
+    handler: async ({ body, services }) => {
+      const name = body.name ?? (decodeURIComponent(new URL(body.url).pathname.split('/').pop() ?? '') || 'link')
+      const parsedName = FileName.safeParse(name)
+      const attachment = await services.storage.attachments.create({
+        componentId: body.componentId ?? null,
+        name: parsedName.success ? parsedName.data : 'link',
+        kind: body.kind ?? (/\.pdf$/i.test(name) ? 'datasheet' : 'other'),
+        contentType: body.contentType ?? 'text/uri-list',
+        size: null,
+        sha256: null,
+        url: body.url,
+      })
+      return created(attachment, `/api/attachments/${attachment.id}`)
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/attachments/{id}',
+    group: 'attachments',
+    operationId: 'getAttachment',
+    summary: 'Get an attachment record',
+    params: Params,
+    responses: { 200: { description: 'The attachment', schema: Attachment } },
+    handler: ({ params, services }) => services.storage.attachments.get(params.id),
+  }),
+  defineRoute({
+    method: 'PATCH',
+    path: '/api/attachments/{id}',
+    group: 'attachments',
+    operationId: 'patchAttachment',
+    summary: 'Rename, reclassify or move an attachment to another component',
+    params: Params,
+    body: AttachmentPatch,
+    errors: ['PRECONDITION_FAILED'],
+    responses: { 200: { description: 'The attachment', schema: Attachment } },
+    handler: ({ params, body, services, event }) => services.storage.attachments.update(params.id, body, { ifVersion: ifMatchVersion(event.req) }),
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/api/attachments/{id}',
+    group: 'attachments',
+    operationId: 'deleteAttachment',
+    summary: 'Delete an attachment (its bytes go when nothing else uses them)',
+    params: Params,
+    responses: { 204: { description: 'Deleted' } },
+    handler: async ({ params, services }) => {
+      const deleted = await services.storage.attachments.delete(params.id)
+      if (deleted.sha256) await _dropIfUnused(services, deleted.sha256)
+      return noContent()
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/attachments/{id}/content',
+    group: 'attachments',
+    operationId: 'getAttachmentContent',
+    summary: 'Download the stored bytes',
+    description: 'Always served as a download, never rendered, so an uploaded HTML or SVG file cannot run in this origin.',
+    params: Params,
+    responses: { 200: { description: 'The file', contentType: 'application/octet-stream' } },
+    handler: async ({ params, services }) => {
+      const a = await services.storage.attachments.get(params.id)
+      if (!a.sha256) throw new ComplibError('NOT_FOUND', `attachment ${a.id} has no stored content; it links to ${a.url}`)
+      const bytes = await services.blobs.get(a.sha256)
+      const ascii = a.name.replace(/[^\x20-\x7e]|["\\]/g, '_')
+      return new Response(bytes, {
+        headers: {
+          'content-type': a.contentType,
+          'content-length': String(bytes.byteLength),
+          'content-disposition': `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(a.name)}`,
+          'x-content-type-options': 'nosniff',
+          'content-security-policy': 'sandbox',
+        },
+      })
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/components/{id}/attachments',
+    group: 'attachments',
+    operationId: 'listComponentAttachments',
+    summary: 'Attachments of a component',
+    params: z.object({ id: idSchema('component') }),
+    responses: { 200: { description: 'Attachments', schema: z.array(Attachment) } },
+    handler: ({ params, services }) => services.storage.attachments.listForComponent(params.id),
+  }),
+]
+
+interface _Upload {
+  bytes: Uint8Array
+  name: string
+  contentType: string
+  componentId?: string | undefined
+  kind?: AttachmentKind | undefined
+}
+
+async function _readUpload(request: Request, query: z.output<typeof AttachmentUploadMeta>): Promise<_Upload> {
+  const type = request.headers.get('content-type') ?? 'application/octet-stream'
+  const bytes = await readBodyBytes(request, UPLOAD_LIMIT)
+  if (!type.toLowerCase().startsWith('multipart/form-data')) {
+    if (!query.name) {
+      throw new ComplibError('VALIDATION_FAILED', 'query.name: a raw upload needs ?name=<file name>', { errors: [{ path: 'query.name', message: 'required for a raw upload' }] })
+    }
+    if (bytes.byteLength === 0) throw new ComplibError('VALIDATION_FAILED', 'body: the file is empty', { errors: [{ path: 'body', message: 'empty' }] })
+    return { bytes, name: query.name, contentType: type.split(';')[0]!.trim(), componentId: query.componentId, kind: query.kind }
+  }
+  let form: FormData
+  try {
+    form = await new Response(bytes, { headers: { 'content-type': type } }).formData()
+  } catch {
+    throw new ComplibError('VALIDATION_FAILED', 'body: not a readable multipart/form-data body', { errors: [{ path: 'body', message: 'malformed multipart' }] })
+  }
+  const file = form.get('file')
+  if (!file || typeof file === 'string') {
+    throw new ComplibError('VALIDATION_FAILED', 'body.file: a file field named "file" is required', { errors: [{ path: 'body.file', message: 'required' }] })
+  }
+  const fields = AttachmentUploadMeta.safeParse({
+    componentId: _field(form, 'componentId') ?? query.componentId,
+    kind: _field(form, 'kind') ?? query.kind,
+    name: _field(form, 'name') ?? query.name ?? file.name,
+  })
+  if (!fields.success) throw fromZodError(fields.error, 'body')
+  if (!fields.data.name) throw new ComplibError('VALIDATION_FAILED', 'body.name: the file has no name', { errors: [{ path: 'body.name', message: 'required' }] })
+  return {
+    bytes: new Uint8Array(await file.arrayBuffer()),
+    name: fields.data.name,
+    contentType: file.type || 'application/octet-stream',
+    componentId: fields.data.componentId,
+    kind: fields.data.kind,
+  }
+}
+
+function _field(form: FormData, name: string): string | undefined {
+  const value = form.get(name)
+  return typeof value === 'string' && value !== '' ? value : undefined
+}
+
+function _kindOf(contentType: string): AttachmentKind {
+  if (contentType === 'application/pdf') return 'datasheet'
+  if (contentType.startsWith('image/')) return 'image'
+  return 'other'
+}
+
+async function _dropIfUnused(services: AppServices, sha256: string): Promise<void> {
+  if ((await services.storage.attachments.countBySha256(sha256)) === 0) await services.blobs.delete(sha256)
+}

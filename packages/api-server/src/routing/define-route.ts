@@ -1,6 +1,7 @@
 import type { ErrorCode, Storage } from '@complib/core'
 import type { H3Event } from 'h3'
 import type * as z from 'zod'
+import type { BlobStore } from '../blobs'
 import type { ConnectorType } from '../connectors/registry'
 
 /** The 15 resource groups; one OpenAPI tag each. */
@@ -30,6 +31,8 @@ export interface AppServices {
   storage: Storage
   /** Data folder of the running server (attachments live under it); undefined for an in-memory app. */
   dataDir?: string | undefined
+  /** Attachment bytes. */
+  blobs: BlobStore
   /** Connector types this server can run (the built-in webhook, plus plugins). */
   connectorTypes: readonly ConnectorType[]
 }
