@@ -11,11 +11,12 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 /**
- * Checks an `Authorization: Bearer <key>` header against the configured key
- * in constant time (both sides are hashed first, so lengths do not leak).
+ * Checks an `Authorization: Bearer <key>` header (or `Token <key>`, which is
+ * what KiCad's HTTP library sends) against the configured key in constant
+ * time (both sides are hashed first, so lengths do not leak).
  */
 export function isAuthorized(header: string | null, apiKey: string): boolean {
-  const match = header ? /^Bearer\s+(.+)$/i.exec(header.trim()) : null
+  const match = header ? /^(?:Bearer|Token)\s+(.+)$/i.exec(header.trim()) : null
   if (!match) return false
   const given = createHash('sha256').update(match[1]!).digest()
   const expected = createHash('sha256').update(apiKey).digest()

@@ -116,6 +116,8 @@ export interface ComponentStore {
   history(id: string, page: PageOptions): Promise<Page<ComponentHistoryEntry>>
   /** The change feed: entries with `seq > since`, oldest first. */
   changes(since: number, limit: number): Promise<{ items: ComponentChange[]; lastSeq: number }>
+  /** Categories of non-deleted components with how many each holds, by name. */
+  categories(): Promise<Array<{ name: string; count: number }>>
   /** Ids of all non-deleted components, in id order: the frozen set of a push run. */
   liveIds(): Promise<string[]>
 }

@@ -130,6 +130,11 @@ export const components = {
     return { items, lastSeq: items.at(-1)?.seq ?? since }
   },
 
+  categories: (ex) =>
+    ex.all<{ name: string; count: number }>(
+      'SELECT min(category) AS name, count(*) AS count FROM components WHERE deleted_at IS NULL AND category IS NOT NULL GROUP BY category COLLATE NOCASE ORDER BY 1 COLLATE NOCASE',
+    ),
+
   liveIds: (ex) => ex.all<{ id: string }>('SELECT id FROM components WHERE deleted_at IS NULL ORDER BY id').map((r) => r.id),
 } satisfies SyncRepo<ComponentStore>
 

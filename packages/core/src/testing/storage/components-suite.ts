@@ -160,6 +160,18 @@ export function componentsSuite(storage: () => Storage): void {
       expect(await storage().components.nextIpn('RES-')).toBe('RES-1234568')
     })
 
+    it('lists categories of live components with counts', async () => {
+      await storage().components.create({ name: 'A', category: 'Resistors' })
+      await storage().components.create({ name: 'B', category: 'resistors' })
+      await storage().components.create({ name: 'C', category: 'Capacitors' })
+      const gone = await storage().components.create({ name: 'D', category: 'ICs' })
+      await storage().components.delete(gone.id)
+      expect(await storage().components.categories()).toEqual([
+        { name: 'Capacitors', count: 1 },
+        { name: 'Resistors', count: 2 },
+      ])
+    })
+
     it('duplicates as a draft copy without MPNs', async () => {
       const c = await storage().components.create({ name: 'A', tags: ['t'], mpns: [{ manufacturer: 'M', partNumber: 'P1' }] })
       const copy = await storage().components.duplicate(c.id)

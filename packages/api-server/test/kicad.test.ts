@@ -1,0 +1,65 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createTestApi, type TestApi } from './harness'
+
+let api: TestApi
+beforeEach(async () => {
+  api = await createTestApi()
+})
+afterEach(async () => {
+  await api.close()
+})
+
+describe('KiCad HTTP library', () => {
+  it('answers the root with its endpoint map, with or without the trailing slash', async () => {
+    expect((await api.call('GET', '/api/kicad/v1/')).body).toEqual({ categories: '', parts: '' })
+    expect((await api.call('GET', '/api/kicad/v1')).body).toEqual({ categories: '', parts: '' })
+  })
+
+  it('lists categories, their parts, and one part with symbol, footprint and fields', async () => {
+    const sym = (await api.call('POST', '/api/symbols', { body: { name: 'R', library: 'Device' } })).body
+    const fp = (await api.call('POST', '/api/footprints', { body: { name: 'R_0603_1608Metric', library: 'Resistor_SMD' } })).body
+    const c = (
+      await api.call('POST', '/api/components', {
+        body: {
+          name: 'R 10k 0603',
+          ipn: 'RES-00001',
+          category: 'Resistors',
+          description: '10k thick film',
+          parameters: [{ type: 'Resistance', value: '10k', unit: 'Ω' }, { type: 'Tolerance', value: '1%' }],
+          mpns: [{ manufacturer: 'Yageo', partNumber: 'RC0603FR-0710KL' }],
+          symbols: [sym.id],
+          footprints: [fp.id],
+          tags: ['smd'],
+        },
+      })
+    ).body
+    await api.call('POST', '/api/components', { body: { name: 'no category' } })
+    const categories = (await api.call('GET', '/api/kicad/v1/categories.json')).body
+    expect(categories).toEqual([{ id: expect.any(String), name: 'Resistors', description: '1 parts' }])
+    const parts = (await api.call('GET', `/api/kicad/v1/parts/category/${categories[0].id}.json`)).body
+    expect(parts).toEqual([{ id: c.id, name: 'RES-00001', description: '10k thick film' }])
+    const part = (await api.call('GET', `/api/kicad/v1/parts/${c.id}.json`)).body
+    expect(part).toMatchObject({ id: c.id, name: 'RES-00001', symbolIdStr: 'Device:R', exclude_from_bom: 'False' })
+    expect(part.fields).toMatchObject({
+      value: { value: '10kΩ' },
+      reference: { value: 'R' },
+      footprint: { value: 'Resistor_SMD:R_0603_1608Metric', visible: 'False' },
+      MPN: { value: 'RC0603FR-0710KL', visible: 'False' },
+      Tolerance: { value: '1%', visible: 'False' },
+    })
+  })
+
+  it('answers unknown categories and parts with 404, and malformed names with 400', async () => {
+    expect((await api.call('GET', '/api/kicad/v1/parts/category/bm9uZQ.json')).status).toBe(404)
+    expect((await api.call('GET', '/api/kicad/v1/parts/cmp_01JD7W3T9X4QF5B8S2M6K0N1PZ.json')).status).toBe(404)
+    expect((await api.call('GET', '/api/kicad/v1/parts/12.json')).status).toBe(404)
+    expect((await api.call('GET', '/api/kicad/v1/parts/x.xml')).status).toBe(400)
+  })
+
+  it('accepts KiCad’s "Token" authorization when an API key is set', async () => {
+    const { createApp } = await import('../src/app')
+    const app = createApp({ storage: api.storage, apiKey: 'k' })
+    expect((await app.fetch(new Request('http://x/api/kicad/v1/', { headers: { authorization: 'Token k' } }))).status).toBe(200)
+    expect((await app.fetch(new Request('http://x/api/kicad/v1/', { headers: { authorization: 'Token nope' } }))).status).toBe(401)
+  })
+})
