@@ -1,4 +1,227 @@
-import type { AnyRoute } from '../routing/define-route'
+import { ComplibError, QueryBoolean, idSchema, type Component, type ImportRecord, type Storage } from '@complib/core'
+import { stringify } from 'csv-stringify/sync'
+import * as z from 'zod'
+import { ImportTarget, UpsertKey, columnsOf, commitImport, guessMapping, planImport, readRows, type ImportPlan } from '../imports/plan'
+import { defineRoute } from '../routing/define-route'
+import { created, noContent } from '../routing/reply'
+import { ifMatchVersion, readBodyBytes } from '../routing/request'
 
-/** Placeholder: the routes of this group arrive in their own change. */
-export const importExportRoutes: AnyRoute[] = []
+const Params = z.object({ id: idSchema('import') })
+const IMPORT_LIMIT = 20 * 1024 * 1024
+const PREVIEW_ROWS = 20
+
+const ImportSession = z
+  .object({
+    id: z.string(),
+    status: z.enum(['pending', 'committed']),
+    format: z.enum(['csv', 'json']),
+    fileName: z.string().nullable(),
+    rowCount: z.int(),
+    columns: z.array(z.string()),
+    mapping: z.record(z.string(), ImportTarget),
+    upsertKey: UpsertKey,
+    summary: z.object({ create: z.int(), update: z.int(), invalid: z.int() }),
+    preview: z.array(z.object({ row: z.int(), action: z.enum(['create', 'update']), componentId: z.string().nullable(), input: z.record(z.string(), z.unknown()) })),
+    errors: z.array(z.object({ row: z.int(), path: z.string(), message: z.string() })),
+    result: z.object({ created: z.int(), updated: z.int() }).nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    version: z.int(),
+  })
+  .meta({ id: 'ImportSession', description: 'An uploaded file, how its columns map to component fields, and what committing would do' })
+
+interface _Data {
+  format: 'csv' | 'json'
+  fileName: string | null
+  rows: Record<string, string>[]
+  columns: string[]
+  mapping: Record<string, ImportTarget>
+  upsertKey: UpsertKey
+  plan: ImportPlan
+  result: { created: number; updated: number } | null
+}
+
+export const importExportRoutes = [
+  defineRoute({
+    method: 'POST',
+    path: '/api/imports',
+    group: 'import-export',
+    operationId: 'createImport',
+    summary: 'Upload a CSV or JSON file of components to preview an import',
+    description:
+      'The body is the file (text/csv, or application/json with an array of objects). Nothing changes until commit: the answer shows the proposed column mapping, what each row would do (create, or update by ipn or MPN), and every invalid cell.',
+    query: z.object({ format: z.enum(['csv', 'json']).optional(), name: z.string().max(255).optional(), upsertKey: UpsertKey.default('ipn') }),
+    errors: ['PAYLOAD_TOO_LARGE'],
+    responses: { 201: { description: 'The import session', schema: ImportSession, headers: { location: { description: 'URL of the session' } } } },
+    handler: async ({ event, query, services }) => {
+      const type = (event.req.headers.get('content-type') ?? '').toLowerCase()
+      const format = query.format ?? (type.includes('json') ? 'json' : 'csv')
+      const text = new TextDecoder().decode(await readBodyBytes(event.req, IMPORT_LIMIT))
+      const rows = readRows(text, format)
+      const columns = columnsOf(rows)
+      const mapping = guessMapping(columns)
+      const plan = await planImport(services.storage, rows, mapping, query.upsertKey)
+      const data: _Data = { format, fileName: query.name ?? null, rows, columns, mapping, upsertKey: query.upsertKey, plan, result: null }
+      const record = await services.storage.imports.create({ kind: 'components', status: 'pending', data: data as unknown as Record<string, unknown> })
+      return created(_view(record), `/api/imports/${record.id}`)
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/imports/{id}',
+    group: 'import-export',
+    operationId: 'getImport',
+    summary: 'An import session: mapping, preview, errors',
+    params: Params,
+    responses: { 200: { description: 'The import session', schema: ImportSession } },
+    handler: async ({ params, services }) => _view(await services.storage.imports.get(params.id)),
+  }),
+  defineRoute({
+    method: 'PATCH',
+    path: '/api/imports/{id}',
+    group: 'import-export',
+    operationId: 'patchImport',
+    summary: 'Change the column mapping or the upsert key; the preview is recomputed',
+    params: Params,
+    body: z.strictObject({ mapping: z.record(z.string(), ImportTarget).optional(), upsertKey: UpsertKey.optional() }).meta({ id: 'ImportPatch' }),
+    errors: ['CONFLICT', 'PRECONDITION_FAILED'],
+    responses: { 200: { description: 'The import session', schema: ImportSession } },
+    handler: async ({ params, body, services, event }) => {
+      const record = await services.storage.imports.get(params.id)
+      const data = record.data as unknown as _Data
+      if (record.status !== 'pending') throw new ComplibError('CONFLICT', `import ${record.id} was already committed`)
+      const unknown = Object.keys(body.mapping ?? {}).find((c) => !data.columns.includes(c))
+      if (unknown !== undefined) {
+        throw new ComplibError('VALIDATION_FAILED', `body.mapping: the file has no column "${unknown}"`, { errors: [{ path: `body.mapping.${unknown}`, message: 'no such column' }] })
+      }
+      const mapping = { ...data.mapping, ...body.mapping }
+      const upsertKey = body.upsertKey ?? data.upsertKey
+      const plan = await planImport(services.storage, data.rows, mapping, upsertKey)
+      const next: _Data = { ...data, mapping, upsertKey, plan }
+      return _view(await services.storage.imports.update(record.id, { data: next as unknown as Record<string, unknown> }, { ifVersion: ifMatchVersion(event.req) }))
+    },
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/api/imports/{id}',
+    group: 'import-export',
+    operationId: 'deleteImport',
+    summary: 'Discard an import session',
+    params: Params,
+    responses: { 204: { description: 'Deleted' } },
+    handler: async ({ params, services }) => {
+      await services.storage.imports.delete(params.id)
+      return noContent()
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/imports/{id}/commit',
+    group: 'import-export',
+    operationId: 'commitImport',
+    summary: 'Apply the import: every row or none',
+    description: 'Refused with a 400 listing the invalid rows while any row is invalid. The plan is recomputed first, so changes made since the preview are taken into account.',
+    params: Params,
+    errors: ['CONFLICT'],
+    responses: { 200: { description: 'The committed session', schema: ImportSession } },
+    handler: async ({ params, services }) => {
+      const record = await services.storage.imports.get(params.id)
+      const data = record.data as unknown as _Data
+      if (record.status !== 'pending') throw new ComplibError('CONFLICT', `import ${record.id} was already committed`)
+      const plan = await planImport(services.storage, data.rows, data.mapping, data.upsertKey)
+      if (plan.errors.length) {
+        throw new ComplibError('VALIDATION_FAILED', `${plan.errors.length} rows are invalid; fix the file or the mapping (first: row ${plan.errors[0]!.row}, ${plan.errors[0]!.path}: ${plan.errors[0]!.message})`, {
+          errors: plan.errors.slice(0, 100).map((e) => ({ path: `rows[${e.row}].${e.path}`, message: e.message })),
+        })
+      }
+      const result = await commitImport(services.storage, plan.rows)
+      const next: _Data = { ...data, plan, result }
+      return _view(await services.storage.imports.update(record.id, { status: 'committed', data: next as unknown as Record<string, unknown> }))
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/exports/components',
+    group: 'import-export',
+    operationId: 'exportComponents',
+    summary: 'Every component as a CSV or JSON file',
+    description: 'The CSV has one column per field and one per parameter type; it imports back as is.',
+    query: z.object({ format: z.enum(['csv', 'json']).default('json'), includeDeleted: QueryBoolean }),
+    responses: { 200: { description: 'The file', contentType: 'application/octet-stream' } },
+    handler: async ({ query, services }) => {
+      const all: Component[] = []
+      for await (const c of _allComponents(services.storage, query.includeDeleted)) all.push(c)
+      const stamp = new Date().toISOString().slice(0, 10)
+      if (query.format === 'json') {
+        return new Response(JSON.stringify(all), { headers: { 'content-type': 'application/json', 'content-disposition': `attachment; filename="components-${stamp}.json"` } })
+      }
+      return new Response(toCsv(all), { headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="components-${stamp}.csv"` } })
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/exports/backup',
+    group: 'import-export',
+    operationId: 'exportBackup',
+    summary: 'A consistent copy of the whole library (for the embedded storage, a SQLite file)',
+    responses: { 200: { description: 'The backup file', contentType: 'application/octet-stream' } },
+    handler: async ({ services }) => {
+      const backup = await services.storage.backup()
+      return new Response(backup.bytes, { headers: { 'content-type': backup.contentType, 'content-disposition': `attachment; filename="${backup.fileName}"` } })
+    },
+  }),
+]
+
+/** Components as CSV: fields, then one column per parameter type. */
+export function toCsv(components: Component[]): string {
+  const parameterTypes = [...new Set(components.flatMap((c) => c.parameters.map((p) => p.type)))]
+  const header = ['id', 'ipn', 'name', 'description', 'status', 'category', 'tags', 'manufacturer', 'partNumber', ...parameterTypes]
+  const rows = components.map((c) => [
+    c.id,
+    c.ipn,
+    c.name,
+    c.description ?? '',
+    c.status,
+    c.category ?? '',
+    c.tags.join('; '),
+    c.mpns[0]?.manufacturer ?? '',
+    c.mpns[0]?.partNumber ?? '',
+    ...parameterTypes.map((t) => c.parameters.find((p) => p.type === t)?.value ?? ''),
+  ])
+  // A leading =, +, - or @ would be a formula to a spreadsheet: quote it as text.
+  return stringify([header, ...rows], { cast: { string: (v) => (/^[=+\-@]/.test(v) ? `'${v}` : v) } })
+}
+
+async function* _allComponents(storage: Storage, includeDeleted: boolean): AsyncGenerator<Component> {
+  let cursor: string | undefined
+  do {
+    const page = await storage.components.list({ limit: 1000, cursor, sort: 'id', includeDeleted })
+    yield* page.items
+    cursor = page.nextCursor ?? undefined
+  } while (cursor)
+}
+
+function _view(record: ImportRecord): z.infer<typeof ImportSession> {
+  const d = record.data as unknown as _Data
+  return {
+    id: record.id,
+    status: record.status as 'pending' | 'committed',
+    format: d.format,
+    fileName: d.fileName,
+    rowCount: d.rows.length,
+    columns: d.columns,
+    mapping: d.mapping,
+    upsertKey: d.upsertKey,
+    summary: {
+      create: d.plan.rows.filter((r) => r.action === 'create').length,
+      update: d.plan.rows.filter((r) => r.action === 'update').length,
+      invalid: new Set(d.plan.errors.map((e) => e.row)).size,
+    },
+    preview: d.plan.rows.slice(0, PREVIEW_ROWS) as z.infer<typeof ImportSession>['preview'],
+    errors: d.plan.errors.slice(0, 100),
+    result: d.result,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+    version: record.version,
+  }
+}

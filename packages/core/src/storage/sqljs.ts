@@ -93,6 +93,7 @@ export default async function createSqlJsStorage(options: SqlJsStorageOptions = 
     },
     snapshot: () => db.snapshot(),
     exportBytes: () => db.exportBytes(),
+    backup: async () => ({ fileName: 'complib-backup.sqlite', contentType: 'application/vnd.sqlite3', bytes: await db.exportBytes() }),
     close: () => db.close(),
   })
 }

@@ -45,6 +45,8 @@ export interface Storage extends StorageSession {
   readonly name: string
   /** Runs `fn` in one atomic transaction; resolves after its writes are durable. */
   transaction<T>(fn: (tx: StorageSession) => Promise<T>): Promise<T>
+  /** A consistent copy of the whole library in the implementation's own format (for sql.js, a SQLite file). */
+  backup(): Promise<{ fileName: string; contentType: string; bytes: Uint8Array }>
   /** Flushes and releases the storage. Further calls fail. */
   close(): Promise<void>
 }

@@ -1,0 +1,165 @@
+import { ComplibError, ComponentCreate, ComponentPatch, type Storage } from '@complib/core'
+import { parse as parseCsv } from 'csv-parse/sync'
+import * as z from 'zod'
+
+/** What a column of an import becomes. `parameter` makes the column a parameter named after it. */
+export const ImportTarget = z.enum(['name', 'ipn', 'description', 'status', 'category', 'tags', 'manufacturer', 'partNumber', 'parameter', 'ignore'])
+export type ImportTarget = z.infer<typeof ImportTarget>
+export const UpsertKey = z.enum(['ipn', 'mpn'])
+export type UpsertKey = z.infer<typeof UpsertKey>
+
+export interface ImportRowError {
+  row: number
+  path: string
+  message: string
+}
+export type PlannedRow =
+  | { row: number; action: 'create'; componentId: null; input: z.output<typeof ComponentCreate> }
+  | { row: number; action: 'update'; componentId: string; input: z.output<typeof ComponentPatch> }
+export interface ImportPlan {
+  rows: PlannedRow[]
+  errors: ImportRowError[]
+}
+
+const MAX_ROWS = 20_000
+
+/** Reads an uploaded CSV (header row first) or JSON (an array of objects) into rows of text cells. */
+export function readRows(text: string, format: 'csv' | 'json'): Record<string, string>[] {
+  let rows: unknown
+  try {
+    rows = format === 'csv' ? parseCsv(text, { columns: true, skip_empty_lines: true, bom: true, trim: true, relax_column_count: true }) : JSON.parse(text)
+  } catch (error) {
+    const message = `not valid ${format.toUpperCase()} (${(error as Error).message})`
+    throw new ComplibError('VALIDATION_FAILED', `body: ${message}`, { errors: [{ path: 'body', message }] })
+  }
+  if (!Array.isArray(rows) || !rows.every((r) => r !== null && typeof r === 'object' && !Array.isArray(r))) {
+    throw new ComplibError('VALIDATION_FAILED', 'body: expected a list of rows (objects)', { errors: [{ path: 'body', message: 'expected an array of objects' }] })
+  }
+  if (rows.length === 0) throw new ComplibError('VALIDATION_FAILED', 'body: the file has no rows', { errors: [{ path: 'body', message: 'no rows' }] })
+  if (rows.length > MAX_ROWS) throw new ComplibError('PAYLOAD_TOO_LARGE', `the file has ${rows.length} rows; an import takes at most ${MAX_ROWS}`)
+  return (rows as Record<string, unknown>[]).map((r) =>
+    Object.fromEntries(Object.entries(r).map(([k, v]) => [k.trim(), _cell(v, format)])),
+  )
+}
+
+function _cell(v: unknown, format: 'csv' | 'json'): string {
+  const text = v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v)
+  // Our CSV export guards cells that a spreadsheet would run as formulas with a leading quote; take it off again.
+  return format === 'csv' && /^'[=+\-@]/.test(text) ? text.slice(1) : text
+}
+
+/** The columns of the rows, in first-seen order. */
+export function columnsOf(rows: Record<string, string>[]): string[] {
+  const seen = new Set<string>()
+  for (const r of rows) for (const k of Object.keys(r)) if (k) seen.add(k)
+  return [...seen]
+}
+
+const GUESSES: Array<[RegExp, ImportTarget]> = [
+  [/^(name|title|part name)$/i, 'name'],
+  [/^(ipn|internal part number|part id)$/i, 'ipn'],
+  [/^(description|desc)$/i, 'description'],
+  [/^(status|lifecycle)$/i, 'status'],
+  [/^(category|type|class)$/i, 'category'],
+  [/^(tags|labels|keywords)$/i, 'tags'],
+  [/^(manufacturer|mfr|maker|brand)$/i, 'manufacturer'],
+  [/^(mpn|part ?number|manufacturer part number|mfr ?pn)$/i, 'partNumber'],
+  [/^(id|created ?at|updated ?at|deleted ?at|version)$/i, 'ignore'],
+]
+
+/** A first mapping: known names map to their field; any other column becomes a parameter. */
+export function guessMapping(columns: string[]): Record<string, ImportTarget> {
+  return Object.fromEntries(columns.map((c) => [c, GUESSES.find(([re]) => re.test(c))?.[1] ?? 'parameter']))
+}
+
+/**
+ * Turns rows into planned creates and updates under a mapping. Every row is
+ * validated with the same schema as `POST /api/components`; errors name the
+ * row (1-based, as a spreadsheet shows it after the header) and the field.
+ */
+export async function planImport(storage: Storage, rows: Record<string, string>[], mapping: Record<string, ImportTarget>, upsertKey: UpsertKey): Promise<ImportPlan> {
+  const planned: PlannedRow[] = []
+  const errors: ImportRowError[] = []
+  const seenKeys = new Map<string, number>()
+  for (const [i, cells] of rows.entries()) {
+    const row = i + 2
+    const raw = _toInput(cells, mapping)
+    const mpn = (raw.mpns as Array<{ manufacturer: string; partNumber: string }> | undefined)?.[0]
+    const key = upsertKey === 'ipn' ? (raw.ipn as string | undefined) : mpn && `${mpn.manufacturer}\u0000${mpn.partNumber}`
+    const keyField = upsertKey === 'ipn' ? 'ipn' : 'partNumber'
+    if (!key) {
+      errors.push({ row, path: keyField, message: `the upsert key (${upsertKey}) is empty` })
+      continue
+    }
+    const normalized = key.toLowerCase()
+    if (seenKeys.has(normalized)) {
+      errors.push({ row, path: keyField, message: `same ${upsertKey} as row ${seenKeys.get(normalized)}` })
+      continue
+    }
+    seenKeys.set(normalized, row)
+    // An existing component is patched (only the mapped fields change); a new one must be a whole component.
+    const existing = await _findExisting(storage, raw.ipn as string | undefined, mpn, upsertKey)
+    const parsed = existing ? ComponentPatch.safeParse(raw) : ComponentCreate.safeParse(raw)
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) errors.push({ row, path: issue.path.join('.') || '(row)', message: issue.message })
+      continue
+    }
+    planned.push(existing ? { row, action: 'update', componentId: existing, input: parsed.data } : { row, action: 'create', componentId: null, input: parsed.data as z.output<typeof ComponentCreate> })
+  }
+  return { rows: planned, errors }
+}
+
+/** Applies a plan inside one transaction: every row or none. */
+export async function commitImport(storage: Storage, plan: PlannedRow[]): Promise<{ created: number; updated: number }> {
+  return storage.transaction(async (tx) => {
+    let created = 0
+    let updated = 0
+    for (const p of plan) {
+      try {
+        if (p.action === 'create') {
+          await tx.components.create(p.input)
+          created++
+        } else {
+          await tx.components.update(p.componentId, p.input)
+          updated++
+        }
+      } catch (error) {
+        const e = error as ComplibError
+        throw new ComplibError(e.code ?? 'INTERNAL', `row ${p.row}: ${e.detail ?? String(error)}`, { errors: [{ path: `rows[${p.row}]`, message: e.detail ?? String(error) }], cause: error })
+      }
+    }
+    return { created, updated }
+  })
+}
+
+function _toInput(cells: Record<string, string>, mapping: Record<string, ImportTarget>): Record<string, unknown> {
+  const input: Record<string, unknown> = {}
+  const parameters: Array<{ type: string; value: string }> = []
+  let manufacturer = ''
+  let partNumber = ''
+  for (const [column, target] of Object.entries(mapping)) {
+    const value = (cells[column] ?? '').trim()
+    if (target === 'ignore' || value === '') continue
+    if (target === 'parameter') parameters.push({ type: column, value })
+    else if (target === 'tags') input.tags = value.split(/[;,|]/).map((t) => t.trim()).filter(Boolean)
+    else if (target === 'manufacturer') manufacturer = value
+    else if (target === 'partNumber') partNumber = value
+    else input[target] = value
+  }
+  if (parameters.length) input.parameters = parameters
+  if (partNumber) input.mpns = [{ manufacturer: manufacturer || 'Unknown', partNumber }]
+  return input
+}
+
+async function _findExisting(storage: Storage, ipn: string | undefined, mpn: { manufacturer: string; partNumber: string } | undefined, key: UpsertKey): Promise<string | null> {
+  if (key === 'ipn') {
+    try {
+      return (await storage.components.getByIpn(ipn!)).id
+    } catch (error) {
+      if ((error as ComplibError).code === 'NOT_FOUND') return null
+      throw error
+    }
+  }
+  const [result] = await storage.mpns.resolve([{ partNumber: mpn!.partNumber, manufacturer: mpn!.manufacturer }])
+  return result?.matches[0]?.componentId ?? null
+}
