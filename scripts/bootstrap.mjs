@@ -25,6 +25,8 @@ switch (task) {
   }
   case 'test':
     _run(pnpm[0], [...pnpm.slice(1), 'exec', 'turbo', 'run', 'typecheck', '--output-logs=errors-only'])
+    // A full run also checks that every route has a success and a failure test.
+    if (rest.length === 0) process.env.COMPLIB_CHECK_ROUTE_COVERAGE = '1'
     _run(pnpm[0], [...pnpm.slice(1), 'exec', 'vitest', 'run', ...rest])
     break
   case 'bench':

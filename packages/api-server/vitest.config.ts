@@ -6,5 +6,6 @@ export default defineProject({
     pool: 'forks',
     execArgv: ['--no-node-snapshot'],
     testTimeout: 20_000,
+    globalSetup: ['./test/global-setup.ts'],
   },
 })

@@ -3,6 +3,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 import { expect } from 'vitest'
 import { createApp } from '../src/app'
+import { recordCall } from './route-coverage'
 
 export interface CallResult<T = any> {
   status: number
@@ -73,6 +74,7 @@ async function _documentValidator(app: ReturnType<typeof createApp>): Promise<Ch
     if (!match) return
     const operation = doc.paths[match.template]?.[method.toLowerCase()]
     if (!operation) return
+    recordCall((operation as unknown as { operationId: string }).operationId, status)
     const response = operation.responses[String(status)]
     expect(response, `${method} ${match.template} answered ${status}, which the document does not list`).toBeDefined()
     const media = contentType.split(';')[0]!.trim()

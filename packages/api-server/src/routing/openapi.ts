@@ -60,8 +60,8 @@ function _headers(headers: Record<string, { description: string }>) {
 }
 
 function _errorCodes(route: AnyRoute): ErrorCode[] {
-  const codes = new Set<ErrorCode>(route.errors ?? [])
-  if (route.params || route.query || route.body) codes.add('VALIDATION_FAILED')
+  // Every route refuses unknown query parameters (400) and, with an API key set, a missing key (401).
+  const codes = new Set<ErrorCode>(['VALIDATION_FAILED', 'UNAUTHORIZED', ...(route.errors ?? [])])
   if (route.params) codes.add('NOT_FOUND')
   if (route.body) codes.add('PAYLOAD_TOO_LARGE')
   return [...codes]
@@ -71,6 +71,8 @@ function _errorDescription(code: ErrorCode): string {
   switch (ERROR_STATUS[code]) {
     case 400:
       return 'Invalid input: the problem names each offending field in `errors`'
+    case 401:
+      return 'An API key is required (off loopback) and was missing or wrong'
     case 404:
       return 'No such record'
     case 409:
