@@ -117,7 +117,8 @@ export function isComplibError(value: unknown): value is ComplibError {
 export function fromZodError(error: z.ZodError, location?: string): ComplibError {
   const errors = error.issues.map((issue) => ({
     path: toFieldPath(location, issue.path),
-    message: issue.message,
+    // zod says "Invalid input: expected string, received undefined" for a missing field.
+    message: issue.code === 'invalid_type' && /received undefined$/.test(issue.message) ? 'required' : issue.message,
   }))
   const first = errors[0]
   const detail = first ? `${first.path || location || 'input'}: ${first.message}` : 'invalid input'
