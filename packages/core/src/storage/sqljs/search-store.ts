@@ -47,8 +47,10 @@ export const search = {
 } satisfies SyncRepo<SearchStore>
 
 interface _Candidate extends Suggestion {
-  /** Every searchable text of the record; ranking looks at all of them. */
+  /** The record's own fields (name, ipn, part numbers): a prefix of one ranks first. */
   texts: string[]
+  /** Other text the words may be found in (a description). */
+  extra?: string[]
 }
 
 function _suggest(ex: SqlExecutor, entity: SuggestEntity, q: string, limit: number): Suggestion[] {
@@ -56,10 +58,13 @@ function _suggest(ex: SqlExecutor, entity: SuggestEntity, q: string, limit: numb
   if (!needle) return []
   const candidates = entity === 'components' ? _componentCandidates(ex, needle, limit) : entity === 'mpns' ? _mpnCandidates(ex, needle, limit) : _simpleCandidates(ex, entity, needle)
   const lower = needle.toLowerCase()
+  const queryWords = lower.split(/\s+/).filter(Boolean)
   const rank = (c: _Candidate) => {
     const texts = c.texts.map((t) => t.toLowerCase())
     if (texts.some((t) => t.startsWith(lower))) return 0
-    if (texts.some((t) => t.split(/[^\p{L}\p{N}]+/u).some((w) => w.startsWith(lower)))) return 1
+    // Every word of the query starts a word somewhere in the record ("resistor 0603").
+    const words = [...texts, ...(c.extra ?? []).map((t) => t.toLowerCase())].flatMap((t) => t.split(/[^\p{L}\p{N}]+/u))
+    if (queryWords.every((q) => words.some((w) => w.startsWith(q.replace(/[^\p{L}\p{N}]+/gu, ''))))) return 1
     return texts.some((t) => t.includes(lower)) ? 2 : 3
   }
   const unique = new Map<string, _Candidate & { r: number }>()
@@ -96,11 +101,18 @@ function _componentCandidates(ex: SqlExecutor, q: string, limit: number): _Candi
   }
   if (ids.size === 0) return []
   const list = [...ids]
-  const rows = ex.all<{ id: string; name: string; ipn: string; pns: string | null }>(
-    `SELECT c.id, c.name, c.ipn, (SELECT group_concat(part_number, char(10)) FROM mpns WHERE component_id = c.id) AS pns FROM components c WHERE c.id IN (${list.map(() => '?').join(', ')})`,
+  const rows = ex.all<{ id: string; name: string; ipn: string; description: string | null; pns: string | null }>(
+    `SELECT c.id, c.name, c.ipn, c.description, (SELECT group_concat(part_number, char(10)) FROM mpns WHERE component_id = c.id) AS pns FROM components c WHERE c.id IN (${list.map(() => '?').join(', ')})`,
     list,
   )
-  return rows.map((r) => ({ id: r.id, entity: 'components', label: r.name, detail: r.ipn, texts: [r.name, r.ipn, ...(r.pns ? r.pns.split('\n') : [])] }))
+  return rows.map((r) => ({
+    id: r.id,
+    entity: 'components',
+    label: r.name,
+    detail: r.ipn,
+    texts: [r.name, r.ipn, ...(r.pns ? r.pns.split('\n') : [])],
+    extra: r.description ? [r.description] : [],
+  }))
 }
 
 function _mpnCandidates(ex: SqlExecutor, q: string, limit: number): _Candidate[] {

@@ -14,6 +14,13 @@ export function searchSuite(storage: () => Storage): void {
       expect(hits[0]).toEqual({ id: prefix.id, entity: 'components', label: 'Resistor 10k', detail: 'A-3' })
     })
 
+    it('matches every word of a query, in the description too', async () => {
+      const s = storage()
+      const c = await s.components.create({ name: 'R 10k', description: 'Resistor 10k in 0603' })
+      await s.components.create({ name: 'C 100n', description: 'Capacitor in 0603' })
+      expect((await s.search.suggest('components', 'resistor 0603', 5)).map((h) => h.id)).toEqual([c.id])
+    })
+
     it('finds components by ipn and part number, never deleted ones', async () => {
       const s = storage()
       const c = await s.components.create({ name: 'Op amp', ipn: 'IC-7', mpns: [{ manufacturer: 'TI', partNumber: 'LM358DR' }] })
