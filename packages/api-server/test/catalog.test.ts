@@ -9,11 +9,7 @@ afterEach(async () => {
   await api.close()
 })
 
-const ok = async (method: string, path: string, body?: unknown, status = 200) => {
-  const res = await api.call(method, path, body === undefined ? {} : { body })
-  expect(res.status, `${method} ${path}: ${res.text}`).toBe(status)
-  return res.body
-}
+const ok = (method: string, path: string, body?: unknown, status?: number) => api.ok(method, path, body, status)
 const MISSING = { sym: 'sym_01JD7W3T9X4QF5B8S2M6K0N1PZ', fp: 'fp_01JD7W3T9X4QF5B8S2M6K0N1PZ', mfr: 'mfr_01JD7W3T9X4QF5B8S2M6K0N1PZ', mpn: 'mpn_01JD7W3T9X4QF5B8S2M6K0N1PZ', pty: 'pty_01JD7W3T9X4QF5B8S2M6K0N1PZ', par: 'par_01JD7W3T9X4QF5B8S2M6K0N1PZ', tag: 'tag_01JD7W3T9X4QF5B8S2M6K0N1PZ', cmp: 'cmp_01JD7W3T9X4QF5B8S2M6K0N1PZ' }
 
 for (const [plural, prefix] of [

@@ -16,6 +16,8 @@ export interface TestApi {
   storage: SqlJsStorage
   /** Sends a request to the app in-process; checks the answer against the OpenAPI document. */
   call<T = any>(method: string, path: string, options?: { body?: unknown; rawBody?: RequestInit['body']; headers?: Record<string, string> }): Promise<CallResult<T>>
+  /** Calls and expects `status` (200 by default), returning the body: for the happy path of a test. */
+  ok<T = any>(method: string, path: string, body?: unknown, status?: number): Promise<T>
   close(): Promise<void>
 }
 
@@ -29,8 +31,13 @@ export async function createTestApi(options: { dataDir?: string } = {}): Promise
   const storage = await createSqlJsStorage(options.dataDir ? { dir: options.dataDir } : {})
   const app = createApp({ storage, dataDir: options.dataDir, log: () => {} })
   const validator = await _documentValidator(app)
-  return {
+  const api: TestApi = {
     storage,
+    async ok(method, path, body, status = 200) {
+      const res = await api.call(method, path, body === undefined ? {} : { body })
+      expect(res.status, `${method} ${path}: ${res.text}`).toBe(status)
+      return res.body
+    },
     async call(method, path, { body, rawBody, headers = {} } = {}) {
       const init: RequestInit = { method, headers: { ...headers } }
       if (body !== undefined) {
@@ -50,6 +57,7 @@ export async function createTestApi(options: { dataDir?: string } = {}): Promise
     },
     close: () => storage.close(),
   }
+  return api
 }
 
 type Check = (method: string, path: string, status: number, contentType: string, body: unknown) => void
