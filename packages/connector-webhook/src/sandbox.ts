@@ -1,0 +1,149 @@
+import ivm from 'isolated-vm'
+
+/** What the sandboxed code can reach: these host functions, and nothing else. */
+export interface HostHelpers {
+  /** One signed delivery of `entities` (already parsed from the sandbox's JSON). */
+  sendWebhook(url: string, entities: unknown[]): Promise<{ ok: boolean; status: number; retryAfter?: number | undefined }>
+  sleep(ms: number): Promise<void>
+  log(line: string): void
+}
+
+export interface SandboxOptions {
+  code: string
+  /** Heap limit of the isolate (default 64 MiB). */
+  memoryMb?: number | undefined
+  /** CPU time one synchronous stretch of the code may take (default 2,000 ms). */
+  cpuTimeoutMs?: number | undefined
+  /** Wall-clock time one push() call may take, awaits included (default 10 minutes). */
+  wallTimeoutMs?: number | undefined
+}
+
+export interface Sandbox {
+  /** Calls the code's `push(entities, config, helpers)`; rejects with the code's error, a timeout, or the memory limit. */
+  push(entities: unknown[], config: Record<string, unknown>, helpers: HostHelpers): Promise<void>
+  dispose(): void
+}
+
+/** Largest delay one helpers.sleep() may ask for. */
+export const MAX_SLEEP_MS = 5 * 60_000
+
+/**
+ * Runs connector code in an isolated-vm isolate: its own heap and globals,
+ * no `require`, `process`, file system or network. The host functions it may
+ * call are captured in a closure by a bootstrap script, so the code never
+ * holds a raw Reference; everything crossing the boundary is copied (JSON).
+ *
+ * @example
+ * const sandbox = await createSandbox({ code })
+ * await sandbox.push(entities, config, { sendWebhook, sleep, log })
+ */
+export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
+  const isolate = new ivm.Isolate({ memoryLimit: options.memoryMb ?? 64 })
+  const context = await isolate.createContext()
+  const cpuTimeout = options.cpuTimeoutMs ?? 2000
+  const wallTimeout = options.wallTimeoutMs ?? 10 * 60_000
+  // The helpers of the push() call in progress, by call id: calls may overlap (concurrent batches).
+  const calls = new Map<number, HostHelpers>()
+  let nextCall = 0
+  const helperOf = (id: unknown) => {
+    const h = calls.get(Number(id))
+    if (!h) throw new Error('this push() call has already finished')
+    return h
+  }
+  const send = new ivm.Reference(async (id: number, url: unknown, json: unknown) => {
+    if (typeof url !== 'string' || typeof json !== 'string') throw new Error('helpers.sendWebhook(url, entities): url must be a string')
+    const entities = JSON.parse(json) as unknown
+    if (!Array.isArray(entities)) throw new Error('helpers.sendWebhook(url, entities): entities must be an array')
+    return helperOf(id).sendWebhook(url, entities)
+  })
+  const sleep = new ivm.Reference(async (id: number, ms: unknown) => {
+    const n = Number(ms)
+    if (!Number.isFinite(n) || n < 0 || n > MAX_SLEEP_MS) throw new Error(`helpers.sleep(ms): ms must be a number from 0 to ${MAX_SLEEP_MS}`)
+    helperOf(id)
+    await helperOf(id).sleep(n)
+  })
+  const log = new ivm.Reference((id: number, line: unknown) => {
+    calls.get(Number(id))?.log(String(line).slice(0, 2000))
+  })
+
+  try {
+    // The code first (its `push` becomes a global), then the bootstrap, which it cannot undo.
+    const script = await isolate.compileScript(options.code, { filename: 'connector.js' })
+    await script.run(context, { timeout: cpuTimeout })
+    script.release()
+    await context.evalClosure(BOOTSTRAP, [send, sleep, log], { timeout: cpuTimeout })
+  } catch (error) {
+    if (!isolate.isDisposed) isolate.dispose()
+    throw _sandboxError(error)
+  }
+  const run = (await context.global.get('__complibRun', { reference: true })) as ivm.Reference
+
+  return {
+    async push(entities, config, helpers) {
+      if (isolate.isDisposed) throw new Error('the sandbox was stopped (a previous call ran out of time or memory)')
+      const id = nextCall++
+      calls.set(id, helpers)
+      let timer: NodeJS.Timeout | undefined
+      try {
+        const call = run.apply(undefined, [id, JSON.stringify(entities), JSON.stringify(config)], {
+          arguments: { copy: true },
+          result: { promise: true },
+          timeout: cpuTimeout,
+        })
+        const deadline = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`push() did not finish within ${wallTimeout} ms`)), wallTimeout)
+        })
+        await Promise.race([call, deadline])
+      } catch (error) {
+        // A stuck or runaway call cannot be stopped on its own: stop the whole isolate.
+        if (/did not finish within/.test(String(error)) && !isolate.isDisposed) isolate.dispose()
+        throw _sandboxError(error)
+      } finally {
+        clearTimeout(timer)
+        calls.delete(id)
+      }
+    },
+    dispose() {
+      if (!isolate.isDisposed) isolate.dispose()
+    },
+  }
+}
+
+const MARK = '\u0000complib-error:'
+
+// Runs inside the isolate. $0..$2 are the host References; only this closure keeps them.
+const BOOTSTRAP = /* js */ `
+const sendRef = $0, sleepRef = $1, logRef = $2
+const copy = { arguments: { copy: true }, result: { copy: true, promise: true } }
+const stringify = (v) => { try { return typeof v === 'string' ? v : JSON.stringify(v) } catch { return String(v) } }
+globalThis.__complibRun = async (callId, entitiesJson, configJson) => {
+  if (typeof push !== 'function') throw new Error('the connector code defines no function named push')
+  const helpers = Object.freeze({
+    sendWebhook: (url, entities) => sendRef.apply(undefined, [callId, url, JSON.stringify(entities)], copy),
+    sleep: (ms) => sleepRef.apply(undefined, [callId, ms], { arguments: { copy: true }, result: { promise: true } }),
+    log: (...args) => { logRef.applyIgnored(undefined, [callId, args.map(stringify).join(' ')], { arguments: { copy: true } }) },
+  })
+  try {
+    await push(JSON.parse(entitiesJson), Object.freeze(JSON.parse(configJson)), helpers)
+  } catch (e) {
+    // Only the message crosses the isolate boundary: carry a numeric status in it.
+    const message = e && typeof e === 'object' && 'message' in e ? String(e.message) : String(e)
+    const status = e && typeof e === 'object' && typeof e.status === 'number' ? e.status : undefined
+    throw new Error(${JSON.stringify(MARK)} + JSON.stringify({ message, status }))
+  }
+}
+`
+
+/** Errors from inside the isolate come as plain Errors; keep their message, never a host stack. */
+function _sandboxError(error: unknown): Error {
+  let message = error instanceof Error ? error.message : String(error)
+  let status = (error as { status?: unknown })?.status
+  if (message.startsWith(MARK)) {
+    const carried = JSON.parse(message.slice(MARK.length)) as { message: string; status?: number }
+    message = carried.message
+    status = carried.status
+  }
+  const e = new Error(/memory limit/i.test(message) ? 'the connector code ran out of memory (isolate memory limit)' : message)
+  if (typeof status === 'number') Object.assign(e, { status })
+  return e
+}
