@@ -7,3 +7,10 @@ export { checkConnectorCode } from './check-code'
 
 // schedule
 export { assertValidCron, nextRunAt } from './schedule'
+
+// push runs
+export { createSandbox, MAX_SLEEP_MS, type HostHelpers, type Sandbox, type SandboxOptions } from './sandbox'
+export { createThrottle, type ThrottleOptions } from './throttle'
+export { deliver, parseRetryAfter, type DeliveryRequest, type DeliveryResult } from './deliver'
+export { BATCH_SIZE, executeRun, type ExecuteOptions } from './execute-run'
+export { createPushRunner, type DryRunResult, type PushRunner, type RunnerOptions } from './runner'

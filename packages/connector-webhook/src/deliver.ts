@@ -1,0 +1,55 @@
+import { signDelivery } from './sign'
+
+export interface DeliveryRequest {
+  url: string
+  /** The exact bytes to send: `{"entities":[…]}`. */
+  body: Uint8Array
+  webhookId: string
+  secrets: readonly string[]
+  /** Give up on an answer after this long (default 30 s). */
+  timeoutMs?: number | undefined
+  fetch?: typeof fetch | undefined
+}
+
+export interface DeliveryResult {
+  ok: boolean
+  /** HTTP status, or 0 when no answer came (timeout, refused, reset). */
+  status: number
+  retryAfter?: number | undefined
+  durationMs: number
+  error: string | null
+}
+
+/**
+ * One signed POST. The signature covers the exact bytes sent, with a fresh
+ * timestamp for every attempt and the batch's `webhook-id`. Redirects are not
+ * followed (a 3xx is a failure the code sees); only 2xx is success. Never
+ * throws: a network failure is a result with status 0.
+ */
+export async function deliver(request: DeliveryRequest): Promise<DeliveryResult> {
+  const timeoutMs = request.timeoutMs ?? 30_000
+  const headers = {
+    'content-type': 'application/json',
+    'user-agent': 'complib-webhook/1',
+    ...signDelivery({ id: request.webhookId, timestamp: Math.floor(Date.now() / 1000), body: request.body, secrets: request.secrets }),
+  }
+  const started = performance.now()
+  try {
+    const res = await (request.fetch ?? fetch)(request.url, { method: 'POST', headers, body: request.body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) })
+    // The answer's body is not needed; do not let a slow or huge one hold the connection.
+    await res.body?.cancel().catch(() => {})
+    return { ok: res.status >= 200 && res.status < 300, status: res.status, retryAfter: parseRetryAfter(res.headers.get('retry-after')), durationMs: performance.now() - started, error: null }
+  } catch (error) {
+    const e = error as Error
+    const message = e.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : `${e.message}${(e.cause as Error | undefined)?.message ? `: ${(e.cause as Error).message}` : ''}`
+    return { ok: false, status: 0, durationMs: performance.now() - started, error: message }
+  }
+}
+
+/** `Retry-After` in seconds: a number of seconds or an HTTP date. */
+export function parseRetryAfter(value: string | null): number | undefined {
+  if (!value) return undefined
+  if (/^\d+$/.test(value.trim())) return Number(value.trim())
+  const at = Date.parse(value)
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000))
+}

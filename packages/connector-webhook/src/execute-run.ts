@@ -1,0 +1,160 @@
+import { WebhookConfig, type Run, type Storage, type StoredConnector } from '@complib/core'
+import pLimit from 'p-limit'
+import { DEFAULT_WEBHOOK_CODE } from './default-code'
+import { deliver } from './deliver'
+import { createSandbox, type Sandbox } from './sandbox'
+import { createThrottle } from './throttle'
+
+/** Entities per delivery (seed §2). */
+export const BATCH_SIZE = 250
+
+export interface ExecuteOptions {
+  storage: Storage
+  signal: AbortSignal
+  fetch?: typeof fetch | undefined
+  /** Per-request answer timeout (default 30 s). */
+  requestTimeoutMs?: number | undefined
+  /** Limits of the connector code (see createSandbox). */
+  sandbox?: { memoryMb?: number; cpuTimeoutMs?: number; wallTimeoutMs?: number } | undefined
+}
+
+/**
+ * Carries out a run that exists in storage (new, or interrupted): every batch
+ * not yet acknowledged goes through the connector code, batches in parallel
+ * up to the connector's concurrency, every request through one throttle.
+ * A batch sent before keeps its webhook-id and its bytes. Resolves with the
+ * final run; never throws for what the code or the receiver did.
+ */
+export async function executeRun(runId: string, options: ExecuteOptions): Promise<Run> {
+  const { storage, signal } = options
+  const detail = await storage.runs.get(runId)
+  let connector: StoredConnector
+  let sandbox: Sandbox | undefined
+  const resumed = detail.startedAt !== null
+  await storage.runs.update(runId, { status: 'running', ...(resumed ? { resumedAt: new Date().toISOString() } : { startedAt: new Date().toISOString() }) })
+  try {
+    connector = await storage.connectors.get(detail.connectorId)
+    const config = WebhookConfig.parse(connector.config)
+    sandbox = await createSandbox({ code: connector.code ?? DEFAULT_WEBHOOK_CODE, ...options.sandbox })
+    const secrets = _secrets(connector)
+    const throttle = createThrottle(config)
+    const batches = pLimit(config.concurrency)
+    const pending = detail.batches.filter((b) => b.status !== 'succeeded')
+    await Promise.all(
+      pending.map((batch) =>
+        batches(async () => {
+          if (signal.aborted) return
+          const logs: string[] = []
+          try {
+            await _runBatch({ runId, index: batch.index, webhookId: batch.webhookId, config, secrets, sandbox: sandbox!, throttle, logs, options })
+          } finally {
+            if (logs.length) await storage.runs.update(runId, { appendLogs: logs.map((l) => `[batch ${batch.index}] ${l}`) })
+          }
+        }),
+      ),
+    )
+  } catch (error) {
+    // The code did not compile, or the connector is gone or misconfigured: the run fails, the server does not.
+    return _finish(storage, runId, signal, `[connector:webhook] ${(error as Error).message}`)
+  } finally {
+    sandbox?.dispose()
+  }
+  return _finish(storage, runId, signal, null)
+}
+
+interface _BatchJob {
+  runId: string
+  index: number
+  webhookId: string
+  config: WebhookConfig
+  secrets: string[]
+  sandbox: Sandbox
+  throttle: <T>(fn: () => Promise<T>) => Promise<T>
+  logs: string[]
+  options: ExecuteOptions
+}
+
+async function _runBatch(job: _BatchJob): Promise<void> {
+  const { storage, signal } = job.options
+  const { ids, body } = await storage.runs.getBatchPayload(job.runId, job.index)
+  // A batch sent before is sent again with the same bytes; otherwise read its components now.
+  const entities = body ? (JSON.parse(new TextDecoder().decode(body)) as { entities: unknown[] }).entities : await storage.components.getMany(ids)
+  if (entities.length === 0) {
+    await storage.runs.updateBatch(job.runId, job.index, { status: 'succeeded', error: null })
+    return
+  }
+  await storage.runs.updateBatch(job.runId, job.index, { status: 'sending' })
+  let stored = body ? new TextDecoder().decode(body) : null
+  try {
+    await job.sandbox.push(entities, job.config, {
+      sendWebhook: async (url, sent) => {
+        if (signal.aborted) throw new Error('the run was cancelled')
+        if (sent.length === 0 || sent.length > BATCH_SIZE) throw new Error(`a delivery carries 1 to ${BATCH_SIZE} entities, not ${sent.length}`)
+        if (!/^https?:\/\//i.test(url)) throw new Error(`helpers.sendWebhook: ${url} is not an http(s) URL`)
+        const text = JSON.stringify({ entities: sent })
+        // Keep the exact bytes before they leave, so a resend after a crash is identical.
+        if (text !== stored) {
+          await storage.runs.updateBatch(job.runId, job.index, { body: new TextEncoder().encode(text) })
+          stored = text
+        }
+        const result = await job.throttle(() =>
+          deliver({ url, body: new TextEncoder().encode(text), webhookId: job.webhookId, secrets: job.secrets, timeoutMs: job.options.requestTimeoutMs, fetch: job.options.fetch }),
+        )
+        await storage.runs.updateBatch(job.runId, job.index, {
+          lastStatus: result.status || null,
+          appendAttempt: { at: new Date().toISOString(), status: result.status || null, durationMs: Math.round(result.durationMs), error: result.error },
+        })
+        return result.retryAfter === undefined ? { ok: result.ok, status: result.status } : { ok: result.ok, status: result.status, retryAfter: result.retryAfter }
+      },
+      sleep: (ms) => _sleep(ms, signal),
+      log: (line) => {
+        if (job.logs.length < 200) job.logs.push(line)
+      },
+    })
+    await storage.runs.updateBatch(job.runId, job.index, { status: 'succeeded', error: null, body: null })
+  } catch (error) {
+    await storage.runs.updateBatch(job.runId, job.index, { status: 'failed', error: `[connector:webhook] batch ${job.index}: ${(error as Error).message}` })
+  }
+}
+
+/** Abort reason of a server stop: the run stays `running`, to be resumed at the next start. */
+export const STOPPING = 'stopping'
+
+async function _finish(storage: Storage, runId: string, signal: AbortSignal, error: string | null): Promise<Run> {
+  const detail = await storage.runs.get(runId)
+  if (signal.aborted && signal.reason === STOPPING) return detail
+  const succeeded = detail.batches.filter((b) => b.status === 'succeeded')
+  const failed = detail.batches.filter((b) => b.status === 'failed')
+  const status = signal.aborted ? 'cancelled' : error || failed.length ? 'failed' : 'succeeded'
+  return storage.runs.update(runId, {
+    status,
+    error: error ?? (failed.length ? `${failed.length} of ${detail.batchesTotal} batches failed; first: ${failed[0]!.error}` : null),
+    finishedAt: new Date().toISOString(),
+    batchesSucceeded: succeeded.length,
+    batchesFailed: failed.length,
+    entitiesSent: succeeded.reduce((n, b) => n + b.size, 0),
+  })
+}
+
+/** The current secret, and the previous one while its grace period lasts. */
+function _secrets(c: StoredConnector): string[] {
+  const out = c.secret ? [c.secret] : []
+  if (c.previousSecret && c.previousSecretExpiresAt && new Date(c.previousSecretExpiresAt) > new Date()) out.push(c.previousSecret)
+  if (out.length === 0) throw new Error('the connector has no signing secret')
+  return out
+}
+
+function _sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new Error('the run was cancelled'))
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort)
+      resolve()
+    }, ms)
+    const onAbort = () => {
+      clearTimeout(timer)
+      reject(new Error('the run was cancelled'))
+    }
+    signal.addEventListener('abort', onAbort, { once: true })
+  })
+}

@@ -1,0 +1,174 @@
+import { ComplibError, WebhookConfig, createId, type Run, type Storage } from '@complib/core'
+import { Cron } from 'croner'
+import { DEFAULT_WEBHOOK_CODE } from './default-code'
+import { BATCH_SIZE, STOPPING, executeRun, type ExecuteOptions } from './execute-run'
+import { createSandbox } from './sandbox'
+
+export interface RunnerOptions extends Omit<ExecuteOptions, 'signal' | 'storage'> {
+  storage: Storage
+  log?: ((message: string) => void) | undefined
+}
+
+export interface DryRunResult {
+  sent: Array<{ url: string; entities: number; bytes: number }>
+  logs: string[]
+  error: string | null
+}
+
+export interface PushRunner {
+  /** Freezes the live ids, records the run and starts it; CONFLICT while the connector has an active run. */
+  start(connectorId: string, trigger: 'manual' | 'cron'): Promise<Run>
+  /** Carries on a run interrupted by a crash or a stop. */
+  resume(runId: string): Promise<Run>
+  cancel(runId: string): Promise<Run>
+  /** The code against a few components, with every send captured: nothing leaves the machine. */
+  dryRun(connectorId: string, sample?: number): Promise<DryRunResult>
+  /** Runs left queued or running by the last process, resumed (call at start-up). */
+  resumeInterrupted(): Promise<Run[]>
+  /** Re-reads every connector's cron schedule (call after connectors change). */
+  syncSchedules(): Promise<void>
+  /** Waits for the run in progress of a connector, if any. */
+  settled(connectorId: string): Promise<void>
+  /** Stops schedules and in-flight runs; interrupted runs stay resumable. */
+  close(): Promise<void>
+}
+
+/**
+ * Owns the push runs of a server: one active run per connector (a cron tick
+ * that finds one running is skipped), cancellation, resume after a crash, and
+ * the croner schedules.
+ */
+export function createPushRunner(options: RunnerOptions): PushRunner {
+  const { storage } = options
+  const log = options.log ?? (() => {})
+  const active = new Map<string, { runId: string; controller: AbortController; done: Promise<Run> }>()
+  const schedules = new Map<string, { cron: string; job: Cron }>()
+  let closed = false
+
+  const launch = (connectorId: string, runId: string): void => {
+    const controller = new AbortController()
+    const done = executeRun(runId, { ...options, storage, signal: controller.signal }).finally(() => {
+      if (active.get(connectorId)?.runId === runId) active.delete(connectorId)
+    })
+    done.catch((error) => log(`[connector:webhook] run ${runId} stopped: ${String(error)}`))
+    active.set(connectorId, { runId, controller, done })
+  }
+
+  const assertIdle = async (connectorId: string) => {
+    const current = active.get(connectorId)
+    if (current) throw new ComplibError('CONFLICT', `connector ${connectorId} is already running ${current.runId}`)
+    const stale = (await storage.runs.listActive()).find((r) => r.connectorId === connectorId)
+    if (stale) throw new ComplibError('CONFLICT', `run ${stale.id} of connector ${connectorId} was interrupted; resume or cancel it first`)
+  }
+
+  const runner: PushRunner = {
+    async start(connectorId, trigger) {
+      if (closed) throw new ComplibError('SERVICE_UNAVAILABLE', 'the server is stopping')
+      await storage.connectors.get(connectorId)
+      await assertIdle(connectorId)
+      const ids = await storage.components.liveIds()
+      const batches = []
+      for (let i = 0; i < ids.length; i += BATCH_SIZE) batches.push({ webhookId: createId('message'), ids: ids.slice(i, i + BATCH_SIZE) })
+      // Checked again after the awaits above: two pushes may race past the first check.
+      if (active.has(connectorId)) throw new ComplibError('CONFLICT', `connector ${connectorId} is already running ${active.get(connectorId)!.runId}`)
+      const run = await storage.runs.create({ connectorId, trigger, batches })
+      launch(connectorId, run.id)
+      return run
+    },
+
+    async resume(runId) {
+      const run = await storage.runs.get(runId)
+      if (run.status !== 'queued' && run.status !== 'running') throw new ComplibError('CONFLICT', `run ${runId} is ${run.status}; only an interrupted run can be resumed`)
+      if (active.get(run.connectorId)?.runId === runId) throw new ComplibError('CONFLICT', `run ${runId} is in progress`)
+      if (active.has(run.connectorId)) throw new ComplibError('CONFLICT', `connector ${run.connectorId} is running ${active.get(run.connectorId)!.runId}`)
+      launch(run.connectorId, runId)
+      return run
+    },
+
+    async cancel(runId) {
+      const run = await storage.runs.get(runId)
+      if (run.status !== 'queued' && run.status !== 'running') throw new ComplibError('CONFLICT', `run ${runId} is ${run.status}; only a queued or running run can be cancelled`)
+      const current = active.get(run.connectorId)
+      if (current?.runId === runId) {
+        current.controller.abort()
+        return current.done
+      }
+      return storage.runs.update(runId, { status: 'cancelled', finishedAt: new Date().toISOString() })
+    },
+
+    async dryRun(connectorId, sample = 3) {
+      const connector = await storage.connectors.get(connectorId)
+      const config = WebhookConfig.parse(connector.config)
+      const entities = await storage.components.getMany((await storage.components.liveIds()).slice(0, sample))
+      const result: DryRunResult = { sent: [], logs: [], error: null }
+      const sandbox = await createSandbox({ code: connector.code ?? DEFAULT_WEBHOOK_CODE, ...options.sandbox, wallTimeoutMs: 30_000 }).catch((error: Error) => error)
+      if (sandbox instanceof Error) return { ...result, error: sandbox.message }
+      try {
+        await sandbox.push(entities, config, {
+          sendWebhook: async (url, sent) => {
+            result.sent.push({ url, entities: sent.length, bytes: Buffer.byteLength(JSON.stringify({ entities: sent })) })
+            return { ok: true, status: 202 }
+          },
+          sleep: async () => {},
+          log: (line) => void (result.logs.length < 200 && result.logs.push(line)),
+        })
+      } catch (error) {
+        result.error = (error as Error).message
+      } finally {
+        sandbox.dispose()
+      }
+      return result
+    },
+
+    async resumeInterrupted() {
+      const out: Run[] = []
+      for (const run of await storage.runs.listActive()) {
+        if (active.has(run.connectorId)) continue
+        log(`[connector:webhook] resuming run ${run.id} interrupted by the last stop`)
+        launch(run.connectorId, run.id)
+        out.push(run)
+      }
+      return out
+    },
+
+    async syncSchedules() {
+      if (closed) return
+      const wanted = new Map<string, string>()
+      let cursor: string | undefined
+      do {
+        const page = await storage.connectors.list({ limit: 1000, cursor })
+        for (const c of page.items) if (c.enabled && typeof c.config.cron === 'string') wanted.set(c.id, c.config.cron)
+        cursor = page.nextCursor ?? undefined
+      } while (cursor)
+      for (const [id, s] of schedules) {
+        if (wanted.get(id) !== s.cron) {
+          s.job.stop()
+          schedules.delete(id)
+        }
+      }
+      for (const [id, cron] of wanted) {
+        if (schedules.has(id)) continue
+        const job = new Cron(cron, { protect: true }, () => {
+          // The scheduled run is the same full walk; a tick during an active run is skipped.
+          runner.start(id, 'cron').catch((error) => log(`[connector:webhook] scheduled run of ${id} not started: ${(error as Error).message}`))
+        })
+        schedules.set(id, { cron, job })
+      }
+    },
+
+    async settled(connectorId) {
+      await active.get(connectorId)?.done.catch(() => {})
+    },
+
+    async close() {
+      closed = true
+      for (const s of schedules.values()) s.job.stop()
+      schedules.clear()
+      // Leave runs resumable: stop sending without marking them cancelled.
+      const running = [...active.values()]
+      for (const r of running) r.controller.abort(STOPPING)
+      await Promise.allSettled(running.map((r) => r.done))
+    },
+  }
+  return runner
+}

@@ -1,0 +1,165 @@
+import { createHmac } from 'node:crypto'
+import { createSqlJsStorage, type SqlJsStorage } from '@complib/core'
+import { Webhook } from 'standardwebhooks'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createPushRunner, type PushRunner } from '../src/runner'
+import { startReceiver } from './receiver'
+
+const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
+let storage: SqlJsStorage
+let runner: PushRunner
+let receiver: Awaited<ReturnType<typeof startReceiver>>
+
+beforeEach(async () => {
+  storage = await createSqlJsStorage()
+  runner = createPushRunner({ storage })
+})
+afterEach(async () => {
+  await runner.close()
+  await receiver?.close()
+  await storage.close()
+})
+
+async function seed(n: number): Promise<string[]> {
+  return storage.transaction(async (tx) => {
+    const ids: string[] = []
+    for (let i = 0; i < n; i++) ids.push((await tx.components.create({ name: `part ${i}`, ipn: `P-${i}` })).id)
+    return ids
+  })
+}
+const connector = (config: Record<string, unknown>, code: string | null = null) =>
+  storage.connectors.create({ type: 'webhook', name: 'hook', enabled: true, config: { requestsPerSecond: 1000, concurrency: 4, cron: null, ...config }, secret: SECRET, code })
+const entitiesOf = (raw: Buffer) => (JSON.parse(raw.toString()) as { entities: Array<{ id: string }> }).entities
+
+describe('push runs', () => {
+  it('pushes 1,038 components as 250, 250, 250, 250, 38: every live id once, no deleted one, all signed', async () => {
+    receiver = await startReceiver()
+    const ids = await seed(1040)
+    await storage.components.delete(ids[3]!)
+    await storage.components.delete(ids[500]!)
+    const c = await connector({ url: receiver.url })
+    const run = await runner.start(c.id, 'manual')
+    await runner.settled(c.id)
+    const done = await storage.runs.get(run.id)
+    expect(done).toMatchObject({ status: 'succeeded', total: 1038, batchesTotal: 5, batchesSucceeded: 5, entitiesSent: 1038 })
+    expect(receiver.received.map((r) => entitiesOf(r.raw).length).sort((a, b) => b - a)).toEqual([250, 250, 250, 250, 38])
+    const sent = receiver.received.flatMap((r) => entitiesOf(r.raw).map((e) => e.id))
+    expect(new Set(sent).size).toBe(1038)
+    expect(sent).not.toContain(ids[3])
+    expect(sent).not.toContain(ids[500])
+    const webhook = new Webhook(SECRET)
+    for (const r of receiver.received) {
+      const headers = { 'webhook-id': String(r.headers['webhook-id']), 'webhook-timestamp': String(r.headers['webhook-timestamp']), 'webhook-signature': String(r.headers['webhook-signature']) }
+      expect(r.headers['content-type']).toBe('application/json')
+      expect(headers['webhook-id']).toMatch(/^msg_/)
+      expect(() => webhook.verify(r.raw, headers)).not.toThrow()
+      const mac = createHmac('sha256', Buffer.from(SECRET.slice(6), 'base64')).update(`${headers['webhook-id']}.${headers['webhook-timestamp']}.`).update(r.raw).digest('base64')
+      expect(headers['webhook-signature']).toBe(`v1,${mac}`)
+    }
+    expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(5)
+  })
+
+  it('keeps within the concurrency and the requests per second', async () => {
+    receiver = await startReceiver(() => ({ status: 202, delayMs: 150 }))
+    await seed(250 * 8)
+    const c = await connector({ url: receiver.url, concurrency: 2, requestsPerSecond: 4 })
+    await runner.start(c.id, 'manual')
+    await runner.settled(c.id)
+    expect(receiver.received).toHaveLength(8)
+    expect(receiver.maxInFlight()).toBeLessThanOrEqual(2)
+    // Seen by the receiver, with up to 100 ms of network jitter allowed: an unthrottled run puts 6 in such a window.
+    const starts = receiver.received.map((r) => r.at).sort((a, b) => a - b)
+    for (const t of starts) expect(starts.filter((s) => s >= t && s < t + 900).length).toBeLessThanOrEqual(4)
+  })
+
+  it('retries with the default policy, keeping the webhook-id and the bytes', async () => {
+    receiver = await startReceiver((_, i) => ({ status: i < 2 ? 500 : 202 }))
+    await seed(3)
+    const c = await connector({ url: receiver.url })
+    const started = performance.now()
+    const run = await runner.start(c.id, 'manual')
+    await runner.settled(c.id)
+    const elapsed = performance.now() - started
+    expect(elapsed).toBeGreaterThanOrEqual(2900)
+    expect(elapsed).toBeLessThan(6000)
+    const detail = await storage.runs.get(run.id)
+    expect(detail.status).toBe('succeeded')
+    expect(detail.batches[0]!.attempts.map((a) => a.status)).toEqual([500, 500, 202])
+    expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(1)
+    expect(new Set(receiver.received.map((r) => r.raw.toString())).size).toBe(1)
+  })
+
+  it('fails the run when the receiver keeps failing, saying what happened', async () => {
+    receiver = await startReceiver(() => ({ status: 503 }))
+    await seed(2)
+    const c = await connector({ url: receiver.url })
+    const run = await runner.start(c.id, 'manual')
+    await runner.settled(c.id)
+    const detail = await storage.runs.get(run.id)
+    expect(detail.status).toBe('failed')
+    expect(detail.batches[0]!.error).toBe('[connector:webhook] batch 0: receiver answered 503 after 3 attempts')
+    expect(detail.error).toMatch(/1 of 1 batches failed/)
+  })
+
+  it('fails a run whose code loops forever, and the next connector still works', async () => {
+    receiver = await startReceiver()
+    await seed(2)
+    const bad = await connector({ url: receiver.url }, 'async function push() { for (;;) {} }')
+    const badRun = await runner.start(bad.id, 'manual')
+    await runner.settled(bad.id)
+    expect((await storage.runs.get(badRun.id)).status).toBe('failed')
+    const good = await connector({ url: receiver.url })
+    const goodRun = await runner.start(good.id, 'manual')
+    await runner.settled(good.id)
+    expect((await storage.runs.get(goodRun.id)).status).toBe('succeeded')
+  })
+
+  it('refuses a second run of the same connector while one is active, and cancels', async () => {
+    receiver = await startReceiver(() => ({ status: 202, delayMs: 300 }))
+    await seed(600)
+    const c = await connector({ url: receiver.url, concurrency: 1 })
+    const run = await runner.start(c.id, 'manual')
+    await expect(runner.start(c.id, 'manual')).rejects.toMatchObject({ code: 'CONFLICT' })
+    const cancelled = await runner.cancel(run.id)
+    expect(cancelled.status).toBe('cancelled')
+    expect(receiver.received.length).toBeLessThan(3)
+  })
+
+  it('resumes an interrupted run: acknowledged batches are not sent again, a resent one keeps its id and bytes', async () => {
+    receiver = await startReceiver()
+    await seed(600)
+    const c = await connector({ url: receiver.url })
+    const ids = await storage.components.liveIds()
+    const run = await storage.runs.create({
+      connectorId: c.id,
+      trigger: 'manual',
+      batches: [
+        { webhookId: 'msg_first', ids: ids.slice(0, 250) },
+        { webhookId: 'msg_second', ids: ids.slice(250, 500) },
+        { webhookId: 'msg_third', ids: ids.slice(500) },
+      ],
+    })
+    // As a crash would leave it: batch 0 acknowledged, batch 1 sent once (bytes kept), batch 2 never started.
+    const body = new TextEncoder().encode(JSON.stringify({ entities: await storage.components.getMany(ids.slice(250, 500)) }))
+    await storage.runs.update(run.id, { status: 'running', startedAt: new Date().toISOString() })
+    await storage.runs.updateBatch(run.id, 0, { status: 'succeeded' })
+    await storage.runs.updateBatch(run.id, 1, { status: 'sending', body })
+    await storage.components.update(ids[260]!, { description: 'changed after the first send' })
+    const resumed = await runner.resumeInterrupted()
+    expect(resumed.map((r) => r.id)).toEqual([run.id])
+    await runner.settled(c.id)
+    expect((await storage.runs.get(run.id)).status).toBe('succeeded')
+    expect(receiver.received.map((r) => r.headers['webhook-id']).sort()).toEqual(['msg_second', 'msg_third'])
+    const second = receiver.received.find((r) => r.headers['webhook-id'] === 'msg_second')!
+    expect(second.raw.equals(Buffer.from(body))).toBe(true)
+  })
+
+  it('dry-runs the code without sending anything', async () => {
+    receiver = await startReceiver()
+    await seed(5)
+    const c = await connector({ url: receiver.url })
+    const result = await runner.dryRun(c.id)
+    expect(result).toMatchObject({ error: null, sent: [{ url: receiver.url, entities: 3 }] })
+    expect(receiver.received).toEqual([])
+  })
+})
