@@ -1,6 +1,7 @@
 import { ComplibError, type Storage } from '@complib/core'
 import { H3 } from 'h3'
 import { join } from 'node:path'
+import { createPushRunner, type PushRunner } from '@complib/connector-webhook'
 import { isAuthorized } from './auth'
 import { createFileBlobStore, createMemoryBlobStore } from './blobs'
 import { BUILT_IN_CONNECTOR_TYPES } from './connectors/registry'
@@ -11,6 +12,8 @@ import { registerRoutes } from './routing/register'
 
 export interface AppOptions {
   storage: Storage
+  /** Push runs; by default one is made over `storage` (close it with the storage). */
+  runner?: PushRunner | undefined
   /** Data folder of the server (attachments); omit for an in-memory app. */
   dataDir?: string | undefined
   /** When set, every request must carry `Authorization: Bearer <apiKey>`. */
@@ -49,6 +52,7 @@ export function createApp(options: AppOptions): H3 {
     dataDir: options.dataDir,
     blobs: options.dataDir ? createFileBlobStore(join(options.dataDir, 'attachments')) : createMemoryBlobStore(),
     connectorTypes: BUILT_IN_CONNECTOR_TYPES,
+    runner: options.runner ?? createPushRunner({ storage: options.storage, log: options.log }),
   })
 
   app.all('/**', (event) => {

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { resolve } from 'node:path'
+import { createPushRunner } from '@complib/connector-webhook'
 import { createSqlJsStorage, type SqlJsStorage } from '@complib/core'
 import { toNodeHandler } from 'h3'
 import { createApp } from './app'
@@ -38,7 +39,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   assertSafeBinding(host, options.apiKey)
 
   const storage = await createSqlJsStorage({ dir: dataDir, log })
-  const app = createApp({ storage, dataDir, apiKey: options.apiKey, log })
+  const runner = createPushRunner({ storage, log })
+  const app = createApp({ storage, runner, dataDir, apiKey: options.apiKey, log })
   const server = createServer(toNodeHandler(app))
   try {
     await new Promise<void>((resolveListen, reject) => {
@@ -52,6 +54,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await storage.close()
     throw error
   }
+  // Runs a crash or a stop interrupted carry on; cron schedules start ticking.
+  await runner.resumeInterrupted()
+  await runner.syncSchedules()
   const address = server.address() as AddressInfo
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address
   let closing: Promise<void> | undefined
@@ -62,6 +67,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     close: () =>
       (closing ??= (async () => {
         await new Promise<void>((r) => server.close(() => r()))
+        await runner.close()
         await storage.close()
       })()),
   }

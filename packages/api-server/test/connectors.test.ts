@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { startReceiver } from '../../connector-webhook/test/receiver'
 import { createTestApi, type TestApi } from './harness'
 
 let api: TestApi
@@ -88,14 +89,49 @@ describe('connectors', () => {
     expect((await api.call('POST', `/api/connectors/${c.id}/secret/rotate`, { body: { graceSeconds: -1 } })).status).toBe(400)
   })
 
-  it('says plainly that push, test and resume are not available yet, instead of pretending', async () => {
-    const c = await create()
-    for (const path of [`/api/connectors/${c.id}/push`, `/api/connectors/${c.id}/test`]) {
-      const res = await api.call('POST', path)
-      expect(res.status).toBe(501)
-      expect(res.body.code).toBe('NOT_IMPLEMENTED')
+  it('pushes now: 202 with the run, which delivers every component and records its batches', async () => {
+    const receiver = await startReceiver()
+    try {
+      for (let i = 0; i < 3; i++) await api.call('POST', '/api/components', { body: { name: `part ${i}` } })
+      const c = await create({ secret: SECRET, config: { url: receiver.url } })
+      const res = await api.call('POST', `/api/connectors/${c.id}/push`)
+      expect(res.status).toBe(202)
+      expect(res.headers.get('location')).toBe(`/api/connector-runs/${res.body.id}`)
+      expect(res.body).toMatchObject({ trigger: 'manual', total: 3, batchesTotal: 1 })
+      await api.runner.settled(c.id)
+      const run = await api.call('GET', `/api/connector-runs/${res.body.id}`)
+      expect(run.body).toMatchObject({ status: 'succeeded', entitiesSent: 3 })
+      expect(run.body.batches[0]).toMatchObject({ status: 'succeeded', lastStatus: 202, attempts: [expect.objectContaining({ status: 202 })] })
+      expect(receiver.received).toHaveLength(1)
+      expect((await api.call('GET', `/api/connectors/${c.id}/runs`)).body.map((r: { id: string }) => r.id)).toEqual([res.body.id])
+      expect((await api.call('POST', `/api/connectors/${MISSING}/push`)).status).toBe(404)
+    } finally {
+      await receiver.close()
     }
-    expect((await api.call('POST', `/api/connectors/${MISSING}/push`)).status).toBe(404)
+  })
+
+  it('refuses a second push while a run is active', async () => {
+    const receiver = await startReceiver(() => ({ status: 202, delayMs: 500 }))
+    try {
+      await api.call('POST', '/api/components', { body: { name: 'A' } })
+      const c = await create({ config: { url: receiver.url } })
+      expect((await api.call('POST', `/api/connectors/${c.id}/push`)).status).toBe(202)
+      expect((await api.call('POST', `/api/connectors/${c.id}/push`)).status).toBe(409)
+      expect((await api.call('DELETE', `/api/connectors/${c.id}`)).status).toBe(409)
+      await api.runner.settled(c.id)
+    } finally {
+      await receiver.close()
+    }
+  })
+
+  it('dry-runs the code: what it would send, nothing sent', async () => {
+    await api.call('POST', '/api/components', { body: { name: 'A' } })
+    const c = await create()
+    const res = await api.call('POST', `/api/connectors/${c.id}/test`)
+    expect(res.status).toBe(200)
+    expect(res.body).toMatchObject({ error: null, sent: [{ url: 'http://127.0.0.1:9999/hooks/components', entities: 1 }] })
+    await api.call('PUT', `/api/connectors/${c.id}/code`, { body: { code: 'async function push() { throw new Error("nope") }' } })
+    expect((await api.call('POST', `/api/connectors/${c.id}/test`)).body.error).toBe('nope')
   })
 
   it('lists runs and refuses unknown runs and connectors', async () => {
@@ -106,9 +142,26 @@ describe('connectors', () => {
     expect((await api.call('GET', `/api/connector-runs/${run.id}`)).body.batches).toHaveLength(1)
     expect((await api.call('POST', `/api/connector-runs/${run.id}/cancel`)).body.status).toBe('cancelled')
     expect((await api.call('POST', `/api/connector-runs/${run.id}/cancel`)).status).toBe(409)
-    expect((await api.call('POST', `/api/connector-runs/${run.id}/resume`)).status).toBe(501)
+    expect((await api.call('POST', `/api/connector-runs/${run.id}/resume`)).status).toBe(409)
     expect((await api.call('GET', '/api/connector-runs/run_01JD7W3T9X4QF5B8S2M6K0N1PZ')).status).toBe(404)
     expect((await api.call('GET', `/api/connectors/${MISSING}`)).status).toBe(404)
     expect((await api.call('DELETE', `/api/connectors/${MISSING}`)).status).toBe(404)
+  })
+
+  it('resumes an interrupted run', async () => {
+    const receiver = await startReceiver()
+    try {
+      const comp = (await api.call('POST', '/api/components', { body: { name: 'A' } })).body
+      const c = await create({ config: { url: receiver.url } })
+      const run = await api.storage.runs.create({ connectorId: c.id, trigger: 'manual', batches: [{ webhookId: 'msg_1', ids: [comp.id] }] })
+      await api.storage.runs.update(run.id, { status: 'running', startedAt: new Date().toISOString() })
+      const res = await api.call('POST', `/api/connector-runs/${run.id}/resume`)
+      expect(res.status).toBe(202)
+      await api.runner.settled(c.id)
+      expect((await api.call('GET', `/api/connector-runs/${run.id}`)).body.status).toBe('succeeded')
+      expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual(['msg_1'])
+    } finally {
+      await receiver.close()
+    }
   })
 })

@@ -1,3 +1,4 @@
+import { createPushRunner, type PushRunner } from '@complib/connector-webhook'
 import { createSqlJsStorage, type SqlJsStorage } from '@complib/core'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
@@ -14,6 +15,7 @@ export interface CallResult<T = any> {
 
 export interface TestApi {
   storage: SqlJsStorage
+  runner: PushRunner
   /** Sends a request to the app in-process; checks the answer against the OpenAPI document. */
   call<T = any>(method: string, path: string, options?: { body?: unknown; rawBody?: RequestInit['body']; headers?: Record<string, string> }): Promise<CallResult<T>>
   /** Calls and expects `status` (200 by default), returning the body: for the happy path of a test. */
@@ -29,10 +31,12 @@ export interface TestApi {
  */
 export async function createTestApi(options: { dataDir?: string } = {}): Promise<TestApi> {
   const storage = await createSqlJsStorage(options.dataDir ? { dir: options.dataDir } : {})
-  const app = createApp({ storage, dataDir: options.dataDir, log: () => {} })
+  const runner = createPushRunner({ storage })
+  const app = createApp({ storage, runner, dataDir: options.dataDir, log: () => {} })
   const validator = await _documentValidator(app)
   const api: TestApi = {
     storage,
+    runner,
     async ok(method, path, body, status = 200) {
       const res = await api.call(method, path, body === undefined ? {} : { body })
       expect(res.status, `${method} ${path}: ${res.text}`).toBe(status)
@@ -55,7 +59,10 @@ export async function createTestApi(options: { dataDir?: string } = {}): Promise
       validator(method, new URL(path, 'http://x').pathname, res.status, type, parsed)
       return { status: res.status, headers: res.headers, body: parsed, text }
     },
-    close: () => storage.close(),
+    close: async () => {
+      await runner.close()
+      await storage.close()
+    },
   }
   return api
 }

@@ -6,7 +6,7 @@ import { getConnectorType, parseConnectorConfig } from '../connectors/registry'
 import { toConnectorView } from '../connectors/view'
 import { defineRoute } from '../routing/define-route'
 import { PAGE_HEADERS, pageHeaders } from '../routing/paging'
-import { created, etag, noContent, withHeaders } from '../routing/reply'
+import { Reply, created, etag, noContent, withHeaders } from '../routing/reply'
 import { ifMatchVersion } from '../routing/request'
 
 const IdParams = z.object({ id: idSchema('connector') })
@@ -18,9 +18,13 @@ const ConnectorTypeInfo = z
   .object({ type: z.string(), title: z.string(), description: z.string(), configSchema: z.record(z.string(), z.unknown()), defaultCode: z.string() })
   .meta({ id: 'ConnectorType' })
 
-/** Push and dry-run need the runtime of @complib/connector-webhook; until it is wired, say so plainly. */
-const runtimeMissing = () =>
-  new ComplibError('NOT_IMPLEMENTED', 'push runs are not available in this build yet: the connector runtime is not installed')
+const DryRun = z
+  .object({
+    sent: z.array(z.object({ url: z.string(), entities: z.int(), bytes: z.int() })),
+    logs: z.array(z.string()),
+    error: z.string().nullable(),
+  })
+  .meta({ id: 'DryRunResult', description: 'What the code did with a sample of up to 3 components; every send was captured, none left the machine' })
 
 export const connectorRoutes = [
   defineRoute({
@@ -74,6 +78,7 @@ export const connectorRoutes = [
         secret: body.secret ?? _generateSecret(),
         code: body.code ?? null,
       })
+      await services.runner.syncSchedules()
       return created(toConnectorView(stored), `/api/connectors/${stored.id}`)
     },
   }),
@@ -109,6 +114,7 @@ export const connectorRoutes = [
       if (body.enabled !== undefined) patch.enabled = body.enabled
       if (body.config !== undefined) patch.config = parseConnectorConfig(getConnectorType(services.connectorTypes, current.type), body.config)
       const updated = await services.storage.connectors.update(params.id, patch, { ifVersion })
+      await services.runner.syncSchedules()
       return withHeaders(toConnectorView(updated), { etag: etag(updated.version) })
     },
   }),
@@ -119,9 +125,14 @@ export const connectorRoutes = [
     operationId: 'deleteConnector',
     summary: 'Delete a connector and its runs',
     params: IdParams,
+    errors: ['CONFLICT'],
     responses: { 204: { description: 'Deleted' } },
     handler: async ({ params, services }) => {
+      if ((await services.storage.runs.listActive()).some((r) => r.connectorId === params.id)) {
+        throw new ComplibError('CONFLICT', `connector ${params.id} has an active run; cancel it first`)
+      }
       await services.storage.connectors.delete(params.id)
+      await services.runner.syncSchedules()
       return noContent()
     },
   }),
@@ -162,12 +173,8 @@ export const connectorRoutes = [
     operationId: 'testConnector',
     summary: 'Dry run: the code against a small sample, with sending captured (nothing leaves the machine)',
     params: IdParams,
-    errors: ['NOT_IMPLEMENTED'],
-    responses: { 200: { description: 'What the code did', schema: z.record(z.string(), z.unknown()) } },
-    handler: async ({ params, services }) => {
-      await services.storage.connectors.get(params.id)
-      throw runtimeMissing()
-    },
+    responses: { 200: { description: 'What the code did', schema: DryRun } },
+    handler: ({ params, services }) => services.runner.dryRun(params.id),
   }),
   defineRoute({
     method: 'POST',
@@ -176,11 +183,12 @@ export const connectorRoutes = [
     operationId: 'pushConnector',
     summary: 'Push now: start a run over every non-deleted component',
     params: IdParams,
-    errors: ['CONFLICT', 'NOT_IMPLEMENTED'],
-    responses: { 202: { description: 'The run, started', schema: Run } },
+    description: 'Freezes the ids of every non-deleted component, splits them into batches of at most 250 and starts sending. 409 while the connector has an active or interrupted run.',
+    errors: ['CONFLICT'],
+    responses: { 202: { description: 'The run, started', schema: Run, headers: { location: { description: 'URL of the run' } } } },
     handler: async ({ params, services }) => {
-      await services.storage.connectors.get(params.id)
-      throw runtimeMissing()
+      const run = await services.runner.start(params.id, 'manual')
+      return new Reply(202, _summary(run), { location: `/api/connector-runs/${run.id}` })
     },
   }),
   defineRoute({
@@ -232,13 +240,7 @@ export const connectorRoutes = [
     params: RunParams,
     errors: ['CONFLICT'],
     responses: { 200: { description: 'The cancelled run', schema: Run } },
-    handler: async ({ params, services }) => {
-      const run = await services.storage.runs.get(params.runId)
-      if (run.status !== 'queued' && run.status !== 'running') {
-        throw new ComplibError('CONFLICT', `run ${run.id} is ${run.status}; only a queued or running run can be cancelled`)
-      }
-      return services.storage.runs.update(run.id, { status: 'cancelled', finishedAt: new Date().toISOString() })
-    },
+    handler: ({ params, services }) => services.runner.cancel(params.runId),
   }),
   defineRoute({
     method: 'POST',
@@ -247,14 +249,17 @@ export const connectorRoutes = [
     operationId: 'resumeConnectorRun',
     summary: 'Resume a run interrupted by a crash; acknowledged batches are not sent again',
     params: RunParams,
-    errors: ['CONFLICT', 'NOT_IMPLEMENTED'],
+    errors: ['CONFLICT'],
     responses: { 202: { description: 'The resumed run', schema: Run } },
-    handler: async ({ params, services }) => {
-      await services.storage.runs.get(params.runId)
-      throw runtimeMissing()
-    },
+    handler: async ({ params, services }) => new Reply(202, _summary(await services.runner.resume(params.runId))),
   }),
 ]
+
+/** A run without its batches (a RunDetail carries them). */
+function _summary(run: Run): Run {
+  const { batches: _batches, ...rest } = run as Run & { batches?: unknown }
+  return rest
+}
 
 /** A schema registered with an id comes out as `{ $ref, $defs }`: hand clients the object itself. */
 function _inlineRoot(schema: Record<string, unknown>): Record<string, unknown> {

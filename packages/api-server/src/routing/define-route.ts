@@ -1,6 +1,7 @@
 import type { ErrorCode, Storage } from '@complib/core'
 import type { H3Event } from 'h3'
 import type * as z from 'zod'
+import type { PushRunner } from '@complib/connector-webhook'
 import type { BlobStore } from '../blobs'
 import type { ConnectorType } from '../connectors/registry'
 
@@ -33,6 +34,8 @@ export interface AppServices {
   dataDir?: string | undefined
   /** Attachment bytes. */
   blobs: BlobStore
+  /** Push runs of the connectors: start, resume, cancel, dry run, schedules. */
+  runner: PushRunner
   /** Connector types this server can run (the built-in webhook, plus plugins). */
   connectorTypes: readonly ConnectorType[]
 }

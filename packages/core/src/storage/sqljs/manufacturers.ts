@@ -1,5 +1,165 @@
-// Placeholder: implemented in its own change.
+import { ComplibError } from '../../errors'
+import { createId } from '../../ids'
+import type { Manufacturer } from '../../schemas'
+import type { SqlExecutor } from '../_internal/sql-executor'
 import type { ManufacturerStore } from '../types'
+import { checkMerge, checkVersion, chunks, conflict, likeEscape, liveComponentIds, notFound, now, pageByName, placeholders } from './_shared'
+import { touchComponent } from './component-core'
 import type { SyncRepo } from './repo'
 
-export const manufacturers = {} as unknown as SyncRepo<ManufacturerStore>
+const COLUMNS = `f.id AS id, f.name AS name, f.website AS website, f.aliases AS aliases,
+  f.created_at AS created_at, f.updated_at AS updated_at, f.version AS version,
+  (SELECT count(*) FROM mpns m JOIN components c ON c.id = m.component_id
+    WHERE m.manufacturer_id = f.id AND c.deleted_at IS NULL) AS part_count`
+
+export const manufacturers = {
+  list(ex, query) {
+    const pattern = query.q ? `%${likeEscape(query.q)}%` : null
+    const page = pageByName<_Row>(ex, {
+      select: COLUMNS,
+      from: 'manufacturers f',
+      // Aliases are searched element by element, so `q` never matches JSON punctuation.
+      where: pattern ? [`(f.name LIKE ? ESCAPE '\\' OR EXISTS (SELECT 1 FROM json_each(f.aliases) a WHERE a.value LIKE ? ESCAPE '\\'))`] : [],
+      params: pattern ? [pattern, pattern] : [],
+      limit: query.limit,
+      cursor: query.cursor,
+      nameColumn: 'f.name',
+      idColumn: 'f.id',
+    })
+    return { ...page, items: page.items.map(_view) }
+  },
+
+  get: (ex, id) => _get(ex, id),
+
+  create(ex, input) {
+    _assertNameFree(ex, input.name, null)
+    const at = now()
+    const id = createId('manufacturer')
+    ex.run('INSERT INTO manufacturers (id, name, website, aliases, created_at, updated_at, version) VALUES (?, ?, ?, ?, ?, ?, 1)', [
+      id,
+      input.name,
+      input.website ?? null,
+      JSON.stringify(_aliases(input.aliases ?? [], input.name)),
+      at,
+      at,
+    ])
+    return _get(ex, id)
+  },
+
+  update(ex, id, patch, options) {
+    const current = _get(ex, id)
+    checkVersion('manufacturer', id, current.version, options?.ifVersion)
+    const name = patch.name ?? current.name
+    const renamed = name !== current.name
+    if (renamed) _assertNameFree(ex, name, id)
+    const website = patch.website === undefined ? current.website : patch.website
+    // Aliases are re-cleaned on a rename too: the new name must not also be an alias.
+    const aliases = _aliases(patch.aliases ?? current.aliases, name)
+    if (!renamed && website === current.website && JSON.stringify(aliases) === JSON.stringify(current.aliases)) return current
+    const at = now()
+    ex.run('UPDATE manufacturers SET name = ?, website = ?, aliases = ?, updated_at = ?, version = version + 1 WHERE id = ?', [
+      name,
+      website,
+      JSON.stringify(aliases),
+      at,
+      id,
+    ])
+    if (renamed) {
+      // The MPN records and the components show the manufacturer's name.
+      const affected = _madeBy(ex, [id])
+      ex.run('UPDATE mpns SET updated_at = ?, version = version + 1 WHERE manufacturer_id = ?', [at, id])
+      for (const componentId of affected) touchComponent(ex, componentId, 'update', ['mpns'], at)
+    }
+    return _get(ex, id)
+  },
+
+  delete(ex, id) {
+    const current = _get(ex, id)
+    // Deleted components count too: their MPNs come back on restore.
+    const used = ex.get<{ n: number }>('SELECT count(*) AS n FROM mpns WHERE manufacturer_id = ?', [id])!.n
+    if (used > 0) {
+      throw new ComplibError('CONFLICT', `manufacturer ${current.name} is used by ${used} MPN${used === 1 ? '' : 's'}; merge it into another manufacturer instead`)
+    }
+    ex.run('DELETE FROM manufacturers WHERE id = ?', [id])
+  },
+
+  merge(ex, targetId, sourceIds) {
+    checkMerge(ex, 'manufacturers', 'manufacturer', targetId, sourceIds)
+    const target = _get(ex, targetId)
+    const sources = [...new Set(sourceIds)].map((sourceId) => _get(ex, sourceId))
+    const affected = _madeBy(ex, sources.map((s) => s.id))
+    const at = now()
+    const aliases = [...target.aliases]
+    for (const source of sources) {
+      aliases.push(source.name, ...source.aliases)
+      // A component that already has the part number under the target keeps that one.
+      ex.run(
+        `DELETE FROM mpns WHERE manufacturer_id = ? AND EXISTS (
+           SELECT 1 FROM mpns t WHERE t.manufacturer_id = ? AND t.component_id = mpns.component_id AND t.part_number = mpns.part_number)`,
+        [source.id, targetId],
+      )
+      ex.run('UPDATE mpns SET manufacturer_id = ?, updated_at = ?, version = version + 1 WHERE manufacturer_id = ?', [targetId, at, source.id])
+      ex.run('DELETE FROM manufacturers WHERE id = ?', [source.id])
+    }
+    ex.run('UPDATE manufacturers SET aliases = ?, updated_at = ?, version = version + 1 WHERE id = ?', [JSON.stringify(_aliases(aliases, target.name)), at, targetId])
+    for (const componentId of affected) touchComponent(ex, componentId, 'update', ['mpns'], at)
+    return _get(ex, targetId)
+  },
+} satisfies SyncRepo<ManufacturerStore>
+
+interface _Row {
+  id: string
+  name: string
+  website: string | null
+  aliases: string
+  created_at: string
+  updated_at: string
+  version: number
+  part_count: number
+}
+
+function _get(ex: SqlExecutor, id: string): Manufacturer {
+  const row = ex.get<_Row>(`SELECT ${COLUMNS} FROM manufacturers f WHERE f.id = ?`, [id])
+  if (!row) throw notFound('manufacturer', id)
+  return _view(row)
+}
+
+function _view(r: _Row): Manufacturer {
+  return {
+    id: r.id,
+    name: r.name,
+    website: r.website,
+    aliases: JSON.parse(r.aliases) as string[],
+    partCount: r.part_count,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    version: r.version,
+  }
+}
+
+function _assertNameFree(ex: SqlExecutor, name: string, exceptId: string | null): void {
+  const row = ex.get<{ id: string }>('SELECT id FROM manufacturers WHERE name = ? AND id IS NOT ?', [name, exceptId])
+  if (row) throw conflict('body.name', `a manufacturer named ${name} exists (${row.id})`)
+}
+
+/** Aliases in first-seen order, without case-insensitive repeats and without the name itself. */
+function _aliases(aliases: readonly string[], name: string): string[] {
+  const seen = new Set([name.toLowerCase()])
+  const out: string[] = []
+  for (const alias of aliases) {
+    const key = alias.toLowerCase()
+    if (seen.has(key)) continue
+    seen.add(key)
+    out.push(alias)
+  }
+  return out
+}
+
+/** Live components with an MPN made by any of the manufacturers, in id order. */
+function _madeBy(ex: SqlExecutor, manufacturerIds: readonly string[]): string[] {
+  const ids: string[] = []
+  for (const part of chunks(manufacturerIds)) {
+    ids.push(...ex.all<{ component_id: string }>(`SELECT component_id FROM mpns WHERE manufacturer_id IN (${placeholders(part.length)})`, part).map((r) => r.component_id))
+  }
+  return liveComponentIds(ex, ids)
+}

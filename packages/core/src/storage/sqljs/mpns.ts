@@ -1,5 +1,161 @@
-// Placeholder: implemented in its own change.
+import { ComplibError } from '../../errors'
+import type { Mpn, MpnResolveResult } from '../../schemas'
+import type { SqlExecutor, SqlParam } from '../_internal/sql-executor'
 import type { MpnStore } from '../types'
+import { checkVersion, chunks, decodeCursor, encodeCursor, likeEscape, notFound, now } from './_shared'
+import { findOrCreateManufacturer, insertMpn } from './component-children'
+import { requireComponentRow, touchComponent } from './component-core'
 import type { SyncRepo } from './repo'
 
-export const mpns = {} as unknown as SyncRepo<MpnStore>
+const FROM = 'mpns m JOIN manufacturers f ON f.id = m.manufacturer_id JOIN components c ON c.id = m.component_id'
+const COLUMNS = 'm.id AS id, m.component_id AS component_id, m.manufacturer_id AS manufacturer_id, f.name AS manufacturer, m.part_number AS part_number, m.created_at AS created_at, m.updated_at AS updated_at, m.version AS version'
+
+export const mpns = {
+  list(ex, query) {
+    const where = ['c.deleted_at IS NULL']
+    const params: SqlParam[] = []
+    if (query.manufacturerId !== undefined) {
+      if (!ex.get('SELECT 1 FROM manufacturers WHERE id = ?', [query.manufacturerId])) {
+        const message = `manufacturer ${query.manufacturerId} does not exist`
+        throw new ComplibError('VALIDATION_FAILED', `query.manufacturerId: ${message}`, { errors: [{ path: 'query.manufacturerId', message }] })
+      }
+      where.push('m.manufacturer_id = ?')
+      params.push(query.manufacturerId)
+    }
+    // Part numbers that start with `q` come first, then those that only contain it.
+    let rank = '0'
+    if (query.q) {
+      where.push(`m.part_number LIKE ? ESCAPE '\\'`)
+      params.push(`%${likeEscape(query.q)}%`)
+      rank = `CASE WHEN m.part_number LIKE ? ESCAPE '\\' THEN 0 ELSE 1 END`
+    }
+    const rankParams = query.q ? [`${likeEscape(query.q)}%`] : []
+    const inner = `SELECT ${COLUMNS}, ${rank} AS rank FROM ${FROM} WHERE ${where.join(' AND ')}`
+    const total = ex.get<{ n: number }>(`SELECT count(*) AS n FROM ${FROM} WHERE ${where.join(' AND ')}`, params)!.n
+    let after = ''
+    const afterParams: SqlParam[] = []
+    if (query.cursor) {
+      const [lastRank, lastPart, lastId] = decodeCursor(query.cursor, 3)
+      after = `WHERE (rank > ? OR (rank = ? AND (part_number > ? COLLATE NOCASE OR (part_number = ? COLLATE NOCASE AND id > ?))))`
+      afterParams.push(lastRank, lastRank, lastPart, lastPart, lastId)
+    }
+    const rows = ex.all<_Row & { rank: number }>(
+      `SELECT * FROM (${inner}) ${after} ORDER BY rank, part_number COLLATE NOCASE, id LIMIT ?`,
+      [...rankParams, ...params, ...afterParams, query.limit + 1],
+    )
+    const more = rows.length > query.limit
+    if (more) rows.pop()
+    const last = rows.at(-1)
+    return { items: rows.map(_view), total, nextCursor: more && last ? encodeCursor([last.rank, last.part_number, last.id]) : null }
+  },
+
+  listForComponent(ex, componentId) {
+    requireComponentRow(ex, componentId)
+    return ex.all<_Row>(`SELECT ${COLUMNS} FROM ${FROM} WHERE m.component_id = ? ORDER BY m.position`, [componentId]).map(_view)
+  },
+
+  get: (ex, id) => _get(ex, id),
+
+  create(ex, componentId, input) {
+    requireComponentRow(ex, componentId)
+    const at = now()
+    const position = ex.get<{ next: number }>('SELECT coalesce(max(position) + 1, 0) AS next FROM mpns WHERE component_id = ?', [componentId])!.next
+    // insertMpn refuses a duplicate before it inserts; a manufacturer it created for
+    // a refused MPN is rolled back with the call.
+    const id = insertMpn(ex, componentId, input, position, at)
+    touchComponent(ex, componentId, 'update', ['mpns'], at)
+    return _get(ex, id)
+  },
+
+  update(ex, id, patch, options) {
+    const current = _get(ex, id)
+    checkVersion('mpn', id, current.version, options?.ifVersion)
+    const partNumber = patch.partNumber ?? current.partNumber
+    const manufacturerId = patch.manufacturer === undefined ? current.manufacturerId : _findManufacturer(ex, patch.manufacturer)
+    if (manufacturerId === current.manufacturerId && partNumber === current.partNumber) return current
+    if (
+      manufacturerId !== null &&
+      ex.get('SELECT 1 FROM mpns WHERE component_id = ? AND manufacturer_id = ? AND part_number = ? AND id <> ?', [current.componentId, manufacturerId, partNumber, id])
+    ) {
+      const field = patch.partNumber !== undefined ? 'body.partNumber' : 'body.manufacturer'
+      throw new ComplibError('CONFLICT', `that manufacturer part number is already an MPN of component ${current.componentId}`, {
+        errors: [{ path: field, message: 'duplicate manufacturer part number' }],
+      })
+    }
+    const at = now()
+    const finalManufacturerId = manufacturerId ?? findOrCreateManufacturer(ex, patch.manufacturer!, at)
+    ex.run('UPDATE mpns SET manufacturer_id = ?, part_number = ?, updated_at = ?, version = version + 1 WHERE id = ?', [finalManufacturerId, partNumber, at, id])
+    touchComponent(ex, current.componentId, 'update', ['mpns'], at)
+    return _get(ex, id)
+  },
+
+  delete(ex, id) {
+    const current = _get(ex, id)
+    ex.run('DELETE FROM mpns WHERE id = ?', [id])
+    touchComponent(ex, current.componentId, 'update', ['mpns'])
+  },
+
+  resolve(ex, items) {
+    const results: MpnResolveResult[] = items.map((item) => ({ partNumber: item.partNumber, manufacturer: item.manufacturer ?? null, matches: [] }))
+    // One query per chunk of the BOM: the items travel as a JSON array and are joined
+    // in SQL, so part_number's NOCASE collation decides what matches.
+    const indexed = items.map((item, i) => ({ i, p: item.partNumber, m: item.manufacturer ?? null }))
+    for (const part of chunks(indexed)) {
+      const rows = ex.all<{ i: number; component_id: string; ipn: string; name: string; manufacturer: string; part_number: string }>(
+        `SELECT json_extract(j.value, '$.i') AS i, m.component_id, c.ipn, c.name, f.name AS manufacturer, m.part_number
+         FROM json_each(?) j
+         JOIN mpns m ON m.part_number = json_extract(j.value, '$.p')
+         JOIN components c ON c.id = m.component_id AND c.deleted_at IS NULL
+         JOIN manufacturers f ON f.id = m.manufacturer_id
+         WHERE json_extract(j.value, '$.m') IS NULL
+            OR f.name = json_extract(j.value, '$.m')
+            OR EXISTS (SELECT 1 FROM json_each(f.aliases) a WHERE a.value = json_extract(j.value, '$.m') COLLATE NOCASE)
+         ORDER BY i, m.component_id, m.position`,
+        [JSON.stringify(part)],
+      )
+      for (const r of rows) {
+        results[r.i]!.matches.push({ componentId: r.component_id, ipn: r.ipn, name: r.name, manufacturer: r.manufacturer, partNumber: r.part_number })
+      }
+    }
+    return results
+  },
+} satisfies SyncRepo<MpnStore>
+
+interface _Row {
+  id: string
+  component_id: string
+  manufacturer_id: string
+  manufacturer: string
+  part_number: string
+  created_at: string
+  updated_at: string
+  version: number
+}
+
+/** An MPN of a live component; those of a deleted component are hidden like the component. */
+function _get(ex: SqlExecutor, id: string): Mpn {
+  const row = ex.get<_Row>(`SELECT ${COLUMNS} FROM ${FROM} WHERE m.id = ? AND c.deleted_at IS NULL`, [id])
+  if (!row) throw notFound('mpn', id)
+  return _view(row)
+}
+
+function _view(r: _Row): Mpn {
+  return {
+    id: r.id,
+    componentId: r.component_id,
+    manufacturerId: r.manufacturer_id,
+    manufacturer: r.manufacturer,
+    partNumber: r.part_number,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    version: r.version,
+  }
+}
+
+/** The manufacturer findOrCreateManufacturer would pick for `name`, without creating one. */
+function _findManufacturer(ex: SqlExecutor, name: string): string | null {
+  const byName = ex.get<{ id: string }>('SELECT id FROM manufacturers WHERE name = ?', [name])
+  if (byName) return byName.id
+  const byAlias = ex.get<{ id: string }>('SELECT f.id FROM manufacturers f, json_each(f.aliases) a WHERE a.value = ? COLLATE NOCASE ORDER BY f.id LIMIT 1', [name])
+  return byAlias?.id ?? null
+}

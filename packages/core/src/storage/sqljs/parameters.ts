@@ -1,6 +1,192 @@
-// Placeholder: implemented in its own change.
+import { createId } from '../../ids'
+import type { Parameter, ParameterType } from '../../schemas'
+import { parseSiNumber } from '../../si-number'
+import type { SqlExecutor } from '../_internal/sql-executor'
 import type { ParameterStore, ParameterTypeStore } from '../types'
+import { checkVersion, conflict, likeEscape, notFound, now, pageByName } from './_shared'
+import { insertParameter, setParameters } from './component-children'
+import { requireComponentRow, touchComponent } from './component-core'
 import type { SyncRepo } from './repo'
 
-export const parameters = {} as unknown as SyncRepo<ParameterStore>
-export const parameterTypes = {} as unknown as SyncRepo<ParameterTypeStore>
+const PARAMETER_COLUMNS = 'id, component_id, type, value, unit, numeric, created_at, updated_at, version'
+
+export const parameters = {
+  listForComponent(ex, componentId) {
+    requireComponentRow(ex, componentId)
+    return _forComponent(ex, componentId)
+  },
+
+  add(ex, componentId, input) {
+    requireComponentRow(ex, componentId)
+    const at = now()
+    const position = ex.get<{ next: number }>('SELECT coalesce(max(position) + 1, 0) AS next FROM component_parameters WHERE component_id = ?', [componentId])!.next
+    const id = insertParameter(ex, componentId, input, position, at)
+    touchComponent(ex, componentId, 'update', ['parameters'], at)
+    return _get(ex, id)
+  },
+
+  replace(ex, componentId, inputs) {
+    requireComponentRow(ex, componentId)
+    const at = now()
+    setParameters(ex, componentId, inputs, at)
+    touchComponent(ex, componentId, 'update', ['parameters'], at)
+    return _forComponent(ex, componentId)
+  },
+
+  get: (ex, id) => _get(ex, id),
+
+  update(ex, id, patch, options) {
+    const current = _get(ex, id)
+    checkVersion('parameter', id, current.version, options?.ifVersion)
+    const next = {
+      type: patch.type ?? current.type,
+      value: patch.value ?? current.value,
+      unit: patch.unit === undefined ? current.unit : patch.unit,
+    }
+    if (next.type === current.type && next.value === current.value && next.unit === current.unit) return current
+    const at = now()
+    ex.run('UPDATE component_parameters SET type = ?, value = ?, unit = ?, numeric = ?, updated_at = ?, version = version + 1 WHERE id = ?', [
+      next.type,
+      next.value,
+      next.unit,
+      parseSiNumber(next.value),
+      at,
+      id,
+    ])
+    touchComponent(ex, current.componentId, 'update', ['parameters'], at)
+    return _get(ex, id)
+  },
+
+  delete(ex, id) {
+    const current = _get(ex, id)
+    ex.run('DELETE FROM component_parameters WHERE id = ?', [id])
+    touchComponent(ex, current.componentId, 'update', ['parameters'])
+  },
+} satisfies SyncRepo<ParameterStore>
+
+export const parameterTypes = {
+  list(ex, query) {
+    const page = pageByName<_TypeRow>(ex, {
+      select: '*',
+      from: 'parameter_types',
+      where: query.q ? [`name LIKE ? ESCAPE '\\'`] : [],
+      params: query.q ? [`%${likeEscape(query.q)}%`] : [],
+      limit: query.limit,
+      cursor: query.cursor,
+    })
+    return { ...page, items: page.items.map(_typeView) }
+  },
+
+  get: (ex, id) => _getType(ex, id),
+
+  create(ex, input) {
+    _assertTypeNameFree(ex, input.name, null)
+    const at = now()
+    const id = createId('parameterType')
+    ex.run('INSERT INTO parameter_types (id, name, unit, kind, description, created_at, updated_at, version) VALUES (?, ?, ?, ?, ?, ?, ?, 1)', [
+      id,
+      input.name,
+      input.unit ?? null,
+      input.kind,
+      input.description ?? null,
+      at,
+      at,
+    ])
+    return _getType(ex, id)
+  },
+
+  update(ex, id, patch, options) {
+    const current = _getType(ex, id)
+    checkVersion('parameter type', id, current.version, options?.ifVersion)
+    const next = {
+      name: patch.name ?? current.name,
+      unit: patch.unit === undefined ? current.unit : patch.unit,
+      kind: patch.kind ?? current.kind,
+      description: patch.description === undefined ? current.description : patch.description,
+    }
+    if (next.name !== current.name) _assertTypeNameFree(ex, next.name, id)
+    if (next.name === current.name && next.unit === current.unit && next.kind === current.kind && next.description === current.description) return current
+    ex.run('UPDATE parameter_types SET name = ?, unit = ?, kind = ?, description = ?, updated_at = ?, version = version + 1 WHERE id = ?', [
+      next.name,
+      next.unit,
+      next.kind,
+      next.description,
+      now(),
+      id,
+    ])
+    return _getType(ex, id)
+  },
+
+  delete(ex, id) {
+    _getType(ex, id)
+    // Parameters hold their type as text, so removing the vocabulary entry loses no
+    // component data; the type simply stops being suggested.
+    ex.run('DELETE FROM parameter_types WHERE id = ?', [id])
+  },
+} satisfies SyncRepo<ParameterTypeStore>
+
+interface _Row {
+  id: string
+  component_id: string
+  type: string
+  value: string
+  unit: string | null
+  numeric: number | null
+  created_at: string
+  updated_at: string
+  version: number
+}
+
+interface _TypeRow {
+  id: string
+  name: string
+  unit: string | null
+  kind: ParameterType['kind']
+  description: string | null
+  created_at: string
+  updated_at: string
+  version: number
+}
+
+function _forComponent(ex: SqlExecutor, componentId: string): Parameter[] {
+  return ex.all<_Row>(`SELECT ${PARAMETER_COLUMNS} FROM component_parameters WHERE component_id = ? ORDER BY position`, [componentId]).map(_view)
+}
+
+/** A parameter of a live component; those of a deleted component are hidden like the component. */
+function _get(ex: SqlExecutor, id: string): Parameter {
+  const row = ex.get<_Row>(
+    `SELECT ${PARAMETER_COLUMNS} FROM component_parameters p WHERE id = ? AND EXISTS (SELECT 1 FROM components c WHERE c.id = p.component_id AND c.deleted_at IS NULL)`,
+    [id],
+  )
+  if (!row) throw notFound('parameter', id)
+  return _view(row)
+}
+
+function _view(r: _Row): Parameter {
+  return {
+    id: r.id,
+    componentId: r.component_id,
+    type: r.type,
+    value: r.value,
+    unit: r.unit,
+    numeric: r.numeric,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    version: r.version,
+  }
+}
+
+function _getType(ex: SqlExecutor, id: string): ParameterType {
+  const row = ex.get<_TypeRow>('SELECT * FROM parameter_types WHERE id = ?', [id])
+  if (!row) throw notFound('parameter type', id)
+  return _typeView(row)
+}
+
+function _typeView(r: _TypeRow): ParameterType {
+  return { id: r.id, name: r.name, unit: r.unit, kind: r.kind, description: r.description, createdAt: r.created_at, updatedAt: r.updated_at, version: r.version }
+}
+
+function _assertTypeNameFree(ex: SqlExecutor, name: string, exceptId: string | null): void {
+  const row = ex.get<{ id: string }>('SELECT id FROM parameter_types WHERE name = ? AND id IS NOT ?', [name, exceptId])
+  if (row) throw conflict('body.name', `a parameter type named ${name} exists (${row.id})`)
+}
