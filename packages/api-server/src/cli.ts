@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util'
+import { pushCommand } from './push-command'
 import { DEFAULTS, startServer } from './server'
 import { APP_VERSION } from './version'
 
@@ -6,6 +7,7 @@ const USAGE = `complib ${APP_VERSION}: a local service for electronic component 
 
 Usage:
   complib serve [--host 127.0.0.1] [--port 4000] [--data ./data] [--api-key KEY]
+  complib push <connector id or name> [--follow] [--url http://127.0.0.1:4000] [--api-key KEY]
   complib --version
 
 Environment: COMPLIB_HOST, COMPLIB_PORT, COMPLIB_DATA_DIR, COMPLIB_API_KEY (flags win).
@@ -23,6 +25,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         port: { type: 'string' },
         data: { type: 'string' },
         'api-key': { type: 'string' },
+        url: { type: 'string' },
+        follow: { type: 'boolean', short: 'f' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -40,6 +44,20 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   if (values.help || !command) {
     console.log(USAGE)
     return values.help ? 0 : 2
+  }
+  if (command === 'push') {
+    const connector = positionals[1]
+    if (!connector) {
+      console.error(`complib push: name the connector (its id or name)\n\n${USAGE}`)
+      return 2
+    }
+    const host = env.COMPLIB_HOST ?? DEFAULTS.host
+    return pushCommand({
+      connector,
+      baseUrl: values.url ?? `http://${host.includes(':') ? `[${host}]` : host}:${env.COMPLIB_PORT ?? DEFAULTS.port}`,
+      apiKey: values['api-key'] ?? env.COMPLIB_API_KEY,
+      follow: values.follow ?? false,
+    })
   }
   if (command !== 'serve') {
     console.error(`complib: unknown command "${command}"\n\n${USAGE}`)

@@ -68,3 +68,31 @@ describe('complib serve', () => {
     expect(err).toMatch(/--port must be a whole number/)
   })
 })
+
+describe('complib push', () => {
+  it('starts a run on a running server and follows it to the end', async () => {
+    const { startServer } = await import('../src/server')
+    const { startReceiver } = await import('../../connector-webhook/test/receiver')
+    const data = mkdtempSync(join(tmpdir(), 'complib-cli-'))
+    dirs.push(data)
+    const server = await startServer({ port: 0, dataDir: data, log: () => {} })
+    const receiver = await startReceiver()
+    try {
+      for (let i = 0; i < 300; i++) await server.storage.components.create({ name: `p${i}` })
+      const c = await server.storage.connectors.create({ type: 'webhook', name: 'Shop', enabled: true, config: { url: receiver.url, requestsPerSecond: 100, concurrency: 2, cron: null }, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', code: null })
+      const { done } = runCli(['push', 'shop', '--follow', '--url', server.url])
+      const { code, err } = await done
+      expect(err).toMatch(/run run_\w+ started: 300 components in 2 batches/)
+      expect(err).toMatch(/succeeded: 2\/2 batches delivered, 300 components sent, 0 batches failed/)
+      expect(code).toBe(0)
+      expect(receiver.received).toHaveLength(2)
+      const unknown = await runCli(['push', 'con_01JD7W3T9X4QF5B8S2M6K0N1PZ', '--url', server.url]).done
+      expect(unknown.code).toBe(1)
+      expect(unknown.err).toMatch(/404/)
+      void c
+    } finally {
+      await receiver.close()
+      await server.close()
+    }
+  })
+})

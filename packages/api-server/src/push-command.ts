@@ -1,0 +1,78 @@
+/**
+ * `complib push <connector> [--follow]`: starts a push run on a running
+ * server (the server owns the data folder) and, with --follow, shows its
+ * progress until it ends. Exit code 0 when the run succeeded.
+ */
+export interface PushCommandOptions {
+  connector: string
+  baseUrl: string
+  apiKey?: string | undefined
+  follow: boolean
+  out?: NodeJS.WriteStream | undefined
+  pollMs?: number | undefined
+}
+
+interface _Run {
+  id: string
+  status: string
+  total: number
+  batchesTotal: number
+  batchesSucceeded: number
+  batchesFailed: number
+  entitiesSent: number
+  error: string | null
+  batches?: Array<{ status: string }>
+}
+
+export async function pushCommand(options: PushCommandOptions): Promise<number> {
+  const out = options.out ?? process.stderr
+  const call = async <T>(method: string, path: string): Promise<T> => {
+    const res = await fetch(`${options.baseUrl.replace(/\/+$/, '')}${path}`, {
+      method,
+      headers: options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {},
+    }).catch((error: Error) => {
+      throw new Error(`cannot reach ${options.baseUrl} (${error.message}); is \`complib serve\` running?`)
+    })
+    const body = (await res.json().catch(() => ({}))) as T & { detail?: string }
+    if (!res.ok) throw new Error(`${res.status}: ${body.detail ?? res.statusText}`)
+    return body
+  }
+  try {
+    const id = /^con_/.test(options.connector) ? options.connector : await _findByName(call, options.connector)
+    const started = await call<_Run>('POST', `/api/connectors/${id}/push`)
+    out.write(`complib: run ${started.id} started: ${started.total} components in ${started.batchesTotal} batches\n`)
+    if (!options.follow) return 0
+    let run = started
+    let last = ''
+    while (run.status === 'queued' || run.status === 'running') {
+      await new Promise((r) => setTimeout(r, options.pollMs ?? 500))
+      run = await call<_Run>('GET', `/api/connector-runs/${started.id}`)
+      const done = run.batches?.filter((b) => b.status === 'succeeded' || b.status === 'failed').length ?? 0
+      const line = _bar(done, run.batchesTotal, run.batches?.filter((b) => b.status === 'failed').length ?? 0)
+      if (out.isTTY) out.write(`\r${line}`)
+      else if (line !== last) out.write(`${line}\n`)
+      last = line
+    }
+    if (out.isTTY) out.write('\n')
+    out.write(
+      `complib: run ${run.id} ${run.status}: ${run.batchesSucceeded}/${run.batchesTotal} batches delivered, ${run.entitiesSent} components sent, ${run.batchesFailed} batches failed${run.error ? `\n  ${run.error}` : ''}\n`,
+    )
+    return run.status === 'succeeded' ? 0 : 1
+  } catch (error) {
+    out.write(`complib: ${(error as Error).message}\n`)
+    return 1
+  }
+}
+
+async function _findByName(call: <T>(method: string, path: string) => Promise<T>, name: string): Promise<string> {
+  const list = await call<Array<{ id: string; name: string }>>('GET', '/api/connectors?limit=1000')
+  const found = list.filter((c) => c.name.toLowerCase() === name.toLowerCase())
+  if (found.length !== 1) throw new Error(found.length ? `${found.length} connectors are named "${name}"; use its id` : `no connector named "${name}"`)
+  return found[0]!.id
+}
+
+function _bar(done: number, total: number, failed: number): string {
+  const width = 30
+  const filled = total ? Math.round((done / total) * width) : width
+  return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} batches${failed ? `, ${failed} failed` : ''}`
+}
