@@ -1,35 +1,13 @@
-import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
+import { runCli } from './cli-process'
 
-const cli = fileURLToPath(new URL('../src/cli.ts', import.meta.url))
 const dirs: string[] = []
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
 })
-
-/** Runs `complib …` from source; resolves with the first line matching `until`, or the exit. */
-function runCli(args: string[], env: Record<string, string> = {}, until?: RegExp) {
-  const child = spawn(process.execPath, ['--no-node-snapshot', '--import', 'tsx', cli, ...args], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let out = ''
-  let err = ''
-  const done = new Promise<{ code: number | null; out: string; err: string; match?: RegExpMatchArray }>((resolve) => {
-    child.stdout.on('data', (d) => {
-      out += d
-      const match = until && out.match(until)
-      if (match) resolve({ code: null, out, err, match })
-    })
-    child.stderr.on('data', (d) => (err += d))
-    child.on('exit', (code) => resolve({ code, out, err }))
-  })
-  return { child, done }
-}
 
 describe('complib serve', () => {
   it('starts on an empty data folder and answers /api/health', async () => {

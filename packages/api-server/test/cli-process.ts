@@ -1,0 +1,25 @@
+import { spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+
+const cli = fileURLToPath(new URL('../src/cli.ts', import.meta.url))
+
+/** Runs `complib …` from source; resolves with the first line matching `until`, or the exit. */
+export function runCli(args: string[], env: Record<string, string> = {}, until?: RegExp) {
+  const child = spawn(process.execPath, ['--no-node-snapshot', '--import', 'tsx', cli, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let out = ''
+  let err = ''
+  const done = new Promise<{ code: number | null; out: string; err: string; match?: RegExpMatchArray }>((resolve) => {
+    child.stdout.on('data', (d) => {
+      out += d
+      const match = until && out.match(until)
+      if (match) resolve({ code: null, out, err, match })
+    })
+    child.stderr.on('data', (d) => (err += d))
+    child.on('exit', (code) => resolve({ code, out, err }))
+  })
+  return { child, done }
+}
+
