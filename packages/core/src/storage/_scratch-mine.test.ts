@@ -4,6 +4,9 @@ import createSqlJsStorage from './sqljs'
 import { tagsSuite } from '../testing/storage/tags'
 import { parametersSuite } from '../testing/storage/parameters'
 import { mpnsSuite } from '../testing/storage/mpns'
+import { catalogSuite } from '../testing/storage/catalog-suite'
+import { searchSuite } from '../testing/storage/search-suite'
+import { componentsSuite } from '../testing/storage/components-suite'
 
 const MINE = process.env.SCRATCH_MINE === '1'
 vi.mock('./sqljs/tag-store', async (orig) => (process.env.SCRATCH_MINE === '1' ? await import('./sqljs/tags') : await orig()))
@@ -19,4 +22,7 @@ describe(`scratch (${MINE ? 'mine' : 'existing'})`, () => {
   tagsSuite(get)
   parametersSuite(get)
   mpnsSuite(get)
+  catalogSuite(get)
+  searchSuite(get)
+  componentsSuite(get)
 })
