@@ -3,10 +3,11 @@
 // same run, and the table is written to bench-results/latest.md.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { benchStorageWrite } from './storage-write'
+import { benchPush } from './push'
 import { benchSuggest } from './suggest'
 
 const quick = process.argv.includes('--quick')
-const rows = [...(await benchStorageWrite({ quick })).rows, ...(await benchSuggest({ quick })).rows]
+const rows = [...(await benchStorageWrite({ quick })).rows, ...(await benchSuggest({ quick })).rows, ...(await benchPush({ quick })).rows]
 
 const header = '| scenario | subject | baseline (same run) | ratio | target |\n|---|---|---|---|---|'
 const table = [header, ...rows.map((r) => `| ${r.scenario} | ${r.subject} | ${r.baseline} | ${r.ratio} | ${r.target} |`)].join('\n')

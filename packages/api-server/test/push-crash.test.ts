@@ -53,7 +53,9 @@ describe('push crash', () => {
         final = await api(server.url, 'GET', `/api/connector-runs/${run.id}`)
         if (final.status !== 'running' && final.status !== 'queued') break
       }
+      const exited = new Promise((r) => server.child.on('exit', r))
       server.child.kill('SIGTERM')
+      await exited
       expect(final.status).toBe('succeeded')
       expect(final.resumedAt).not.toBeNull()
 

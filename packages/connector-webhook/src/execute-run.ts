@@ -83,8 +83,11 @@ async function _runBatch(job: _BatchJob): Promise<void> {
     await storage.runs.updateBatch(job.runId, job.index, { status: 'succeeded', error: null })
     return
   }
-  await storage.runs.updateBatch(job.runId, job.index, { status: 'sending' })
   let stored = body ? new TextDecoder().decode(body) : null
+  // Attempts are written with the batch's outcome (one durable write, not one per attempt);
+  // a crash in between loses only the timing of attempts, never a batch.
+  const attempts: Array<{ at: string; status: number | null; durationMs: number; error: string | null }> = []
+  let lastStatus: number | null = null
   try {
     await job.sandbox.push(entities, job.config, {
       sendWebhook: async (url, sent) => {
@@ -94,16 +97,14 @@ async function _runBatch(job: _BatchJob): Promise<void> {
         const text = JSON.stringify({ entities: sent })
         // Keep the exact bytes before they leave, so a resend after a crash is identical.
         if (text !== stored) {
-          await storage.runs.updateBatch(job.runId, job.index, { body: new TextEncoder().encode(text) })
+          await storage.runs.updateBatch(job.runId, job.index, { status: 'sending', body: new TextEncoder().encode(text) })
           stored = text
         }
         const result = await job.throttle(() =>
           deliver({ url, body: new TextEncoder().encode(text), webhookId: job.webhookId, secrets: job.secrets, timeoutMs: job.options.requestTimeoutMs, fetch: job.options.fetch }),
         )
-        await storage.runs.updateBatch(job.runId, job.index, {
-          lastStatus: result.status || null,
-          appendAttempt: { at: new Date().toISOString(), status: result.status || null, durationMs: Math.round(result.durationMs), error: result.error },
-        })
+        lastStatus = result.status || null
+        attempts.push({ at: new Date().toISOString(), status: lastStatus, durationMs: Math.round(result.durationMs), error: result.error })
         return result.retryAfter === undefined ? { ok: result.ok, status: result.status } : { ok: result.ok, status: result.status, retryAfter: result.retryAfter }
       },
       sleep: (ms) => _sleep(ms, signal),
@@ -111,9 +112,14 @@ async function _runBatch(job: _BatchJob): Promise<void> {
         if (job.logs.length < 200) job.logs.push(line)
       },
     })
-    await storage.runs.updateBatch(job.runId, job.index, { status: 'succeeded', error: null, body: null })
+    await storage.runs.updateBatch(job.runId, job.index, { status: 'succeeded', error: null, body: null, lastStatus, appendAttempts: attempts })
   } catch (error) {
-    await storage.runs.updateBatch(job.runId, job.index, { status: 'failed', error: `[connector:webhook] batch ${job.index}: ${(error as Error).message}` })
+    await storage.runs.updateBatch(job.runId, job.index, {
+      status: 'failed',
+      error: `[connector:webhook] batch ${job.index}: ${(error as Error).message}`,
+      lastStatus,
+      appendAttempts: attempts,
+    })
   }
 }
 

@@ -305,6 +305,8 @@ export type RunPatch = Partial<Pick<Run, 'status' | 'error' | 'startedAt' | 'fin
 
 export type RunBatchPatch = Partial<Pick<RunBatch, 'status' | 'lastStatus' | 'error'>> & {
   appendAttempt?: RunBatch['attempts'][number]
+  /** Several attempts at once (in order). */
+  appendAttempts?: ReadonlyArray<RunBatch['attempts'][number]>
   /** The exact bytes sent (kept until the batch is acknowledged, so a resend is identical); null clears. */
   body?: Uint8Array | null
 }

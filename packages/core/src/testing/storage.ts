@@ -5,6 +5,9 @@ import { componentsSuite } from './storage/components-suite'
 import { librarySuite } from './storage/library-suite'
 import { operationsSuite } from './storage/operations-suite'
 import { searchSuite } from './storage/search-suite'
+import { mpnsSuite } from './storage/mpns'
+import { parametersSuite } from './storage/parameters'
+import { tagsSuite } from './storage/tags'
 import { transactionsSuite } from './storage/transactions'
 
 /** Makes a new, empty storage for one test. */
@@ -34,6 +37,9 @@ export function testStorage(name: string, factory: StorageFactory): void {
     transactionsSuite(get)
     componentsSuite(get)
     catalogSuite(get)
+    tagsSuite(get)
+    parametersSuite(get)
+    mpnsSuite(get)
     librarySuite(get)
     searchSuite(get)
     operationsSuite(get)

@@ -82,8 +82,9 @@ export const runs = {
     if (patch.lastStatus !== undefined) sets.push('last_status = ?') && values.push(patch.lastStatus)
     if (patch.error !== undefined) sets.push('error = ?') && values.push(patch.error)
     if (patch.body !== undefined) sets.push('body = ?') && values.push(patch.body)
-    if (patch.appendAttempt) {
-      const attempts = [...(JSON.parse(current.attempts) as RunBatch['attempts']), patch.appendAttempt].slice(-MAX_ATTEMPTS)
+    const added = [...(patch.appendAttempt ? [patch.appendAttempt] : []), ...(patch.appendAttempts ?? [])]
+    if (added.length) {
+      const attempts = [...(JSON.parse(current.attempts) as RunBatch['attempts']), ...added].slice(-MAX_ATTEMPTS)
       sets.push('attempts = ?')
       values.push(JSON.stringify(attempts))
     }

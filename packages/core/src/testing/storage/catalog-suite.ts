@@ -3,7 +3,7 @@ import type { Storage } from '../../storage/types'
 
 /** Tags, parameters and their types, MPNs and manufacturers. */
 export function catalogSuite(storage: () => Storage): void {
-  describe('tags', () => {
+  describe('catalog: tags', () => {
     it('lists tags by name with counts of live components', async () => {
       const s = storage()
       await s.components.create({ name: 'A', tags: ['smd', 'passive'] })
@@ -51,7 +51,7 @@ export function catalogSuite(storage: () => Storage): void {
     })
   })
 
-  describe('parameters', () => {
+  describe('catalog: parameters', () => {
     it('adds, reads numbers with SI prefixes, updates and deletes parameters', async () => {
       const s = storage()
       const c = await s.components.create({ name: 'C', parameters: [{ type: 'Capacitance', value: '100n', unit: 'F' }] })
@@ -72,7 +72,7 @@ export function catalogSuite(storage: () => Storage): void {
     })
   })
 
-  describe('mpns and manufacturers', () => {
+  describe('catalog: mpns and manufacturers', () => {
     it('adds an MPN, creating its manufacturer, and refuses a duplicate', async () => {
       const s = storage()
       const c = await s.components.create({ name: 'A' })

@@ -1,5 +1,0 @@
-// Placeholder: implemented in its own change.
-import type { AttachmentStore } from '../types'
-import type { SyncRepo } from './repo'
-
-export const attachments = {} as unknown as SyncRepo<AttachmentStore>

@@ -1,5 +1,0 @@
-// Placeholder: implemented in its own change.
-import type { LocationStore } from '../types'
-import type { SyncRepo } from './repo'
-
-export const locations = {} as unknown as SyncRepo<LocationStore>

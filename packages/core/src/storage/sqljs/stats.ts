@@ -1,2 +1,0 @@
-// Placeholder: implemented in library-stats.ts.
-export {}
