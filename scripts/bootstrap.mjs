@@ -20,7 +20,9 @@ switch (task) {
     // Workspace packages export their TypeScript source (CONVENTIONS "Layout"),
     // so the server runs from source through tsx: no build step for a newcomer.
     const cli = join(root, 'packages/api-server/src/cli.ts')
-    _run(process.execPath, ['--no-node-snapshot', '--import', 'tsx', cli, 'serve', ...rest])
+    // `npm start` serves; `npm start -- push ERP --follow` runs another complib command.
+    const args = rest[0] && !rest[0].startsWith('-') ? rest : ['serve', ...rest]
+    _run(process.execPath, ['--no-node-snapshot', '--import', 'tsx', cli, ...args])
     break
   }
   case 'test':
