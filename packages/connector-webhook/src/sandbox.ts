@@ -50,18 +50,25 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     if (!h) throw new Error('this push() call has already finished')
     return h
   }
-  const send = new ivm.Reference(async (id: number, url: unknown, json: unknown) => {
-    if (typeof url !== 'string' || typeof json !== 'string') throw new Error('helpers.sendWebhook(url, entities): url must be a string')
-    const entities = JSON.parse(json) as unknown
-    if (!Array.isArray(entities)) throw new Error('helpers.sendWebhook(url, entities): entities must be an array')
-    return helperOf(id).sendWebhook(url, entities)
-  })
-  const sleep = new ivm.Reference(async (id: number, ms: unknown) => {
-    const n = Number(ms)
-    if (!Number.isFinite(n) || n < 0 || n > MAX_SLEEP_MS) throw new Error(`helpers.sleep(ms): ms must be a number from 0 to ${MAX_SLEEP_MS}`)
-    helperOf(id)
-    await helperOf(id).sleep(n)
-  })
+  // Host functions never reject: a rejected promise handed to isolated-vm can surface as an
+  // unhandled rejection in the host, which would take the server down. They answer
+  // { value } or { error }, and the bootstrap throws inside the isolate.
+  const send = new ivm.Reference((id: number, url: unknown, json: unknown) =>
+    _settle(async () => {
+      if (typeof url !== 'string' || typeof json !== 'string') throw new Error('helpers.sendWebhook(url, entities): url must be a string')
+      const entities = JSON.parse(json) as unknown
+      if (!Array.isArray(entities)) throw new Error('helpers.sendWebhook(url, entities): entities must be an array')
+      return helperOf(id).sendWebhook(url, entities)
+    }),
+  )
+  const sleep = new ivm.Reference((id: number, ms: unknown) =>
+    _settle(async () => {
+      const n = Number(ms)
+      if (!Number.isFinite(n) || n < 0 || n > MAX_SLEEP_MS) throw new Error(`helpers.sleep(ms): ms must be a number from 0 to ${MAX_SLEEP_MS}`)
+      await helperOf(id).sleep(n)
+      return null
+    }),
+  )
   const log = new ivm.Reference((id: number, line: unknown) => {
     calls.get(Number(id))?.log(String(line).slice(0, 2000))
   })
@@ -115,12 +122,13 @@ const MARK = '\u0000complib-error:'
 const BOOTSTRAP = /* js */ `
 const sendRef = $0, sleepRef = $1, logRef = $2
 const copy = { arguments: { copy: true }, result: { copy: true, promise: true } }
+const unwrap = (r) => { if (r && typeof r.error === 'string') throw new Error(r.error); return r.value }
 const stringify = (v) => { try { return typeof v === 'string' ? v : JSON.stringify(v) } catch { return String(v) } }
 globalThis.__complibRun = async (callId, entitiesJson, configJson) => {
   if (typeof push !== 'function') throw new Error('the connector code defines no function named push')
   const helpers = Object.freeze({
-    sendWebhook: (url, entities) => sendRef.apply(undefined, [callId, url, JSON.stringify(entities)], copy),
-    sleep: (ms) => sleepRef.apply(undefined, [callId, ms], { arguments: { copy: true }, result: { promise: true } }),
+    sendWebhook: async (url, entities) => unwrap(await sendRef.apply(undefined, [callId, url, JSON.stringify(entities)], copy)),
+    sleep: async (ms) => { unwrap(await sleepRef.apply(undefined, [callId, ms], copy)) },
     log: (...args) => { logRef.applyIgnored(undefined, [callId, args.map(stringify).join(' ')], { arguments: { copy: true } }) },
   })
   try {
@@ -133,6 +141,14 @@ globalThis.__complibRun = async (callId, entitiesJson, configJson) => {
   }
 }
 `
+
+async function _settle<T>(fn: () => Promise<T>): Promise<{ value: T } | { error: string }> {
+  try {
+    return { value: await fn() }
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) }
+  }
+}
 
 /** Errors from inside the isolate come as plain Errors; keep their message, never a host stack. */
 function _sandboxError(error: unknown): Error {
