@@ -93,6 +93,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       },
     )
   }
+  // Every write is journaled before it is acknowledged, so staying up is safe: a stray
+  // rejection is a bug to report, not a reason to drop every client's connection.
+  process.on('unhandledRejection', (reason) => console.error('complib: unhandled rejection (a bug, please report it):', reason))
   process.once('SIGINT', () => stop('SIGINT'))
   process.once('SIGTERM', () => stop('SIGTERM'))
   return new Promise<number>(() => {})
