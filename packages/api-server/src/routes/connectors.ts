@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto'
-import { ComplibError, Connector, ConnectorCreate, ConnectorPatch, PageQuery, Run, RunDetail, SecretRotate, idSchema } from '@complib/core'
+import { ComplibError, Connector, type StoredConnector, ConnectorCreate, ConnectorPatch, PageQuery, Run, RunDetail, SecretRotate, idSchema } from '@complib/core'
 import { checkConnectorCode } from '@complib/connector-webhook'
 import * as z from 'zod'
 import { getConnectorType, parseConnectorConfig } from '../connectors/registry'
 import { toConnectorView } from '../connectors/view'
-import { defineRoute } from '../routing/define-route'
+import { defineRoute, type AppServices } from '../routing/define-route'
 import { PAGE_HEADERS, pageHeaders } from '../routing/paging'
 import { Reply, created, etag, noContent, withHeaders } from '../routing/reply'
 import { ifMatchVersion } from '../routing/request'
@@ -145,8 +145,7 @@ export const connectorRoutes = [
     params: IdParams,
     responses: { 200: { description: 'The code', schema: ConnectorCode } },
     handler: async ({ params, services }) => {
-      const c = await services.storage.connectors.get(params.id)
-      return { code: c.code ?? getConnectorType(services.connectorTypes, c.type).defaultCode, isDefault: c.code === null }
+      return _codeView(services, await services.storage.connectors.get(params.id))
     },
   }),
   defineRoute({
@@ -162,8 +161,7 @@ export const connectorRoutes = [
     responses: { 200: { description: 'The code now in use', schema: ConnectorCode } },
     handler: async ({ params, body, services, event }) => {
       if (body.code !== null) checkConnectorCode(body.code)
-      const c = await services.storage.connectors.update(params.id, { code: body.code }, { ifVersion: ifMatchVersion(event.req) })
-      return { code: c.code ?? getConnectorType(services.connectorTypes, c.type).defaultCode, isDefault: c.code === null }
+      return _codeView(services, await services.storage.connectors.update(params.id, { code: body.code }, { ifVersion: ifMatchVersion(event.req) }))
     },
   }),
   defineRoute({
@@ -254,6 +252,11 @@ export const connectorRoutes = [
     handler: async ({ params, services }) => new Reply(202, _summary(await services.runner.resume(params.runId))),
   }),
 ]
+
+/** The code a connector runs: its own, or its type's default. */
+function _codeView(services: AppServices, c: StoredConnector): z.infer<typeof ConnectorCode> {
+  return { code: c.code ?? getConnectorType(services.connectorTypes, c.type).defaultCode, isDefault: c.code === null }
+}
 
 /** A run without its batches (a RunDetail carries them). */
 function _summary(run: Run): Run {
