@@ -137,6 +137,25 @@ export function reindexComponent(ex: SqlExecutor, id: string): void {
     row.description ?? '',
     mpns?.list ?? '',
   ])
+  ex.run('DELETE FROM components_grams WHERE docid = ?', [row.rowid])
+  // The same 3-character windows as the components_grams migration (schema.ts): suggest's substring tier.
+  ex.run(
+    `WITH RECURSIVE
+      f(t) AS (
+        SELECT lower(name) || char(1, 1) FROM components WHERE rowid = ?1
+        UNION ALL SELECT lower(ipn) || char(1, 1) FROM components WHERE rowid = ?1
+        UNION ALL SELECT lower(part_number) || char(1, 1) FROM mpns WHERE component_id = ?2
+      ),
+      g(t, i) AS (SELECT t, 1 FROM f UNION ALL SELECT t, i + 1 FROM g WHERE i + 3 <= length(t))
+    INSERT INTO components_grams (docid, grams) SELECT ?1, group_concat(DISTINCT hex(substr(t, i, 3))) FROM g`,
+    [row.rowid, id],
+  )
+}
+
+/** Drops the search entries of a component that is purged. */
+export function unindexComponent(ex: SqlExecutor, rowid: number): void {
+  ex.run('DELETE FROM components_fts WHERE docid = ?', [rowid])
+  ex.run('DELETE FROM components_grams WHERE docid = ?', [rowid])
 }
 
 function _view(row: ComponentRow): Component {

@@ -5,7 +5,7 @@ import type { SqlExecutor } from '../_internal/sql-executor'
 import type { ComponentStore } from '../types'
 import { checkVersion, conflict, decodeCursor, encodeCursor, notFound, now } from './_shared'
 import { setLinks, setMpns, setParameters, setTags } from './component-children'
-import { loadComponent, loadComponentList, loadComponents, requireComponentRow, touchComponent } from './component-core'
+import { loadComponent, loadComponentList, loadComponents, requireComponentRow, touchComponent, unindexComponent } from './component-core'
 import { queryComponentIds } from './component-query'
 import type { SyncRepo } from './repo'
 
@@ -78,7 +78,7 @@ export const components = {
 
   purge(ex, id) {
     const row = requireComponentRow(ex, id, true)
-    ex.run('DELETE FROM components_fts WHERE docid = ?', [row.rowid])
+    unindexComponent(ex, row.rowid)
     // The data goes (snapshots), the feed keeps its sequence so consumers see create … purge.
     ex.run(`UPDATE component_events SET snapshot = NULL, changes = '[]' WHERE component_id = ?`, [id])
     ex.run('DELETE FROM components WHERE id = ?', [id])

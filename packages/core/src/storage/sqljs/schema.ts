@@ -256,6 +256,24 @@ const MIGRATIONS: readonly string[] = [
     version INTEGER NOT NULL
   );
   `,
+  // Suggest answers "q anywhere" from an index instead of a LIKE scan (55 ms at
+  // 100,000 components): one FTS4 document per component (docid = rowid) whose
+  // tokens are the hex of every 3-character window of its lower-cased name,
+  // ipn and part numbers, each padded with two char(1) so that 1 and 2
+  // character queries are token prefixes. reindexComponent writes the same.
+  /* sql */ `
+  CREATE VIRTUAL TABLE components_grams USING fts4 (grams, tokenize=simple);
+  WITH RECURSIVE
+    f(d, t) AS (
+      SELECT rowid, lower(name) || char(1, 1) FROM components
+      UNION ALL SELECT rowid, lower(ipn) || char(1, 1) FROM components
+      UNION ALL SELECT c.rowid, lower(m.part_number) || char(1, 1) FROM mpns m JOIN components c ON c.id = m.component_id
+    ),
+    g(d, t, i) AS (SELECT d, t, 1 FROM f UNION ALL SELECT d, t, i + 1 FROM g WHERE i + 3 <= length(t))
+  INSERT INTO components_grams (docid, grams) SELECT d, group_concat(DISTINCT hex(substr(t, i, 3))) FROM g GROUP BY d;
+  -- Deleted components are few: this finds them without a scan (tag counts, stats).
+  CREATE INDEX components_deleted ON components (deleted_at) WHERE deleted_at IS NOT NULL;
+  `,
 ]
 
 /** Brings the schema up to date; returns whether it ran anything. */

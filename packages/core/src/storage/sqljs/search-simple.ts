@@ -1,0 +1,89 @@
+import type { SqlExecutor } from '../_internal/sql-executor'
+import type { SuggestEntity, Suggestion } from '../types'
+import { likeEscape } from './_shared'
+import { type Candidate, countRanked, finish, type Needle, tierSize } from './search-rank'
+
+/**
+ * Suggestions for the catalog tables (symbols, footprints, manufacturers,
+ * tags, locations): thousands of rows at most, so a name-prefix range scan,
+ * then, while fewer than `limit` rank before a substring, a bounded LIKE scan.
+ */
+
+type SimpleEntity = Exclude<SuggestEntity, 'components' | 'mpns'>
+
+/** The substring scan reads at most this many matching rows; ranking picks among them. */
+const SCAN_ROWS = 2000
+
+export function suggestSimple(ex: SqlExecutor, entity: SimpleEntity, needle: Needle, limit: number): Suggestion[] {
+  const source = SOURCES[entity]
+  const like = `%${likeEscape(needle.text)}%`
+  const scan = `(${source.likeColumns.map((c) => `${c} LIKE ? ESCAPE '\\'`).join(' OR ')}) LIMIT ?`
+  let found = source.rows(ex, `name COLLATE NOCASE >= ? AND name COLLATE NOCASE < ? ORDER BY name COLLATE NOCASE LIMIT ?`, [needle.text, `${needle.text}\uffff`, tierSize(limit)])
+  if (countRanked(found, needle, 0) < limit) found = found.concat(source.rows(ex, scan, [...source.likeColumns.map(() => like), SCAN_ROWS]))
+  const best = finish(found, needle, limit)
+  return source.detail ? source.detail(ex, best) : best
+}
+
+interface _Source {
+  rows(ex: SqlExecutor, where: string, params: (string | number)[]): Candidate[]
+  /** The columns the substring scan looks in. */
+  likeColumns: readonly string[]
+  /** Adds details that cost a query each, to the final few only. */
+  detail?: (ex: SqlExecutor, best: Suggestion[]) => Suggestion[]
+}
+
+const SOURCES: Record<SimpleEntity, _Source> = {
+  symbols: _libraryItems('symbols'),
+  footprints: _libraryItems('footprints'),
+  manufacturers: {
+    rows: (ex, where, params) =>
+      ex
+        .all<{ id: string; name: string; aliases: string }>(`SELECT id, name, aliases FROM manufacturers WHERE ${where}`, params)
+        .map((r) => ({ id: r.id, entity: 'manufacturers', label: r.name, texts: [r.name, ...(JSON.parse(r.aliases) as string[])] })),
+    // aliases is JSON text: a hit on its quotes or commas is dropped by the ranking.
+    likeColumns: ['name', 'aliases'],
+  },
+  tags: {
+    rows: (ex, where, params) => ex.all<{ id: string; name: string }>(`SELECT id, name FROM tags WHERE ${where}`, params).map((r) => ({ id: r.id, entity: 'tags', label: r.name, texts: [r.name] })),
+    likeColumns: ['name'],
+    detail: (ex, best) => best.map((s) => ({ ...s, detail: `${_liveTagCount(ex, s.id)} components` })),
+  },
+  locations: {
+    rows: (ex, where, params) =>
+      ex.all<{ id: string; name: string }>(`SELECT id, name FROM locations WHERE ${where}`, params).map((r) => ({ id: r.id, entity: 'locations', label: r.name, texts: [r.name] })),
+    likeColumns: ['name'],
+    detail: (ex, best) => best.map((s) => ({ ...s, detail: _locationPath(ex, s.id) })),
+  },
+}
+
+function _libraryItems(table: 'symbols' | 'footprints'): _Source {
+  return {
+    rows: (ex, where, params) =>
+      ex
+        .all<{ id: string; name: string; library: string | null }>(`SELECT id, name, library FROM ${table} WHERE ${where}`, params)
+        .map((r) => (r.library === null ? { id: r.id, entity: table, label: r.name, texts: [r.name] } : { id: r.id, entity: table, label: r.name, detail: r.library, texts: [r.name] })),
+    likeColumns: ['name'],
+  }
+}
+
+/** All links minus those of deleted components: two index range counts, no join over the whole tag. */
+function _liveTagCount(ex: SqlExecutor, tagId: string): number {
+  const all = ex.get<{ n: number }>('SELECT count(*) AS n FROM component_tags WHERE tag_id = ?', [tagId])!.n
+  const deleted = ex.get<{ n: number }>(
+    'SELECT count(*) AS n FROM components c JOIN component_tags ct ON ct.component_id = c.id AND ct.tag_id = ? WHERE c.deleted_at IS NOT NULL',
+    [tagId],
+  )!.n
+  return all - deleted
+}
+
+/** `Shelf A / Drawer 3 / Bin 12`: the names from the root down. */
+function _locationPath(ex: SqlExecutor, id: string): string {
+  const rows = ex.all<{ name: string }>(
+    `WITH RECURSIVE up(id, parent_id, name, depth) AS (
+       SELECT id, parent_id, name, 0 FROM locations WHERE id = ?
+       UNION ALL SELECT l.id, l.parent_id, l.name, up.depth + 1 FROM locations l JOIN up ON l.id = up.parent_id WHERE up.depth < 64
+     ) SELECT name FROM up ORDER BY depth DESC`,
+    [id],
+  )
+  return rows.map((r) => r.name).join(' / ')
+}
