@@ -3,7 +3,7 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib'
 import pLimit from 'p-limit'
 import { DEFAULT_WEBHOOK_CODE } from './default-code'
 import { deliver } from './deliver'
-import { createSandbox, type Sandbox } from './sandbox'
+import { createSandbox, type EntitiesJson, type Sandbox } from './sandbox'
 import { createThrottle } from './throttle'
 
 /** Entities per delivery (seed §2). */
@@ -80,8 +80,9 @@ async function _runBatch(job: _BatchJob): Promise<void> {
   const { ids, body } = await storage.runs.getBatchPayload(job.runId, job.index)
   // A batch sent before is sent again with the same bytes; otherwise read its components now.
   const kept = body ? inflateRawSync(body).toString('utf8') : null
-  const entities = kept ? (JSON.parse(kept) as { entities: unknown[] }).entities : await storage.components.getMany(ids)
-  if (entities.length === 0) {
+  // The JSON is made once here; the sandbox and the body reuse it.
+  const entities = kept ? _entitiesOf(kept) : _toJson(await storage.components.getMany(ids))
+  if (entities.count === 0) {
     await storage.runs.updateBatch(job.runId, job.index, { status: 'succeeded', error: null })
     return
   }
@@ -94,9 +95,9 @@ async function _runBatch(job: _BatchJob): Promise<void> {
     await job.sandbox.push(entities, job.config, {
       sendWebhook: async (url, sent) => {
         if (signal.aborted) throw new Error('the run was cancelled')
-        if (sent.length === 0 || sent.length > BATCH_SIZE) throw new Error(`a delivery carries 1 to ${BATCH_SIZE} entities, not ${sent.length}`)
+        if (sent.count === 0 || sent.count > BATCH_SIZE) throw new Error(`a delivery carries 1 to ${BATCH_SIZE} entities, not ${sent.count}`)
         if (!/^https?:\/\//i.test(url)) throw new Error(`helpers.sendWebhook: ${url} is not an http(s) URL`)
-        const text = JSON.stringify({ entities: sent })
+        const text = `{"entities":${sent.json}}`
         // Keep the exact bytes before they leave, so a resend after a crash is identical.
         if (text !== stored) {
           // Deflated: the journal writes a fifth of the bytes, and inflating gives back the same text.
@@ -124,6 +125,16 @@ async function _runBatch(job: _BatchJob): Promise<void> {
       appendAttempts: attempts,
     })
   }
+}
+
+function _toJson(entities: unknown[]): EntitiesJson {
+  return { json: JSON.stringify(entities), count: entities.length }
+}
+
+/** The entities of a kept body, as the same JSON text that was sent. */
+function _entitiesOf(body: string): EntitiesJson {
+  const parsed = JSON.parse(body) as { entities: unknown[] }
+  return { json: body.slice('{"entities":'.length, -1), count: parsed.entities.length }
 }
 
 /** Abort reason of a server stop: the run stays `running`, to be resumed at the next start. */

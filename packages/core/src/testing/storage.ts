@@ -2,8 +2,12 @@ import { afterEach, beforeEach, describe } from 'vitest'
 import type { Storage } from '../storage/types'
 import { catalogSuite } from './storage/catalog-suite'
 import { componentsSuite } from './storage/components-suite'
+import { connectorsSuite } from './storage/connectors'
+import { documentsSuite } from './storage/documents'
 import { librarySuite } from './storage/library-suite'
 import { operationsSuite } from './storage/operations-suite'
+import { runsSuite } from './storage/runs'
+import { searchSuite as searchContractSuite } from './storage/search'
 import { searchSuite } from './storage/search-suite'
 import { mpnsSuite } from './storage/mpns'
 import { parametersSuite } from './storage/parameters'
@@ -43,5 +47,9 @@ export function testStorage(name: string, factory: StorageFactory): void {
     librarySuite(get)
     searchSuite(get)
     operationsSuite(get)
+    searchContractSuite(get)
+    connectorsSuite(get)
+    runsSuite(get)
+    documentsSuite(get)
   })
 }

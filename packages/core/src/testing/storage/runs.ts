@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest'
+import type { Storage } from '../../storage/types'
+
+const config = { url: 'http://127.0.0.1:9/hook' }
+const attempt = (status: number | null, i = 0) => ({ at: new Date(Date.UTC(2030, 0, 1, 0, 0, i)).toISOString(), status, durationMs: 12, error: status === null ? 'timeout' : null })
+
+async function _connector(s: Storage, name = 'Hook') {
+  return s.connectors.create({ type: 'webhook', name, enabled: true, config, secret: 'whsec_x', code: null })
+}
+
+/** Push runs: frozen batches, progress, attempts, bounded logs, exact bodies for resends. */
+export function runsSuite(storage: () => Storage): void {
+  describe('runs', () => {
+    it('creates a queued run with one pending batch per slice of ids, in order', async () => {
+      const s = storage()
+      const c = await _connector(s)
+      const run = await s.runs.create({
+        connectorId: c.id,
+        trigger: 'cron',
+        batches: [
+          { webhookId: 'msg_a', ids: ['cmp_1', 'cmp_2', 'cmp_3'] },
+          { webhookId: 'msg_b', ids: ['cmp_4'] },
+        ],
+      })
+      expect(run).toMatchObject({ connectorId: c.id, trigger: 'cron', status: 'queued', total: 4, batchesTotal: 2, batchesSucceeded: 0, batchesFailed: 0, entitiesSent: 0, error: null, startedAt: null, finishedAt: null, resumedAt: null, logs: [] })
+      expect(run.id).toMatch(/^run_/)
+      expect(run.batches).toEqual([
+        { index: 0, webhookId: 'msg_a', size: 3, status: 'pending', attempts: [], lastStatus: null, error: null },
+        { index: 1, webhookId: 'msg_b', size: 1, status: 'pending', attempts: [], lastStatus: null, error: null },
+      ])
+      expect(await s.runs.get(run.id)).toEqual(run)
+      expect(await s.runs.getBatchPayload(run.id, 1)).toEqual({ ids: ['cmp_4'], body: null })
+    })
+
+    it('refuses a run for an unknown connector and stores nothing', async () => {
+      const s = storage()
+      await expect(s.runs.create({ connectorId: 'con_01JD7W3T9X4QF5B8S2M6K0N1PZ', trigger: 'manual', batches: [] })).rejects.toMatchObject({ code: 'NOT_FOUND' })
+      expect((await s.stats()).runs).toBe(0)
+    })
+
+    it('lists the runs of one connector newest first, a page at a time', async () => {
+      const s = storage()
+      const c = await _connector(s)
+      const other = await _connector(s, 'Other')
+      const ids: string[] = []
+      for (let i = 0; i < 5; i++) ids.push((await s.runs.create({ connectorId: c.id, trigger: 'manual', batches: [] })).id)
+      await s.runs.create({ connectorId: other.id, trigger: 'manual', batches: [] })
+      const first = await s.runs.list(c.id, { limit: 2 })
+      expect(first.items.map((r) => r.id)).toEqual([ids[4], ids[3]])
+      expect(first.total).toBe(5)
+      const rest = await s.runs.list(c.id, { limit: 10, cursor: first.nextCursor! })
+      expect(rest.items.map((r) => r.id)).toEqual([ids[2], ids[1], ids[0]])
+      expect(rest.nextCursor).toBeNull()
+    })
+
+    it('lists queued and running runs, oldest first, as the ones a restart resumes', async () => {
+      const s = storage()
+      const c = await _connector(s)
+      const created = []
+      for (let i = 0; i < 4; i++) created.push(await s.runs.create({ connectorId: c.id, trigger: 'manual', batches: [] }))
+      const [a, b, done, d] = created
+      await s.runs.update(b!.id, { status: 'running', startedAt: '2030-01-01T00:00:00.000Z' })
+      await s.runs.update(done!.id, { status: 'succeeded' })
+      await s.runs.update(d!.id, { status: 'cancelled' })
+      expect((await s.runs.listActive()).map((r) => [r.id, r.status])).toEqual([
+        [a!.id, 'queued'],
+        [b!.id, 'running'],
+      ])
+    })
+
+    it('updates only the fields given and keeps the last 1,000 log lines, each cut to 2,000 characters', async () => {
+      const s = storage()
+      const c = await _connector(s)
+      const run = await s.runs.create({ connectorId: c.id, trigger: 'manual', batches: [{ webhookId: 'msg_1', ids: ['cmp_1'] }] })
+      await s.runs.update(run.id, { status: 'running', startedAt: '2030-01-01T00:00:00.000Z', appendLogs: ['start', 'x'.repeat(5000)] })
+      const after = await s.runs.update(run.id, { batchesSucceeded: 1, entitiesSent: 1, appendLogs: Array.from({ length: 999 }, (_, i) => `line ${i}`) })
+      expect(after).toMatchObject({ status: 'running', startedAt: '2030-01-01T00:00:00.000Z', batchesSucceeded: 1, entitiesSent: 1, error: null })
+      expect(after.logs).toHaveLength(1000)
+      expect(after.logs[0]).toBe('x'.repeat(2000))
+      expect(after.logs.at(-1)).toBe('line 998')
+      const finished = await s.runs.update(run.id, { status: 'failed', error: 'batch 0: receiver answered 500', finishedAt: '2030-01-01T00:01:00.000Z' })
+      expect(finished).toMatchObject({ status: 'failed', error: 'batch 0: receiver answered 500', batchesSucceeded: 1 })
+      expect(await s.runs.update(run.id, {})).toEqual(finished)
+    })
+
+    it('records batch attempts (the last 50) and keeps the exact body until it is cleared', async () => {
+      const s = storage()
+      const c = await _connector(s)
+      const run = await s.runs.create({ connectorId: c.id, trigger: 'manual', batches: [{ webhookId: 'msg_1', ids: ['cmp_1', 'cmp_2'] }] })
+      const body = new TextEncoder().encode('{"entities":[]}')
+      await s.runs.updateBatch(run.id, 0, { status: 'sending', body })
+      for (let i = 0; i < 52; i++) await s.runs.updateBatch(run.id, 0, { appendAttempt: attempt(i % 2 ? 503 : null, i), lastStatus: i % 2 ? 503 : null })
+      const batch = await s.runs.updateBatch(run.id, 0, { status: 'failed', error: 'gave up' })
+      expect(batch).toMatchObject({ index: 0, webhookId: 'msg_1', size: 2, status: 'failed', error: 'gave up', lastStatus: 503 })
+      expect(batch.attempts).toHaveLength(50)
+      expect(batch.attempts[0]).toEqual(attempt(null, 2))
+      expect(batch.attempts.at(-1)).toEqual(attempt(503, 51))
+      const payload = await s.runs.getBatchPayload(run.id, 0)
+      expect(payload.ids).toEqual(['cmp_1', 'cmp_2'])
+      expect(new TextDecoder().decode(payload.body!)).toBe('{"entities":[]}')
+      expect((await s.runs.get(run.id)).batches[0]).toEqual(batch)
+      await s.runs.updateBatch(run.id, 0, { status: 'succeeded', body: null })
+      expect((await s.runs.getBatchPayload(run.id, 0)).body).toBeNull()
+    })
+
+    it('answers NOT_FOUND for an unknown run or batch and changes nothing', async () => {
+      const s = storage()
+      const c = await _connector(s)
+      const run = await s.runs.create({ connectorId: c.id, trigger: 'manual', batches: [{ webhookId: 'msg_1', ids: ['cmp_1'] }] })
+      const unknown = 'run_01JD7W3T9X4QF5B8S2M6K0N1PZ'
+      await expect(s.runs.get(unknown)).rejects.toMatchObject({ code: 'NOT_FOUND' })
+      await expect(s.runs.update(unknown, { status: 'running' })).rejects.toMatchObject({ code: 'NOT_FOUND' })
+      await expect(s.runs.updateBatch(unknown, 0, { status: 'sending' })).rejects.toMatchObject({ code: 'NOT_FOUND' })
+      await expect(s.runs.updateBatch(run.id, 1, { status: 'sending' })).rejects.toMatchObject({ code: 'NOT_FOUND' })
+      await expect(s.runs.getBatchPayload(run.id, 1)).rejects.toMatchObject({ code: 'NOT_FOUND' })
+      expect(await s.runs.get(run.id)).toEqual(run)
+    })
+  })
+}
