@@ -1,10 +1,13 @@
 import { afterEach, beforeEach, describe } from 'vitest'
 import type { Storage } from '../storage/types'
+import { attachmentsSuite } from './storage/attachments'
 import { catalogSuite } from './storage/catalog-suite'
 import { componentsSuite } from './storage/components-suite'
 import { connectorsSuite } from './storage/connectors'
 import { documentsSuite } from './storage/documents'
+import { libraryItemsSuite } from './storage/library-items'
 import { librarySuite } from './storage/library-suite'
+import { locationsSuite } from './storage/locations'
 import { operationsSuite } from './storage/operations-suite'
 import { runsSuite } from './storage/runs'
 import { searchSuite as searchContractSuite } from './storage/search'
@@ -45,6 +48,9 @@ export function testStorage(name: string, factory: StorageFactory): void {
     parametersSuite(get)
     mpnsSuite(get)
     librarySuite(get)
+    libraryItemsSuite(get)
+    attachmentsSuite(get)
+    locationsSuite(get)
     searchSuite(get)
     operationsSuite(get)
     searchContractSuite(get)

@@ -53,6 +53,8 @@ export const attachments = {
     if (next.componentId !== null && next.componentId !== current.componentId) _assertLiveComponent(ex, next.componentId)
     const at = now()
     ex.run('UPDATE attachments SET name = ?, kind = ?, component_id = ?, updated_at = ?, version = version + 1 WHERE id = ?', [next.name, next.kind, next.componentId, at, id])
+    // Components show an attachment's id and name only: a new kind changes no component view.
+    if (next.name === current.name && next.componentId === current.componentId) return _get(ex, id)
     // The component(s) showing it: the old one loses it or sees the new name, the new one gains it.
     for (const cid of new Set([current.componentId, next.componentId])) {
       if (cid && ex.get('SELECT 1 FROM components WHERE id = ? AND deleted_at IS NULL', [cid])) touchComponent(ex, cid, 'update', ['attachments'], at)

@@ -62,24 +62,30 @@ export function libraryItems(kind: 'symbol' | 'footprint'): SyncRepo<LibraryItem
     update(ex, id, patch, options) {
       const current = get(ex, id)
       checkVersion(kind, id, current.version, options?.ifVersion)
-      const sets: string[] = []
-      const values: SqlParam[] = []
-      for (const [key, column] of [
-        ['name', 'name'],
-        ['library', 'library'],
-        ['description', 'description'],
-        ['fileName', 'file_name'],
-        ['content', 'content'],
-      ] as const) {
-        if (patch[key] !== undefined) {
-          sets.push(`${column} = ?`)
-          values.push(patch[key])
-        }
+      const stored = ex.get<{ content: string | null }>(`SELECT content FROM ${table} WHERE id = ?`, [id])!.content
+      const next = {
+        name: patch.name ?? current.name,
+        library: patch.library === undefined ? current.library : patch.library,
+        description: patch.description === undefined ? current.description : patch.description,
+        fileName: patch.fileName === undefined ? current.fileName : patch.fileName,
+        content: patch.content === undefined ? stored : patch.content,
       }
-      if (sets.length === 0) return current
+      // A file needs a name to be served under: the one create would have given it.
+      if (next.content !== null && next.fileName === null) next.fileName = `${next.name}${EXTENSION[kind]}`
+      const same =
+        next.name === current.name && next.library === current.library && next.description === current.description && next.fileName === current.fileName && next.content === stored
+      if (same) return current
       const at = now()
-      ex.run(`UPDATE ${table} SET ${sets.join(', ')}, updated_at = ?, version = version + 1 WHERE id = ?`, [...values, at, id])
-      if (patch.name !== undefined && patch.name !== current.name) for (const cid of linkedLive(ex, id)) touchComponent(ex, cid, 'update', [field], at)
+      ex.run(`UPDATE ${table} SET name = ?, library = ?, description = ?, file_name = ?, content = ?, updated_at = ?, version = version + 1 WHERE id = ?`, [
+        next.name,
+        next.library,
+        next.description,
+        next.fileName,
+        next.content,
+        at,
+        id,
+      ])
+      if (next.name !== current.name) for (const cid of linkedLive(ex, id)) touchComponent(ex, cid, 'update', [field], at)
       return get(ex, id)
     },
 

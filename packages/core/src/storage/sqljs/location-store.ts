@@ -70,14 +70,10 @@ export const locations = {
         if (at === id) throw conflict('body.parentId', `location ${id} cannot move under itself or one of its descendants`)
       }
     }
+    const description = patch.description === undefined ? current.description : patch.description
+    if (name === current.name && parentId === current.parentId && description === current.description) return current
     if (name.toLowerCase() !== current.name.toLowerCase() || parentId !== current.parentId) _assertSiblingNameFree(ex, parentId, name, id)
-    ex.run('UPDATE locations SET name = ?, parent_id = ?, description = ?, updated_at = ?, version = version + 1 WHERE id = ?', [
-      name,
-      parentId,
-      patch.description === undefined ? current.description : patch.description,
-      now(),
-      id,
-    ])
+    ex.run('UPDATE locations SET name = ?, parent_id = ?, description = ?, updated_at = ?, version = version + 1 WHERE id = ?', [name, parentId, description, now(), id])
     return _get(ex, id)
   },
 
@@ -98,17 +94,22 @@ export const locations = {
   },
 
   setStock(ex, componentId, locationId, quantity) {
+    if (!Number.isInteger(quantity) || quantity < 0) throw _invalid('body.quantity', 'quantity must be a whole number of at least 0')
     const before = _quantity(ex, componentId, locationId)
     return _setQuantity(ex, componentId, locationId, quantity, quantity - before, null)
   },
 
   adjust(ex, input) {
+    if (!Number.isInteger(input.delta)) throw _invalid('body.delta', 'delta must be a whole number')
     const before = _quantity(ex, input.componentId, input.locationId)
     if (before + input.delta < 0) throw conflict('body.delta', `only ${before} in stock there; cannot take ${-input.delta}`)
     return _setQuantity(ex, input.componentId, input.locationId, before + input.delta, input.delta, input.reason ?? null)
   },
 
   move(ex, input) {
+    // Both ends are read before either is written: the same location twice would count the stock twice.
+    if (input.fromLocationId === input.toLocationId) throw _invalid('body.toLocationId', 'from and to are the same location')
+    if (!Number.isInteger(input.quantity) || input.quantity < 1) throw _invalid('body.quantity', 'quantity must be a whole number of at least 1')
     const fromBefore = _quantity(ex, input.componentId, input.fromLocationId)
     const toBefore = _quantity(ex, input.componentId, input.toLocationId)
     if (fromBefore < input.quantity) throw conflict('body.quantity', `only ${fromBefore} in stock at the source; cannot move ${input.quantity}`)
@@ -187,8 +188,11 @@ function _setQuantity(ex: SqlExecutor, componentId: string, locationId: string, 
 }
 
 function _badParent(parentId: string): ComplibError {
-  const message = `location ${parentId} does not exist`
-  return new ComplibError('VALIDATION_FAILED', `body.parentId: ${message}`, { errors: [{ path: 'body.parentId', message }] })
+  return _invalid('body.parentId', `location ${parentId} does not exist`)
+}
+
+function _invalid(path: string, message: string): ComplibError {
+  return new ComplibError('VALIDATION_FAILED', `${path}: ${message}`, { errors: [{ path, message }] })
 }
 
 function _assertSiblingNameFree(ex: SqlExecutor, parentId: string | null, name: string, exceptId: string | null): void {
