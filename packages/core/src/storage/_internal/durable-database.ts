@@ -1,5 +1,6 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
+import { open, rename } from 'node:fs/promises'
 import initSqlJs, { type Database, type SqlJsStatic } from 'sql.js'
 import { ComplibError } from '../../errors'
 import { fsyncDir, Journal, journalPath, listJournalGenerations, readJournal, truncateJournal } from './journal'
@@ -180,7 +181,9 @@ export class DurableDatabase {
     } finally {
       this.mutex.release()
     }
-    _writeFileDurably(join(dir, SNAPSHOT), bytes, this.options.fsync ?? true)
+    // Written asynchronously: a snapshot of a large library is hundreds of MB, and the
+    // event loop keeps serving (and journaling) meanwhile.
+    await _writeFileDurably(join(dir, SNAPSHOT), bytes, this.options.fsync ?? true)
     this.snapshotSeq = seq
     for (const generation of oldGenerations) rmSync(journalPath(dir, generation), { force: true })
     this.options.log?.(`[storage] snapshot at seq ${seq} (${(bytes.length / 1048576).toFixed(1)} MiB)`)
@@ -390,17 +393,16 @@ function _openSnapshot(SQL: SqlJsStatic, path: string): Database {
   return db
 }
 
-function _writeFileDurably(path: string, bytes: Uint8Array, fsync: boolean): void {
+async function _writeFileDurably(path: string, bytes: Uint8Array, fsync: boolean): Promise<void> {
   const tmp = `${path}.tmp`
-  const fd = openSync(tmp, 'w')
+  const handle = await open(tmp, 'w')
   try {
-    let offset = 0
-    while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset)
-    if (fsync) fsyncSync(fd)
+    await handle.writeFile(bytes)
+    if (fsync) await handle.sync()
   } finally {
-    closeSync(fd)
+    await handle.close()
   }
-  renameSync(tmp, path)
+  await rename(tmp, path)
   fsyncDir(join(path, '..'), fsync)
 }
 
