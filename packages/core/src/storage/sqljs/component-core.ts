@@ -120,7 +120,7 @@ export function touchComponent(ex: SqlExecutor, id: string, op: Exclude<Componen
   return component
 }
 
-/** Re-writes the full-text entry of a component (name, ipn, description, part numbers). */
+/** Re-writes the search entries of a component (components_fts: name, ipn, description, part numbers; components_grams: name, ipn, part numbers) when that text changed. */
 export function reindexComponent(ex: SqlExecutor, id: string): void {
   // rowid is the FTS docid; components is never VACUUMed, so rowids stay put.
   const row = ex.get<{ rowid: number; name: string; ipn: string; description: string | null }>(
@@ -128,15 +128,15 @@ export function reindexComponent(ex: SqlExecutor, id: string): void {
     [id],
   )
   if (!row) return
-  ex.run('DELETE FROM components_fts WHERE docid = ?', [row.rowid])
   const mpns = ex.get<{ list: string | null }>(`SELECT group_concat(part_number, ' ') AS list FROM mpns WHERE component_id = ?`, [id])
-  ex.run('INSERT INTO components_fts (docid, name, ipn, description, mpns) VALUES (?, ?, ?, ?, ?)', [
-    row.rowid,
-    row.name,
-    row.ipn,
-    row.description ?? '',
-    mpns?.list ?? '',
-  ])
+  const next = { name: row.name, ipn: row.ipn, description: row.description ?? '', mpns: mpns?.list ?? '' }
+  // Most changes (status, tags, parameters, stock) leave the indexed text alone:
+  // rewriting the two FTS documents anyway would double the cost of every write.
+  const indexed = ex.get<typeof next>('SELECT name, ipn, description, mpns FROM components_fts WHERE docid = ?', [row.rowid])
+  if (indexed && indexed.name === next.name && indexed.ipn === next.ipn && indexed.description === next.description && indexed.mpns === next.mpns) return
+  ex.run('DELETE FROM components_fts WHERE docid = ?', [row.rowid])
+  ex.run('INSERT INTO components_fts (docid, name, ipn, description, mpns) VALUES (?, ?, ?, ?, ?)', [row.rowid, next.name, next.ipn, next.description, next.mpns])
+  if (indexed && indexed.name === next.name && indexed.ipn === next.ipn && indexed.mpns === next.mpns) return
   ex.run('DELETE FROM components_grams WHERE docid = ?', [row.rowid])
   // The same 3-character windows as the components_grams migration (schema.ts): suggest's substring tier.
   ex.run(

@@ -274,6 +274,15 @@ const MIGRATIONS: readonly string[] = [
   -- Deleted components are few: this finds them without a scan (tag counts, stats).
   CREATE INDEX components_deleted ON components (deleted_at) WHERE deleted_at IS NOT NULL;
   `,
+  // Prefix indexes for 1 and 2 characters: without them a short word prefix
+  // ("r*", "in*") merges the doclists of every matching term (20-80 ms at
+  // 100,000 components; under 1 ms with them). The rows are those reindexComponent writes.
+  /* sql */ `
+  DROP TABLE components_fts;
+  CREATE VIRTUAL TABLE components_fts USING fts4 (name, ipn, description, mpns, tokenize=unicode61, prefix="1,2");
+  INSERT INTO components_fts (docid, name, ipn, description, mpns)
+    SELECT c.rowid, c.name, c.ipn, coalesce(c.description, ''), coalesce((SELECT group_concat(part_number, ' ') FROM mpns WHERE component_id = c.id), '') FROM components c;
+  `,
 ]
 
 /** Brings the schema up to date; returns whether it ran anything. */

@@ -1,6 +1,6 @@
 import type { SqlExecutor } from '../_internal/sql-executor'
 import type { SuggestEntity, Suggestion } from '../types'
-import { likeEscape } from './_shared'
+import { likeEscape, placeholders } from './_shared'
 import { type Candidate, countRanked, finish, type Needle, tierSize } from './search-rank'
 
 /**
@@ -46,7 +46,7 @@ const SOURCES: Record<SimpleEntity, _Source> = {
   tags: {
     rows: (ex, where, params) => ex.all<{ id: string; name: string }>(`SELECT id, name FROM tags WHERE ${where}`, params).map((r) => ({ id: r.id, entity: 'tags', label: r.name, texts: [r.name] })),
     likeColumns: ['name'],
-    detail: (ex, best) => best.map((s) => ({ ...s, detail: `${_liveTagCount(ex, s.id)} components` })),
+    detail: _tagDetails,
   },
   locations: {
     rows: (ex, where, params) =>
@@ -66,14 +66,27 @@ function _libraryItems(table: 'symbols' | 'footprints'): _Source {
   }
 }
 
-/** All links minus those of deleted components: two index range counts, no join over the whole tag. */
-function _liveTagCount(ex: SqlExecutor, tagId: string): number {
-  const all = ex.get<{ n: number }>('SELECT count(*) AS n FROM component_tags WHERE tag_id = ?', [tagId])!.n
-  const deleted = ex.get<{ n: number }>(
-    'SELECT count(*) AS n FROM components c JOIN component_tags ct ON ct.component_id = c.id AND ct.tag_id = ? WHERE c.deleted_at IS NOT NULL',
-    [tagId],
-  )!.n
-  return all - deleted
+/**
+ * Live components per tag: all links (an index range count each) minus those
+ * of deleted components, counted in one pass over the few deleted ones.
+ */
+function _tagDetails(ex: SqlExecutor, best: Suggestion[]): Suggestion[] {
+  if (best.length === 0) return best
+  const ids = best.map((s) => s.id)
+  const deleted = new Map(
+    ex
+      .all<{ tag_id: string; n: number }>(
+        // CROSS JOIN keeps the deleted components (components_deleted index) as the outer loop.
+        `SELECT ct.tag_id, count(*) AS n FROM components c CROSS JOIN component_tags ct
+         WHERE c.deleted_at IS NOT NULL AND ct.component_id = c.id AND ct.tag_id IN (${placeholders(ids.length)}) GROUP BY ct.tag_id`,
+        ids,
+      )
+      .map((r) => [r.tag_id, r.n]),
+  )
+  return best.map((s) => {
+    const all = ex.get<{ n: number }>('SELECT count(*) AS n FROM component_tags WHERE tag_id = ?', [s.id])!.n
+    return { ...s, detail: `${all - (deleted.get(s.id) ?? 0)} components` }
+  })
 }
 
 /** `Shelf A / Drawer 3 / Bin 12`: the names from the root down. */

@@ -7,11 +7,11 @@ export function searchSuite(storage: () => Storage): void {
   describe('suggest', () => {
     it('ranks a name prefix before a word prefix before a substring match', async () => {
       const s = storage()
-      const inside = await s.components.create({ name: 'Fuse 0603 polyfuse', ipn: 'FUS-1' })
+      const inside = await s.components.create({ name: 'Polyfuse 0603', ipn: 'FUS-1' })
       const word = await s.components.create({ name: 'Resettable fuse', ipn: 'FUS-2' })
-      const prefix = await s.components.create({ name: 'Fuse holder', ipn: 'FUS-3' })
+      const prefix = await s.components.create({ name: 'Fuse holder for 5x20 mm', ipn: 'FUS-3' })
       const hits = await s.search.suggest('components', 'fuse', 5)
-      expect(hits.map((h) => h.id)).toEqual([prefix.id, inside.id, word.id])
+      expect(hits.map((h) => h.id)).toEqual([prefix.id, word.id, inside.id])
       expect((await s.search.suggest('components', 'set', 5)).map((h) => h.id)).toEqual([word.id])
     })
 
