@@ -26,6 +26,10 @@ switch (task) {
     break
   }
   case 'test':
+  case 'test:full':
+    // `test:full` is the same suite with the reliability tests at full size
+    // (every kill -9 trial, the long load run): COMPLIB_FULL=1 scales them.
+    if (task === 'test:full') process.env.COMPLIB_FULL = '1'
     _run(pnpm[0], [...pnpm.slice(1), 'exec', 'turbo', 'run', 'typecheck', '--output-logs=errors-only'])
     // A full run also checks that every route has a success and a failure test.
     if (rest.length === 0) process.env.COMPLIB_CHECK_ROUTE_COVERAGE = '1'
@@ -35,7 +39,7 @@ switch (task) {
     _run(process.execPath, ['--no-node-snapshot', '--import', 'tsx', join(root, 'bench/run.ts'), ...rest])
     break
   default:
-    console.error(`usage: node scripts/bootstrap.mjs start|test|bench [args…]`)
+    console.error(`usage: node scripts/bootstrap.mjs start|test|test:full|bench [args…]`)
     process.exit(2)
 }
 
