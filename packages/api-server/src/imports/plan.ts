@@ -1,12 +1,7 @@
-import { ComplibError, ComponentCreate, ComponentPatch, type Storage } from '@complib/core'
+import { ComplibError, ComponentCreate, ComponentPatch, type ImportTarget, type Storage, type UpsertKey } from '@complib/core'
 import { parse as parseCsv } from 'csv-parse/sync'
 import * as z from 'zod'
 
-/** What a column of an import becomes. `parameter` makes the column a parameter named after it. */
-export const ImportTarget = z.enum(['name', 'ipn', 'description', 'status', 'category', 'tags', 'manufacturer', 'partNumber', 'parameter', 'ignore'])
-export type ImportTarget = z.infer<typeof ImportTarget>
-export const UpsertKey = z.enum(['ipn', 'mpn'])
-export type UpsertKey = z.infer<typeof UpsertKey>
 
 export interface ImportRowError {
   row: number

@@ -1,4 +1,4 @@
-import { Attachment, AttachmentFromUrl, AttachmentKind, AttachmentPatch, AttachmentUploadMeta, ComplibError, FileName, PageQuery, fromZodError, idSchema } from '@complib/core'
+import { Attachment, AttachmentFromUrl, AttachmentKind, AttachmentListQuery, AttachmentPatch, AttachmentUploadMeta, ComplibError, FileName, fromZodError, idSchema } from '@complib/core'
 import * as z from 'zod'
 import { defineRoute, type AppServices } from '../routing/define-route'
 import { PAGE_HEADERS, pageHeaders } from '../routing/paging'
@@ -16,7 +16,7 @@ export const attachmentRoutes = [
     group: 'attachments',
     operationId: 'listAttachments',
     summary: 'List attachments',
-    query: PageQuery.extend({ componentId: idSchema('component').optional(), kind: AttachmentKind.optional() }),
+    query: AttachmentListQuery,
     responses: { 200: { description: 'Attachments', schema: z.array(Attachment), headers: PAGE_HEADERS } },
     handler: async ({ query, services, url }) => {
       const page = await services.storage.attachments.list({ ...query, limit: Math.min(query.limit, 1000) })

@@ -1,19 +1,7 @@
-import { Component, ComplibError, ComponentCreate, ComponentPatch, idSchema, isComplibError, type StorageSession } from '@complib/core'
+import { BulkCreate, BulkIds, BulkPatch, BulkRestore, BulkResult, ComplibError, Job, idSchema, isComplibError, type Component, type StorageSession } from '@complib/core'
 import * as z from 'zod'
 import { defineRoute } from '../routing/define-route'
 import { noContent } from '../routing/reply'
-import { JobSchema } from '../schemas'
-
-const MAX_ITEMS = 1000
-const BulkResult = z
-  .object({
-    jobId: z.string().nullable().meta({ description: 'The recorded job; null for a dry run' }),
-    dryRun: z.boolean(),
-    count: z.int(),
-    items: z.array(Component).optional(),
-  })
-  .meta({ id: 'BulkResult' })
-const Ids = z.array(idSchema('component')).min(1).max(MAX_ITEMS)
 
 /**
  * Runs a bulk operation atomically: every item or none. A dry run does all of
@@ -59,7 +47,7 @@ export const bulkRoutes = [
     group: 'bulk',
     operationId: 'bulkCreateComponents',
     summary: 'Create many components at once, atomically',
-    body: z.strictObject({ items: z.array(ComponentCreate).min(1).max(MAX_ITEMS), dryRun: z.boolean().default(false) }).meta({ id: 'BulkCreate' }),
+    body: BulkCreate,
     bodyLimit: 16 * 1024 * 1024,
     errors: ['CONFLICT'],
     responses: { 200: { description: 'All created (or, for a dry run, all would be)', schema: BulkResult } },
@@ -77,12 +65,7 @@ export const bulkRoutes = [
     operationId: 'bulkPatchComponents',
     summary: 'Change many components at once, atomically',
     description: 'Each item is `{ id, patch, ifVersion? }`. One failure (unknown id, conflict, stale version) fails the whole request and changes nothing.',
-    body: z
-      .strictObject({
-        items: z.array(z.strictObject({ id: idSchema('component'), patch: ComponentPatch, ifVersion: z.int().min(1).optional() })).min(1).max(MAX_ITEMS),
-        dryRun: z.boolean().default(false),
-      })
-      .meta({ id: 'BulkPatch' }),
+    body: BulkPatch,
     bodyLimit: 16 * 1024 * 1024,
     errors: ['CONFLICT', 'INVALID_TRANSITION', 'PRECONDITION_FAILED', 'NOT_FOUND'],
     responses: { 200: { description: 'All changed (or would be)', schema: BulkResult } },
@@ -101,7 +84,7 @@ export const bulkRoutes = [
     group: 'bulk',
     operationId: 'bulkDeleteComponents',
     summary: 'Delete many components at once (soft), atomically',
-    body: z.strictObject({ ids: Ids, dryRun: z.boolean().default(false) }).meta({ id: 'BulkIds' }),
+    body: BulkIds,
     errors: ['NOT_FOUND'],
     responses: { 200: { description: 'All deleted (or would be)', schema: BulkResult } },
     handler: ({ body, services }) =>
@@ -116,7 +99,7 @@ export const bulkRoutes = [
     group: 'bulk',
     operationId: 'bulkRestoreComponents',
     summary: 'Restore many deleted components at once, atomically',
-    body: z.strictObject({ ids: Ids, dryRun: z.boolean().default(false) }),
+    body: BulkRestore,
     errors: ['NOT_FOUND', 'CONFLICT'],
     responses: { 200: { description: 'All restored (or would be)', schema: BulkResult } },
     handler: ({ body, services }) =>
@@ -132,7 +115,7 @@ export const bulkRoutes = [
     operationId: 'getJob',
     summary: 'A recorded bulk job',
     params: z.object({ id: idSchema('job') }),
-    responses: { 200: { description: 'The job', schema: JobSchema } },
+    responses: { 200: { description: 'The job', schema: Job } },
     handler: ({ params, services }) => services.storage.jobs.get(params.id),
   }),
   defineRoute({

@@ -1,13 +1,17 @@
 import {
   Component,
-  ComponentChange,
+  ComponentChanges,
+  ComponentChangesQuery,
   ComponentCreate,
+  ComponentDuplicate,
+  ComponentGetQuery,
   ComponentHistoryEntry,
   ComponentListQuery,
   ComponentPatch,
   Ipn,
+  NextIpn,
+  NextIpnQuery,
   PageQuery,
-  QueryBoolean,
   idSchema,
 } from '@complib/core'
 import * as z from 'zod'
@@ -64,8 +68,8 @@ export const componentRoutes = [
     group: 'components',
     operationId: 'getNextIpn',
     summary: 'The next free internal part number',
-    query: z.object({ prefix: z.string().trim().min(1).max(32).regex(/^[^\s/?#]+$/, { error: 'a prefix has no spaces, slashes, ? or #' }).optional() }),
-    responses: { 200: { description: 'The ipn', schema: z.object({ ipn: z.string() }).meta({ id: 'NextIpn' }) } },
+    query: NextIpnQuery,
+    responses: { 200: { description: 'The ipn', schema: NextIpn } },
     handler: async ({ query, services }) => ({ ipn: await services.storage.components.nextIpn(query.prefix) }),
   }),
   defineRoute({
@@ -75,13 +79,8 @@ export const componentRoutes = [
     operationId: 'listComponentChanges',
     summary: 'Change feed: what changed since a sequence number',
     description: 'Every create, update, delete, restore and purge, oldest first. Poll with `since` set to the last `lastSeq` you received.',
-    query: z.object({
-      since: z.coerce.number().int().min(0).default(0),
-      limit: z.coerce.number().int().min(1).max(10_000).default(1000),
-    }),
-    responses: {
-      200: { description: 'Changes', schema: z.object({ changes: z.array(ComponentChange), lastSeq: z.int() }).meta({ id: 'ComponentChanges' }) },
-    },
+    query: ComponentChangesQuery,
+    responses: { 200: { description: 'Changes', schema: ComponentChanges } },
     handler: async ({ query, services }) => {
       const { items, lastSeq } = await services.storage.components.changes(query.since, query.limit)
       return { changes: items, lastSeq }
@@ -104,7 +103,7 @@ export const componentRoutes = [
     operationId: 'getComponent',
     summary: 'Get a component',
     params: IdParams,
-    query: z.object({ includeDeleted: QueryBoolean }),
+    query: ComponentGetQuery,
     responses: { 200: one('The component') },
     handler: async ({ params, query, services }) => _withEtag(await services.storage.components.get(params.id, query)),
   }),
@@ -156,7 +155,7 @@ export const componentRoutes = [
     summary: 'Copy a component',
     description: 'The copy starts as `draft`, named `<name> (copy)` unless given, with a new ipn; MPNs, stock and attachments are not copied.',
     params: IdParams,
-    body: z.strictObject({ name: z.string().trim().min(1).max(200).optional(), ipn: Ipn.optional() }).meta({ id: 'ComponentDuplicate' }),
+    body: ComponentDuplicate,
     errors: ['CONFLICT'],
     responses: { 201: { description: 'The copy', schema: Component, headers: { location: { description: 'URL of the copy' } } } },
     handler: async ({ params, body, services }) => {

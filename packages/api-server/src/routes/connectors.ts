@@ -1,5 +1,20 @@
 import { randomBytes } from 'node:crypto'
-import { ComplibError, Connector, type StoredConnector, ConnectorCreate, ConnectorPatch, PageQuery, Run, RunDetail, SecretRotate, idSchema } from '@complib/core'
+import {
+  ComplibError,
+  Connector,
+  ConnectorCode,
+  ConnectorCodeUpdate,
+  ConnectorCreate,
+  ConnectorPatch,
+  ConnectorTypeInfo,
+  DryRunResult,
+  PageQuery,
+  Run,
+  RunDetail,
+  SecretRotate,
+  idSchema,
+  type StoredConnector,
+} from '@complib/core'
 import { checkConnectorCode } from '@complib/connector-webhook'
 import * as z from 'zod'
 import { getConnectorType, parseConnectorConfig } from '../connectors/registry'
@@ -11,21 +26,6 @@ import { ifMatchVersion } from '../routing/request'
 
 const IdParams = z.object({ id: idSchema('connector') })
 const RunParams = z.object({ runId: idSchema('run') })
-const ConnectorCode = z
-  .object({ code: z.string(), isDefault: z.boolean().meta({ description: 'True while the connector runs its type’s default code' }) })
-  .meta({ id: 'ConnectorCode' })
-const ConnectorTypeInfo = z
-  .object({ type: z.string(), title: z.string(), description: z.string(), configSchema: z.record(z.string(), z.unknown()), defaultCode: z.string() })
-  .meta({ id: 'ConnectorType' })
-
-const DryRun = z
-  .object({
-    sent: z.array(z.object({ url: z.string(), entities: z.int(), bytes: z.int() })),
-    logs: z.array(z.string()),
-    error: z.string().nullable(),
-  })
-  .meta({ id: 'DryRunResult', description: 'What the code did with a sample of up to 3 components; every send was captured, none left the machine' })
-
 export const connectorRoutes = [
   defineRoute({
     method: 'GET',
@@ -156,7 +156,7 @@ export const connectorRoutes = [
     summary: 'Replace the connector code (null goes back to the default)',
     description: 'The code is compiled, never run, to check it: a syntax error is a 400 naming the line.',
     params: IdParams,
-    body: z.strictObject({ code: z.string().max(256 * 1024).nullable() }).meta({ id: 'ConnectorCodeUpdate' }),
+    body: ConnectorCodeUpdate,
     errors: ['PRECONDITION_FAILED'],
     responses: { 200: { description: 'The code now in use', schema: ConnectorCode } },
     handler: async ({ params, body, services, event }) => {
@@ -171,7 +171,7 @@ export const connectorRoutes = [
     operationId: 'testConnector',
     summary: 'Dry run: the code against a small sample, with sending captured (nothing leaves the machine)',
     params: IdParams,
-    responses: { 200: { description: 'What the code did', schema: DryRun } },
+    responses: { 200: { description: 'What the code did', schema: DryRunResult } },
     handler: ({ params, services }) => services.runner.dryRun(params.id),
   }),
   defineRoute({

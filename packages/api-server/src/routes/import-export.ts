@@ -1,7 +1,7 @@
-import { ComplibError, QueryBoolean, idSchema, type Component, type ImportRecord, type Storage } from '@complib/core'
+import { ComplibError, ExportQuery, ImportCreateQuery, ImportPatch, ImportSession, idSchema, type Component, type ImportRecord, type ImportTarget, type Storage, type UpsertKey } from '@complib/core'
 import { stringify } from 'csv-stringify/sync'
 import * as z from 'zod'
-import { ImportTarget, UpsertKey, columnsOf, commitImport, guessMapping, planImport, readRows, type ImportPlan } from '../imports/plan'
+import { columnsOf, commitImport, guessMapping, planImport, readRows, type ImportPlan } from '../imports/plan'
 import { defineRoute } from '../routing/define-route'
 import { created, noContent } from '../routing/reply'
 import { ifMatchVersion, readBodyBytes } from '../routing/request'
@@ -9,26 +9,6 @@ import { ifMatchVersion, readBodyBytes } from '../routing/request'
 const Params = z.object({ id: idSchema('import') })
 const IMPORT_LIMIT = 20 * 1024 * 1024
 const PREVIEW_ROWS = 20
-
-const ImportSession = z
-  .object({
-    id: z.string(),
-    status: z.enum(['pending', 'committed']),
-    format: z.enum(['csv', 'json']),
-    fileName: z.string().nullable(),
-    rowCount: z.int(),
-    columns: z.array(z.string()),
-    mapping: z.record(z.string(), ImportTarget),
-    upsertKey: UpsertKey,
-    summary: z.object({ create: z.int(), update: z.int(), invalid: z.int() }),
-    preview: z.array(z.object({ row: z.int(), action: z.enum(['create', 'update']), componentId: z.string().nullable(), input: z.record(z.string(), z.unknown()) })),
-    errors: z.array(z.object({ row: z.int(), path: z.string(), message: z.string() })),
-    result: z.object({ created: z.int(), updated: z.int() }).nullable(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-    version: z.int(),
-  })
-  .meta({ id: 'ImportSession', description: 'An uploaded file, how its columns map to component fields, and what committing would do' })
 
 interface _Data {
   format: 'csv' | 'json'
@@ -50,7 +30,7 @@ export const importExportRoutes = [
     summary: 'Upload a CSV or JSON file of components to preview an import',
     description:
       'The body is the file (text/csv, or application/json with an array of objects). Nothing changes until commit: the answer shows the proposed column mapping, what each row would do (create, or update by ipn or MPN), and every invalid cell.',
-    query: z.object({ format: z.enum(['csv', 'json']).optional(), name: z.string().max(255).optional(), upsertKey: UpsertKey.default('ipn') }),
+    query: ImportCreateQuery,
     errors: ['PAYLOAD_TOO_LARGE'],
     responses: { 201: { description: 'The import session', schema: ImportSession, headers: { location: { description: 'URL of the session' } } } },
     handler: async ({ event, query, services }) => {
@@ -83,7 +63,7 @@ export const importExportRoutes = [
     operationId: 'patchImport',
     summary: 'Change the column mapping or the upsert key; the preview is recomputed',
     params: Params,
-    body: z.strictObject({ mapping: z.record(z.string(), ImportTarget).optional(), upsertKey: UpsertKey.optional() }).meta({ id: 'ImportPatch' }),
+    body: ImportPatch,
     errors: ['CONFLICT', 'PRECONDITION_FAILED'],
     responses: { 200: { description: 'The import session', schema: ImportSession } },
     handler: async ({ params, body, services, event }) => {
@@ -146,7 +126,7 @@ export const importExportRoutes = [
     operationId: 'exportComponents',
     summary: 'Every component as a CSV or JSON file',
     description: 'The CSV has one column per field and one per parameter type; it imports back as is.',
-    query: z.object({ format: z.enum(['csv', 'json']).default('json'), includeDeleted: QueryBoolean }),
+    query: ExportQuery,
     responses: { 200: { description: 'The file', contentType: 'application/octet-stream' } },
     handler: async ({ query, services }) => {
       const all: Component[] = []

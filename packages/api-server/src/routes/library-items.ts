@@ -1,4 +1,4 @@
-import { Component, Footprint, FootprintCreate, FootprintPatch, PageQuery, QueryBoolean, Symbol, SymbolCreate, SymbolPatch, idSchema } from '@complib/core'
+import { Component, Footprint, FootprintCreate, FootprintPatch, LibraryItemListQuery, PageQuery, QueryBoolean, Symbol, SymbolCreate, SymbolPatch, idSchema } from '@complib/core'
 import * as z from 'zod'
 import { defineRoute, type AnyRoute } from '../routing/define-route'
 import { PAGE_HEADERS, pageHeaders } from '../routing/paging'
@@ -26,7 +26,7 @@ function libraryItemGroup(kind: 'symbol' | 'footprint'): AnyRoute[] {
       group: k.group,
       operationId: `list${k.title}s`,
       summary: `List ${k.plural}`,
-      query: PageQuery.extend({ q: z.string().trim().min(1).max(200).optional(), library: z.string().trim().min(1).max(200).optional() }),
+      query: LibraryItemListQuery,
       responses: { 200: { description: k.title + 's, by name', schema: z.array(k.record), headers: PAGE_HEADERS } },
       handler: async ({ query, services, url }) => {
         const page = await store(services).list({ ...query, limit: Math.min(query.limit, 1000) })

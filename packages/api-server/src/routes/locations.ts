@@ -1,4 +1,4 @@
-import { Location, LocationCreate, LocationPatch, LocationTreeNode, PageQuery, StockAdjust, StockEntry, StockMove, StockSet, idSchema } from '@complib/core'
+import { Location, LocationCreate, LocationListQuery, LocationPatch, LocationTreeNode, StockAdjust, StockEntry, StockMove, StockMoveResult, StockSet, idSchema } from '@complib/core'
 import * as z from 'zod'
 import { defineRoute } from '../routing/define-route'
 import { PAGE_HEADERS, pageHeaders } from '../routing/paging'
@@ -16,10 +16,7 @@ export const locationRoutes = [
     operationId: 'listLocations',
     summary: 'List stock locations, by name',
     description: '`parentId=root` lists the top level; a location id lists its children.',
-    query: PageQuery.extend({
-      q: z.string().trim().min(1).max(200).optional(),
-      parentId: z.union([z.literal('root'), idSchema('location')]).optional(),
-    }),
+    query: LocationListQuery,
     responses: { 200: { description: 'Locations', schema: z.array(Location), headers: PAGE_HEADERS } },
     handler: async ({ query, services, url }) => {
       const parentId = query.parentId === 'root' ? null : query.parentId
@@ -126,7 +123,7 @@ export const locationRoutes = [
     summary: 'Move a quantity of a component between locations',
     body: StockMove,
     errors: ['CONFLICT', 'NOT_FOUND'],
-    responses: { 200: { description: 'Both entries after the move', schema: z.object({ from: StockEntry, to: StockEntry }).meta({ id: 'StockMoveResult' }) } },
+    responses: { 200: { description: 'Both entries after the move', schema: StockMoveResult } },
     handler: ({ body, services }) => services.storage.locations.move(body),
   }),
 ]

@@ -1,4 +1,4 @@
-import { Manufacturer, ManufacturerCreate, ManufacturerMerge, ManufacturerPatch, PageQuery, idSchema } from '@complib/core'
+import { Manufacturer, ManufacturerCreate, ManufacturerListQuery, ManufacturerMerge, ManufacturerPatch, idSchema } from '@complib/core'
 import * as z from 'zod'
 import { defineRoute } from '../routing/define-route'
 import { PAGE_HEADERS, pageHeaders } from '../routing/paging'
@@ -14,7 +14,7 @@ export const manufacturerRoutes = [
     group: 'manufacturers',
     operationId: 'listManufacturers',
     summary: 'List manufacturers, by name, with part counts',
-    query: PageQuery.extend({ q: z.string().trim().min(1).max(200).optional() }),
+    query: ManufacturerListQuery,
     responses: { 200: { description: 'Manufacturers', schema: z.array(Manufacturer), headers: PAGE_HEADERS } },
     handler: async ({ query, services, url }) => {
       const page = await services.storage.manufacturers.list({ ...query, limit: Math.min(query.limit, 1000) })

@@ -1,4 +1,4 @@
-import { Mpn, MpnCreate, MpnPatch, MpnResolveRequest, MpnResolveResult, PageQuery, idSchema } from '@complib/core'
+import { Mpn, MpnCreate, MpnListQuery, MpnPatch, MpnResolveRequest, MpnResolveResult, idSchema } from '@complib/core'
 import * as z from 'zod'
 import { defineRoute } from '../routing/define-route'
 import { PAGE_HEADERS, pageHeaders } from '../routing/paging'
@@ -15,7 +15,7 @@ export const mpnRoutes = [
     group: 'mpns',
     operationId: 'listMpns',
     summary: 'List manufacturer part numbers of live components',
-    query: PageQuery.extend({ q: z.string().trim().min(1).max(200).optional(), manufacturerId: idSchema('manufacturer').optional() }),
+    query: MpnListQuery,
     responses: { 200: { description: 'MPNs', schema: z.array(Mpn), headers: PAGE_HEADERS } },
     handler: async ({ query, services, url }) => {
       const page = await services.storage.mpns.list({ ...query, limit: Math.min(query.limit, 1000) })

@@ -1,4 +1,4 @@
-import { PageQuery, Parameter, ParameterCreate, ParameterPatch, ParameterType, ParameterTypeCreate, ParameterTypePatch, idSchema } from '@complib/core'
+import { Parameter, ParameterCreate, ParameterPatch, ParameterType, ParameterTypeCreate, ParameterTypeListQuery, ParameterTypePatch, idSchema } from '@complib/core'
 import * as z from 'zod'
 import { defineRoute } from '../routing/define-route'
 import { PAGE_HEADERS, pageHeaders } from '../routing/paging'
@@ -16,7 +16,7 @@ export const parameterRoutes = [
     group: 'parameters',
     operationId: 'listParameterTypes',
     summary: 'List parameter types',
-    query: PageQuery.extend({ q: z.string().trim().min(1).max(100).optional() }),
+    query: ParameterTypeListQuery,
     responses: { 200: { description: 'Parameter types, by name', schema: z.array(ParameterType), headers: PAGE_HEADERS } },
     handler: async ({ query, services, url }) => {
       const page = await services.storage.parameterTypes.list({ ...query, limit: Math.min(query.limit, 1000) })

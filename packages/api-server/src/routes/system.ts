@@ -1,13 +1,8 @@
-import { LibraryStatsSchema } from '../schemas'
-import * as z from 'zod'
+import { Health, LibraryStats, Version } from '@complib/core'
 import { defineRoute } from '../routing/define-route'
 import { APP_VERSION } from '../version'
 
 const startedAt = Date.now()
-
-const Health = z
-  .object({ status: z.literal('ok'), version: z.string(), storage: z.string(), uptimeSeconds: z.int() })
-  .meta({ id: 'Health' })
 
 export const systemRoutes = [
   defineRoute({
@@ -30,7 +25,7 @@ export const systemRoutes = [
     group: 'system',
     operationId: 'getVersion',
     summary: 'Version of the application build',
-    responses: { 200: { description: 'The version', schema: z.object({ version: z.string().meta({ example: APP_VERSION }) }).meta({ id: 'Version' }) } },
+    responses: { 200: { description: 'The version', schema: Version } },
     handler: () => ({ version: APP_VERSION }),
   }),
   defineRoute({
@@ -39,7 +34,7 @@ export const systemRoutes = [
     group: 'system',
     operationId: 'getStats',
     summary: 'Counts of everything in the library',
-    responses: { 200: { description: 'Counts', schema: LibraryStatsSchema } },
+    responses: { 200: { description: 'Counts', schema: LibraryStats } },
     handler: ({ services }) => services.storage.stats(),
   }),
 ]

@@ -1,4 +1,4 @@
-import { Component, PageQuery, Tag, TagCreate, TagMerge, TagName, TagPatch, idSchema } from '@complib/core'
+import { Component, Tag, TagCreate, TagListQuery, TagMerge, TagName, TagPatch, idSchema } from '@complib/core'
 import * as z from 'zod'
 import { defineRoute } from '../routing/define-route'
 import { PAGE_HEADERS, pageHeaders } from '../routing/paging'
@@ -14,7 +14,7 @@ export const tagRoutes = [
     group: 'tags',
     operationId: 'listTags',
     summary: 'List tags with the number of components carrying each',
-    query: PageQuery.extend({ q: z.string().trim().min(1).max(64).optional() }),
+    query: TagListQuery,
     responses: { 200: { description: 'Tags, by name', schema: z.array(Tag), headers: PAGE_HEADERS } },
     handler: async ({ query, services, url }) => {
       const page = await services.storage.tags.list({ ...query, limit: Math.min(query.limit, 1000) })

@@ -1,6 +1,6 @@
 import * as z from 'zod'
 import { idSchema } from '../ids'
-import { recordFields } from './common'
+import { PageQuery, recordFields } from './common'
 
 export const AttachmentKind = z.enum(['datasheet', 'image', 'cad', 'document', 'other'])
 export type AttachmentKind = z.infer<typeof AttachmentKind>
@@ -62,3 +62,7 @@ export const AttachmentPatch = z
   .partial()
   .meta({ id: 'AttachmentPatch' })
 export type AttachmentPatch = z.input<typeof AttachmentPatch>
+
+/** Query of `GET /api/attachments`. */
+export const AttachmentListQuery = PageQuery.extend({ componentId: idSchema('component').optional(), kind: AttachmentKind.optional() })
+export type AttachmentListQuery = z.output<typeof AttachmentListQuery>

@@ -137,3 +137,28 @@ export const ComponentChange = z
   })
   .meta({ id: 'ComponentChange' })
 export type ComponentChange = z.infer<typeof ComponentChange>
+
+/** Query of `GET /api/components/:id`. */
+export const ComponentGetQuery = z.object({ includeDeleted: QueryBoolean })
+export type ComponentGetQuery = z.input<typeof ComponentGetQuery>
+
+/** Query of `GET /api/components/next-ipn`. */
+export const NextIpnQuery = z.object({
+  prefix: z.string().trim().min(1).max(32).regex(/^[^\s/?#]+$/, { error: 'a prefix has no spaces, slashes, ? or #' }).optional(),
+})
+export type NextIpnQuery = z.input<typeof NextIpnQuery>
+export const NextIpn = z.object({ ipn: z.string() }).meta({ id: 'NextIpn' })
+export type NextIpn = z.infer<typeof NextIpn>
+
+/** Query of `GET /api/components/changes`. */
+export const ComponentChangesQuery = z.object({
+  since: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(10_000).default(1000),
+})
+export type ComponentChangesQuery = z.input<typeof ComponentChangesQuery>
+export const ComponentChanges = z.object({ changes: z.array(ComponentChange), lastSeq: z.int() }).meta({ id: 'ComponentChanges' })
+export type ComponentChanges = z.infer<typeof ComponentChanges>
+
+/** Body of `POST /api/components/:id/duplicate`. */
+export const ComponentDuplicate = z.strictObject({ name: z.string().trim().min(1).max(200).optional(), ipn: Ipn.optional() }).meta({ id: 'ComponentDuplicate' })
+export type ComponentDuplicate = z.input<typeof ComponentDuplicate>

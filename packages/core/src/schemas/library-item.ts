@@ -1,6 +1,6 @@
 import * as z from 'zod'
 import { idSchema } from '../ids'
-import { Description, Name, recordFields } from './common'
+import { Description, Name, PageQuery, recordFields } from './common'
 
 /**
  * Symbols and footprints share one shape: a named entry of a CAD library
@@ -60,3 +60,7 @@ export type FootprintPatch = z.input<typeof FootprintPatch>
 export type LibraryItem = Symbol | Footprint
 export type LibraryItemCreate = z.output<typeof SymbolCreate>
 export type LibraryItemPatch = z.output<typeof SymbolPatch>
+
+/** Query of `GET /api/symbols` and `GET /api/footprints`. */
+export const LibraryItemListQuery = PageQuery.extend({ q: z.string().trim().min(1).max(200).optional(), library: z.string().trim().min(1).max(200).optional() })
+export type LibraryItemListQuery = z.output<typeof LibraryItemListQuery>

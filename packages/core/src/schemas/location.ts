@@ -1,6 +1,6 @@
 import * as z from 'zod'
 import { idSchema } from '../ids'
-import { Description, Name, Timestamp, recordFields } from './common'
+import { Description, Name, PageQuery, Timestamp, recordFields } from './common'
 
 /** A stock location; locations nest (`parentId`), `path` is the names from the root, joined by ` / `. */
 export const Location = z
@@ -69,3 +69,14 @@ export const StockMove = z
   .refine((b) => b.fromLocationId !== b.toLocationId, { error: 'from and to are the same location', path: ['toLocationId'] })
   .meta({ id: 'StockMove' })
 export type StockMove = z.input<typeof StockMove>
+
+/** Query of `GET /api/locations`: `parentId=root` lists the top level, a location id its children. */
+export const LocationListQuery = PageQuery.extend({
+  q: z.string().trim().min(1).max(200).optional(),
+  parentId: z.union([z.literal('root'), idSchema('location')]).optional(),
+})
+export type LocationListQuery = z.output<typeof LocationListQuery>
+
+/** `POST /api/stock/move`: both entries after the move. */
+export const StockMoveResult = z.object({ from: StockEntry, to: StockEntry }).meta({ id: 'StockMoveResult' })
+export type StockMoveResult = z.infer<typeof StockMoveResult>

@@ -1,6 +1,6 @@
 import * as z from 'zod'
 import { idSchema } from '../ids'
-import { Name, recordFields } from './common'
+import { Name, PageQuery, recordFields } from './common'
 
 export const Manufacturer = z
   .object({
@@ -31,3 +31,7 @@ export const ManufacturerMerge = z
   .strictObject({ sourceIds: z.array(idSchema('manufacturer')).min(1).max(100) })
   .meta({ id: 'ManufacturerMerge' })
 export type ManufacturerMerge = z.input<typeof ManufacturerMerge>
+
+/** Query of `GET /api/manufacturers`. */
+export const ManufacturerListQuery = PageQuery.extend({ q: z.string().trim().min(1).max(200).optional() })
+export type ManufacturerListQuery = z.output<typeof ManufacturerListQuery>

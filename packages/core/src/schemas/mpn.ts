@@ -1,6 +1,6 @@
 import * as z from 'zod'
 import { idSchema } from '../ids'
-import { recordFields } from './common'
+import { PageQuery, recordFields } from './common'
 
 /** A manufacturer part number of one component, as its own record. */
 export const Mpn = z
@@ -42,3 +42,7 @@ export const MpnResolveResult = z
   })
   .meta({ id: 'MpnResolveResult' })
 export type MpnResolveResult = z.infer<typeof MpnResolveResult>
+
+/** Query of `GET /api/mpns`. */
+export const MpnListQuery = PageQuery.extend({ q: z.string().trim().min(1).max(200).optional(), manufacturerId: idSchema('manufacturer').optional() })
+export type MpnListQuery = z.output<typeof MpnListQuery>

@@ -1,6 +1,6 @@
 import * as z from 'zod'
 import { idSchema } from '../ids'
-import { Description, recordFields } from './common'
+import { Description, PageQuery, recordFields } from './common'
 
 /** A kind of parameter (`Resistance`, `Tolerance`, …) with its unit, used for parametric search. */
 export const ParameterType = z
@@ -63,3 +63,7 @@ export const ParametricCondition = z
   })
   .meta({ id: 'ParametricCondition' })
 export type ParametricCondition = z.input<typeof ParametricCondition>
+
+/** Query of `GET /api/parameter-types`. */
+export const ParameterTypeListQuery = PageQuery.extend({ q: z.string().trim().min(1).max(100).optional() })
+export type ParameterTypeListQuery = z.output<typeof ParameterTypeListQuery>

@@ -1,6 +1,6 @@
 import * as z from 'zod'
 import { idSchema } from '../ids'
-import { Description, recordFields } from './common'
+import { Description, PageQuery, recordFields } from './common'
 import { TagName } from './component'
 
 export const Tag = z
@@ -28,3 +28,7 @@ export const TagPatch = z.strictObject(writable).partial().meta({ id: 'TagPatch'
 export type TagPatch = z.input<typeof TagPatch>
 export const TagMerge = z.strictObject({ sourceIds: z.array(idSchema('tag')).min(1).max(100) }).meta({ id: 'TagMerge' })
 export type TagMerge = z.input<typeof TagMerge>
+
+/** Query of `GET /api/tags`. */
+export const TagListQuery = PageQuery.extend({ q: z.string().trim().min(1).max(64).optional() })
+export type TagListQuery = z.output<typeof TagListQuery>

@@ -25,6 +25,10 @@ import type {
   Symbol,
   Tag,
 } from '../schemas'
+import type { LibraryStats, SuggestEntity, Suggestion } from '../schemas'
+
+// Shapes the API answers with are defined once, by their schemas.
+export type { LibraryStats, SuggestEntity, Suggestion }
 
 /**
  * The storage contract of complib. Every route group reads and writes through
@@ -247,15 +251,6 @@ export interface LocationStore {
   move(input: { componentId: string; fromLocationId: string; toLocationId: string; quantity: number }): Promise<{ from: StockEntry; to: StockEntry }>
 }
 
-export type SuggestEntity = 'components' | 'symbols' | 'footprints' | 'manufacturers' | 'tags' | 'locations' | 'mpns'
-
-export interface Suggestion {
-  id: string
-  entity: SuggestEntity
-  label: string
-  detail?: string | undefined
-}
-
 export interface SearchStore {
   /** Best match first: whole-field prefix, then word prefix, then substring; case-insensitive. */
   suggest(entity: SuggestEntity, q: string, limit: number): Promise<Suggestion[]>
@@ -341,19 +336,4 @@ export interface DocumentStore<T extends DocumentRecord> {
   get(id: string): Promise<T>
   update(id: string, patch: { status?: string; data?: T['data'] }, options?: WriteOptions): Promise<T>
   delete(id: string): Promise<void>
-}
-
-export interface LibraryStats {
-  components: number
-  deletedComponents: number
-  symbols: number
-  footprints: number
-  attachments: number
-  manufacturers: number
-  mpns: number
-  parameterTypes: number
-  tags: number
-  locations: number
-  connectors: number
-  runs: number
 }

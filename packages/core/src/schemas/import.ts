@@ -1,0 +1,44 @@
+import * as z from 'zod'
+import { QueryBoolean } from './common'
+
+/** What a column of an import becomes. `parameter` makes the column a parameter named after it. */
+export const ImportTarget = z.enum(['name', 'ipn', 'description', 'status', 'category', 'tags', 'manufacturer', 'partNumber', 'parameter', 'ignore'])
+export type ImportTarget = z.infer<typeof ImportTarget>
+
+/** How an imported row finds the component it updates. */
+export const UpsertKey = z.enum(['ipn', 'mpn'])
+export type UpsertKey = z.infer<typeof UpsertKey>
+
+/** Query of `POST /api/imports` (the body is the file). */
+export const ImportCreateQuery = z.object({ format: z.enum(['csv', 'json']).optional(), name: z.string().max(255).optional(), upsertKey: UpsertKey.default('ipn') })
+export type ImportCreateQuery = z.input<typeof ImportCreateQuery>
+
+/** An uploaded file, how its columns map to component fields, and what committing would do. */
+export const ImportSession = z
+  .object({
+    id: z.string(),
+    status: z.enum(['pending', 'committed']),
+    format: z.enum(['csv', 'json']),
+    fileName: z.string().nullable(),
+    rowCount: z.int(),
+    columns: z.array(z.string()),
+    mapping: z.record(z.string(), ImportTarget),
+    upsertKey: UpsertKey,
+    summary: z.object({ create: z.int(), update: z.int(), invalid: z.int() }),
+    preview: z.array(z.object({ row: z.int(), action: z.enum(['create', 'update']), componentId: z.string().nullable(), input: z.record(z.string(), z.unknown()) })),
+    errors: z.array(z.object({ row: z.int(), path: z.string(), message: z.string() })),
+    result: z.object({ created: z.int(), updated: z.int() }).nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    version: z.int(),
+  })
+  .meta({ id: 'ImportSession', description: 'An uploaded file, how its columns map to component fields, and what committing would do' })
+export type ImportSession = z.infer<typeof ImportSession>
+
+/** Body of `PATCH /api/imports/:id`: the preview is recomputed. */
+export const ImportPatch = z.strictObject({ mapping: z.record(z.string(), ImportTarget).optional(), upsertKey: UpsertKey.optional() }).meta({ id: 'ImportPatch' })
+export type ImportPatch = z.input<typeof ImportPatch>
+
+/** Query of `GET /api/exports/components`. */
+export const ExportQuery = z.object({ format: z.enum(['csv', 'json']).default('json'), includeDeleted: QueryBoolean })
+export type ExportQuery = z.output<typeof ExportQuery>

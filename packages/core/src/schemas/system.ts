@@ -1,0 +1,30 @@
+import * as z from 'zod'
+
+/** `GET /api/health`: the service answers. */
+export const Health = z
+  .object({ status: z.literal('ok'), version: z.string(), storage: z.string(), uptimeSeconds: z.int() })
+  .meta({ id: 'Health' })
+export type Health = z.infer<typeof Health>
+
+/** `GET /api/version`. */
+export const Version = z.object({ version: z.string().meta({ example: '1.0.0-beta.4' }) }).meta({ id: 'Version' })
+export type Version = z.infer<typeof Version>
+
+/** `GET /api/stats`: counts of everything in the library. */
+export const LibraryStats = z
+  .object({
+    components: z.int(),
+    deletedComponents: z.int(),
+    symbols: z.int(),
+    footprints: z.int(),
+    attachments: z.int(),
+    manufacturers: z.int(),
+    mpns: z.int(),
+    parameterTypes: z.int(),
+    tags: z.int(),
+    locations: z.int(),
+    connectors: z.int(),
+    runs: z.int(),
+  })
+  .meta({ id: 'LibraryStats' })
+export type LibraryStats = z.infer<typeof LibraryStats>
