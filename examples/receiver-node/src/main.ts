@@ -1,0 +1,32 @@
+/**
+ * Runs the receiver: `WEBHOOK_SECRET=whsec_… pnpm start [--port 8080] [--host 127.0.0.1] [--file components.json]`.
+ * The secret comes from the environment, not a flag, so it stays out of `ps`.
+ */
+import { parseArgs } from 'node:util'
+import { createReceiver } from './receiver'
+
+// `pnpm start -- --port 9000` passes the `--` on: skip it.
+const args = process.argv.slice(2)
+const { values } = parseArgs({
+  args: args[0] === '--' ? args.slice(1) : args,
+  options: {
+    port: { type: 'string', default: process.env.PORT ?? '8080' },
+    host: { type: 'string', default: '127.0.0.1' },
+    file: { type: 'string', default: 'components.json' },
+  },
+})
+const secret = process.env.WEBHOOK_SECRET
+if (!secret?.startsWith('whsec_')) {
+  console.error('Set WEBHOOK_SECRET to the connector\'s signing secret (whsec_…).')
+  process.exit(2)
+}
+const port = Number(values.port)
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(`--port: not a port number: ${values.port}`)
+  process.exit(2)
+}
+
+const receiver = await createReceiver({ secret, file: values.file, log: (line) => console.log(line) })
+const url = await receiver.listen(port, values.host)
+console.log(`listening on ${url}, storing into ${values.file}`)
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void receiver.close().then(() => process.exit(0)))

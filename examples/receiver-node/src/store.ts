@@ -1,0 +1,90 @@
+import { randomBytes } from 'node:crypto'
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
+import type { Entity } from './verify'
+
+/** What the JSON file holds. */
+export interface StoreData {
+  /** Components by id, as last pushed. */
+  components: Record<string, Entity>
+  /** `webhook-id`s already applied, oldest first (the last `MAX_SEEN` kept). */
+  seenWebhookIds: string[]
+}
+
+/** Enough for 25 pushes of 100,000 components (400 batches each). */
+export const MAX_SEEN = 10_000
+
+export interface ApplyResult {
+  /** The `webhook-id` was applied before: nothing changed. */
+  duplicate: boolean
+  upserted: number
+}
+
+export interface Store {
+  /** Upserts a batch's entities by id, unless its `webhook-id` was applied already. */
+  apply(webhookId: string, entities: Entity[]): Promise<ApplyResult>
+  read(): StoreData
+}
+
+/**
+ * A JSON file of components by id. Every batch is one atomic write: the whole
+ * file goes to a temporary file beside it, is flushed to disk and renamed over
+ * the old one, so a crash leaves the old or the new file, never half of one.
+ * The seen `webhook-id`s are in the same file, so a batch's entities and its
+ * id are recorded together or not at all.
+ *
+ * Writes are queued one after another: the connector sends several batches at
+ * once. (Rewriting the whole file per batch is fine for an example; a large
+ * library wants a database.)
+ */
+export async function openStore(file: string): Promise<Store> {
+  let data: StoreData = { components: {}, seenWebhookIds: [] }
+  try {
+    data = JSON.parse(await readFile(file, 'utf8')) as StoreData
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+  }
+  let seen = new Set(data.seenWebhookIds)
+  let queue: Promise<unknown> = Promise.resolve()
+
+  const apply = async (webhookId: string, entities: Entity[]): Promise<ApplyResult> => {
+    if (seen.has(webhookId)) return { duplicate: true, upserted: 0 }
+    const components = { ...data.components }
+    for (const entity of entities) components[entity.id] = entity
+    const seenWebhookIds = [...data.seenWebhookIds, webhookId].slice(-MAX_SEEN)
+    const next = { components, seenWebhookIds }
+    await _writeAtomically(file, JSON.stringify(next, null, 2))
+    // Only once the file is on disk does memory move on: a failed write changes nothing.
+    data = next
+    seen = new Set(seenWebhookIds)
+    return { duplicate: false, upserted: entities.length }
+  }
+
+  return {
+    apply(webhookId, entities) {
+      const result = queue.then(() => apply(webhookId, entities))
+      queue = result.catch(() => {})
+      return result
+    },
+    read: () => data,
+  }
+}
+
+async function _writeAtomically(file: string, text: string): Promise<void> {
+  const dir = dirname(file)
+  await mkdir(dir, { recursive: true })
+  const temp = join(dir, `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`)
+  try {
+    const handle = await open(temp, 'w')
+    try {
+      await handle.writeFile(text)
+      await handle.sync()
+    } finally {
+      await handle.close()
+    }
+    await rename(temp, file)
+  } catch (error) {
+    await rm(temp, { force: true })
+    throw error
+  }
+}
