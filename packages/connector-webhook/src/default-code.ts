@@ -13,7 +13,9 @@ async function push(entities, config, helpers) {
     const res = await helpers.sendWebhook(config.url, entities)
     if (res.ok) return
     if (attempt === attempts) {
-      const error = new Error('receiver answered ' + res.status + ' after ' + attempts + ' attempts')
+      // Status 0: no answer came (timeout, refused, reset).
+      const what = res.status ? 'receiver answered ' + res.status : 'no answer from the receiver'
+      const error = new Error(what + ' after ' + attempts + ' attempts')
       error.status = res.status
       throw error
     }

@@ -8,6 +8,8 @@ export interface DeliveryRequest {
   secrets: readonly string[]
   /** Give up on an answer after this long (default 30 s). */
   timeoutMs?: number | undefined
+  /** Abandons the request (the run was cancelled or the server is stopping). */
+  signal?: AbortSignal | undefined
   fetch?: typeof fetch | undefined
 }
 
@@ -35,13 +37,19 @@ export async function deliver(request: DeliveryRequest): Promise<DeliveryResult>
   }
   const started = performance.now()
   try {
-    const res = await (request.fetch ?? fetch)(request.url, { method: 'POST', headers, body: request.body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) })
+    // A cancel or a stop must not wait for a receiver that never answers.
+    const signal = request.signal ? AbortSignal.any([request.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs)
+    const res = await (request.fetch ?? fetch)(request.url, { method: 'POST', headers, body: request.body, redirect: 'manual', signal })
     // The answer's body is not needed; do not let a slow or huge one hold the connection.
     await res.body?.cancel().catch(() => {})
     return { ok: res.status >= 200 && res.status < 300, status: res.status, retryAfter: parseRetryAfter(res.headers.get('retry-after')), durationMs: performance.now() - started, error: null }
   } catch (error) {
     const e = error as Error
-    const message = e.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : `${e.message}${(e.cause as Error | undefined)?.message ? `: ${(e.cause as Error).message}` : ''}`
+    const message = request.signal?.aborted
+      ? 'abandoned: the run was cancelled or the server is stopping'
+      : e.name === 'TimeoutError'
+        ? `no answer within ${timeoutMs} ms`
+        : `${e.message}${(e.cause as Error | undefined)?.message ? `: ${(e.cause as Error).message}` : ''}`
     return { ok: false, status: 0, durationMs: performance.now() - started, error: message }
   }
 }
@@ -49,7 +57,7 @@ export async function deliver(request: DeliveryRequest): Promise<DeliveryResult>
 /** `Retry-After` in seconds: a number of seconds or an HTTP date. */
 export function parseRetryAfter(value: string | null): number | undefined {
   if (!value) return undefined
-  if (/^\d+$/.test(value.trim())) return Number(value.trim())
-  const at = Date.parse(value)
-  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000))
+  const seconds = /^\d+$/.test(value.trim()) ? Number(value.trim()) : Math.ceil((Date.parse(value) - Date.now()) / 1000)
+  // Capped at a day: the value is only advice to the code, and must stay a safe integer.
+  return Number.isNaN(seconds) ? undefined : Math.min(Math.max(0, seconds), 86_400)
 }

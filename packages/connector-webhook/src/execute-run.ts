@@ -37,6 +37,8 @@ export async function executeRun(runId: string, options: ExecuteOptions): Promis
     connector = await storage.connectors.get(detail.connectorId)
     const config = WebhookConfig.parse(connector.config)
     sandbox = await createSandbox({ code: connector.code ?? DEFAULT_WEBHOOK_CODE, ...options.sandbox })
+    // A cancel or a stop ends the calls in progress too: code that never returns must not hold them up.
+    signal.addEventListener('abort', () => sandbox?.dispose(), { once: true })
     const secrets = _secrets(connector)
     const throttle = createThrottle(config)
     const batches = pLimit(config.concurrency)
@@ -89,7 +91,7 @@ async function _runBatch(job: _BatchJob): Promise<void> {
   let stored = kept
   // Attempts are written with the batch's outcome (one durable write, not one per attempt);
   // a crash in between loses only the timing of attempts, never a batch.
-  const attempts: Array<{ at: string; status: number | null; durationMs: number; error: string | null }> = []
+  const attempts: Array<{ at: string; status: number | null; durationMs: number; error: string | null; retryAfter?: number }> = []
   let lastStatus: number | null = null
   try {
     await job.sandbox.push(entities, job.config, {
@@ -105,10 +107,11 @@ async function _runBatch(job: _BatchJob): Promise<void> {
           stored = text
         }
         const result = await job.throttle(() =>
-          deliver({ url, body: new TextEncoder().encode(text), webhookId: job.webhookId, secrets: job.secrets, timeoutMs: job.options.requestTimeoutMs, fetch: job.options.fetch }),
+          deliver({ url, body: new TextEncoder().encode(text), webhookId: job.webhookId, secrets: job.secrets, timeoutMs: job.options.requestTimeoutMs, signal, fetch: job.options.fetch }),
         )
         lastStatus = result.status || null
-        attempts.push({ at: new Date().toISOString(), status: lastStatus, durationMs: Math.round(result.durationMs), error: result.error })
+        const attempt = { at: new Date().toISOString(), status: lastStatus, durationMs: Math.round(result.durationMs), error: result.error }
+        attempts.push(result.retryAfter === undefined ? attempt : { ...attempt, retryAfter: result.retryAfter })
         return result.retryAfter === undefined ? { ok: result.ok, status: result.status } : { ok: result.ok, status: result.status, retryAfter: result.retryAfter }
       },
       sleep: (ms) => _sleep(ms, signal),
@@ -120,7 +123,7 @@ async function _runBatch(job: _BatchJob): Promise<void> {
   } catch (error) {
     await storage.runs.updateBatch(job.runId, job.index, {
       status: 'failed',
-      error: `[connector:webhook] batch ${job.index}: ${(error as Error).message}`,
+      error: `[connector:webhook] batch ${job.index}: ${signal.aborted ? 'stopped: the run was cancelled or the server is stopping' : (error as Error).message}`,
       lastStatus,
       appendAttempts: attempts,
     })

@@ -126,6 +126,48 @@ describe('push runs', () => {
     expect(receiver.received.length).toBeLessThan(3)
   })
 
+  it('cancels at once while the receiver never answers (cancel waited for the 30 s answer timeout)', async () => {
+    receiver = await startReceiver(() => ({ status: 202, fault: 'never' }))
+    await seed(600)
+    const c = await connector({ url: receiver.url, concurrency: 2 })
+    const run = await runner.start(c.id, 'manual')
+    while (receiver.received.length < 2) await new Promise((r) => setTimeout(r, 20))
+    const started = performance.now()
+    const cancelled = await runner.cancel(run.id)
+    expect(performance.now() - started).toBeLessThan(2000)
+    expect(cancelled.status).toBe('cancelled')
+    const detail = await storage.runs.get(run.id)
+    const abandoned = detail.batches.filter((b) => b.attempts.length > 0)
+    expect(abandoned).toHaveLength(2)
+    for (const b of abandoned) expect(b.attempts[0]).toMatchObject({ status: null, error: 'abandoned: the run was cancelled or the server is stopping' })
+  })
+
+  it('cancels at once while the code never returns (cancel waited for the 10 min wall-clock limit)', async () => {
+    receiver = await startReceiver()
+    await seed(3)
+    const c = await connector({ url: receiver.url }, 'function push() { return new Promise(() => {}) }')
+    const run = await runner.start(c.id, 'manual')
+    await new Promise((r) => setTimeout(r, 300))
+    const started = performance.now()
+    const cancelled = await runner.cancel(run.id)
+    expect(performance.now() - started).toBeLessThan(2000)
+    expect(cancelled.status).toBe('cancelled')
+    expect((await storage.runs.get(run.id)).batches[0]!.error).toBe('[connector:webhook] batch 0: stopped: the run was cancelled or the server is stopping')
+  })
+
+  it('stops at once while the receiver never answers, and the run stays resumable (a stop waited for the answer timeout)', async () => {
+    receiver = await startReceiver(() => ({ status: 202, fault: 'never' }))
+    await seed(3)
+    const c = await connector({ url: receiver.url })
+    const run = await runner.start(c.id, 'manual')
+    while (receiver.received.length < 1) await new Promise((r) => setTimeout(r, 20))
+    const started = performance.now()
+    await runner.close()
+    expect(performance.now() - started).toBeLessThan(2000)
+    expect((await storage.runs.get(run.id)).status).toBe('running')
+    expect((await storage.runs.listActive()).map((r) => r.id)).toEqual([run.id])
+  })
+
   it('resumes an interrupted run: acknowledged batches are not sent again, a resent one keeps its id and bytes', async () => {
     receiver = await startReceiver()
     await seed(600)

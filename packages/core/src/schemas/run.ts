@@ -16,6 +16,7 @@ export const DeliveryAttempt = z
     status: z.int().nullable(),
     durationMs: z.number(),
     error: z.string().nullable(),
+    retryAfter: z.int().min(0).optional().meta({ description: "The receiver's Retry-After, in seconds, when it sent one" }),
   })
   .meta({ id: 'DeliveryAttempt' })
 export type DeliveryAttempt = z.infer<typeof DeliveryAttempt>
