@@ -1,0 +1,63 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { startServer } from '@complib/api-server'
+
+/** A real complib server on a temporary data folder, spoken to over HTTP. */
+export interface Complib {
+  url: string
+  /** Sends JSON, expects a 2xx, returns the parsed body. */
+  call<T = any>(method: string, path: string, body?: unknown): Promise<T>
+  close(): Promise<void>
+}
+
+export async function startComplib(): Promise<Complib> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'complib-example-'))
+  const server = await startServer({ port: 0, dataDir, log: () => {} })
+  return {
+    url: server.url,
+    async call(method, path, body) {
+      const res = await fetch(server.url + path, {
+        method,
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      })
+      const text = await res.text()
+      if (!res.ok) throw new Error(`${method} ${path} → ${res.status}: ${text}`)
+      return text ? JSON.parse(text) : undefined
+    },
+    async close() {
+      await server.close()
+      await rm(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** Creates `count` components in one request, some with non-ASCII names; returns their ids. */
+export async function seedComponents(complib: Complib, count: number): Promise<string[]> {
+  const items = Array.from({ length: count }, (_, i) => ({
+    name: i % 7 === 0 ? `Condensateur ${i} 10µF — ✓ “X7R”` : `R ${i} 0603`,
+    description: i % 3 === 0 ? null : `part ${i}`,
+    tags: i % 2 ? ['smd'] : [],
+    parameters: [{ type: 'Resistance', value: `${i}k`, unit: 'Ω' }],
+  }))
+  await complib.call('POST', '/api/bulk/components', { items })
+  return (await liveComponents(complib)).map((c) => c.id)
+}
+
+/** Every non-deleted component, as the API lists it. */
+export async function liveComponents(complib: Complib): Promise<Array<{ id: string } & Record<string, unknown>>> {
+  return complib.call('GET', '/api/components?limit=100000')
+}
+
+/** Starts a push and polls its run until it finishes. */
+export async function pushAndWait(complib: Complib, connectorId: string, timeoutMs = 25_000): Promise<any> {
+  const run = await complib.call('POST', `/api/connectors/${connectorId}/push`)
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const detail = await complib.call('GET', `/api/connector-runs/${run.id}`)
+    if (!['queued', 'running'].includes(detail.status)) return detail
+    if (Date.now() > deadline) throw new Error(`run ${run.id} still ${detail.status} after ${timeoutMs} ms`)
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
