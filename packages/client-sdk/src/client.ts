@@ -1,59 +1,101 @@
-import { FetchError, ofetch, type $Fetch } from 'ofetch'
-import { ComplibApiError } from './errors'
+import type { Health, LibraryStats, Version } from '@complib/core'
+import { createTransport, type CallOptions, type Method, type RawResult } from './_internal/transport'
+import { createAttachmentsResource } from './resources/attachments'
+import { createBulkResource, createJobsResource } from './resources/bulk'
+import { createComponentsResource } from './resources/components'
+import { createConnectorsResource, createRunsResource } from './resources/connectors'
+import { createExportsResource, createImportsResource } from './resources/imports'
+import { createFootprintsResource, createSymbolsResource } from './resources/library-items'
+import { createLocationsResource, createStockResource } from './resources/locations'
+import { createManufacturersResource } from './resources/manufacturers'
+import { createMpnsResource } from './resources/mpns'
+import { createParametersResource, createParameterTypesResource } from './resources/parameters'
+import { createSearchMethods } from './resources/search'
+import { createTagsResource } from './resources/tags'
 
 export interface ClientOptions {
   /** Base address of the service, e.g. `http://127.0.0.1:4000` (the `/api` prefix is added). */
   baseUrl: string
-  /** Needed when the server listens off loopback. */
+  /** Needed when the server listens off loopback; sent as `Authorization: Bearer <key>`. */
   apiKey?: string | undefined
-  /** A fetch implementation (tests inject one). */
+  /** A fetch implementation (tests inject one). Defaults to the global fetch. */
   fetch?: typeof fetch | undefined
-  /** Retries of a network error or 5xx answer (default 2), with a growing delay. */
+  /**
+   * Retries of a network error or a 5xx answer (default 2), after 250 ms, then
+   * 500 ms, … (or a 503's `Retry-After`). Only requests that are safe to send
+   * twice are retried: reads, PUT, PATCH, DELETE and the POSTs that change
+   * nothing (searches, dry runs). Creating, pushing, restoring are not.
+   */
   retries?: number | undefined
+  /** First retry delay in ms (default 250), doubling after each retry. */
+  retryDelayMs?: number | undefined
+  /** Abort a request that takes longer (ms). Default: no limit (a full listing may take a while). */
+  timeoutMs?: number | undefined
 }
 
-export interface Health {
-  status: 'ok'
-  version: string
-  storage: string
-  uptimeSeconds: number
-}
-
-export interface ComplibClient {
-  /** `GET /api/health`. */
-  health(): Promise<Health>
-  /** The underlying ofetch instance, for routes the typed surface does not cover yet. */
-  request: $Fetch
+/** Options of the untyped `request` escape hatch. */
+export interface RequestOptions extends CallOptions {
+  /** Default GET. */
+  method?: Method | undefined
 }
 
 /**
- * Creates a client for the complib API.
+ * Creates a client for the complib API: one object per route group
+ * (`client.components`, `client.tags`, …), with request and response types
+ * inferred from `@complib/core`'s schemas, async iterators for full listings,
+ * typed errors and retries.
  *
  * @example
  * const client = createClient({ baseUrl: 'http://127.0.0.1:4000' })
- * console.log((await client.health()).version)
+ * for await (const c of client.components.iterate({ category: 'Resistors' })) {
+ *   if (!c.description) await client.components.patch(c.id, { description: `${c.name}, thick film` }, { ifMatch: c.version })
+ * }
  */
-export function createClient(options: ClientOptions): ComplibClient {
-  const request = ofetch.create({
-    baseURL: `${options.baseUrl.replace(/\/+$/, '')}/api`,
-    headers: options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {},
-    retry: options.retries ?? 2,
-    retryDelay: (ctx) => 200 * 2 ** ((options.retries ?? 2) - (typeof ctx.options.retry === 'number' ? ctx.options.retry : 0)),
-    retryStatusCodes: [500, 502, 503, 504],
-  }, options.fetch ? { fetch: options.fetch } : {})
+export function createClient(options: ClientOptions) {
+  const t = createTransport(options)
   return {
-    health: () => _call(() => request<Health>('/health')),
-    request,
+    // system
+    /** `GET /api/health`. */
+    health: (): Promise<Health> => t.call('GET', '/health'),
+    /** `GET /api/version`: the application build. */
+    version: async (): Promise<string> => (await t.call<Version>('GET', '/version')).version,
+    /** Counts of everything in the library. */
+    stats: (): Promise<LibraryStats> => t.call('GET', '/stats'),
+
+    // resources
+    components: createComponentsResource(t),
+    symbols: createSymbolsResource(t),
+    footprints: createFootprintsResource(t),
+    attachments: createAttachmentsResource(t),
+    manufacturers: createManufacturersResource(t),
+    mpns: createMpnsResource(t),
+    parameterTypes: createParameterTypesResource(t),
+    parameters: createParametersResource(t),
+    tags: createTagsResource(t),
+    locations: createLocationsResource(t),
+    stock: createStockResource(t),
+    ...createSearchMethods(t),
+    bulk: createBulkResource(t),
+    jobs: createJobsResource(t),
+    imports: createImportsResource(t),
+    exports: createExportsResource(t),
+    connectors: createConnectorsResource(t),
+    runs: createRunsResource(t),
+
+    // escape hatch
+    /**
+     * Any route, untyped, with the same base URL, key, retries and typed
+     * errors: for the routes the typed surface leaves out (KiCad, the OpenAPI
+     * document).
+     *
+     * @example
+     * const categories = await client.request<{ id: string; name: string }[]>('/kicad/v1/categories.json')
+     */
+    request: <T = unknown>(path: string, { method = 'GET', ...call }: RequestOptions = {}): Promise<T> => t.call<T>(method, path, call),
+    /** Like `request`, with the status and headers of the answer. */
+    requestRaw: <T = unknown>(path: string, { method = 'GET', ...call }: RequestOptions = {}): Promise<RawResult<T>> => t.raw<T>(method, path, call),
   }
 }
 
-async function _call<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn()
-  } catch (error) {
-    // After ofetch's retries: an answer with a problem body becomes the typed error.
-    const body = error instanceof FetchError ? (error.data as { code?: unknown } | undefined) : undefined
-    if (body && typeof body === 'object' && typeof body.code === 'string') throw new ComplibApiError(body as ComplibApiError['problem'])
-    throw error
-  }
-}
+/** The client `createClient` makes. */
+export type ComplibClient = ReturnType<typeof createClient>

@@ -1,5 +1,53 @@
 // client
-export { createClient, type ClientOptions, type ComplibClient, type Health } from './client'
+export { createClient, type ClientOptions, type ComplibClient, type RequestOptions } from './client'
+
+// bulk edits
+export type { PatchManyItem, PatchManyOptions, PatchManyProgress, PatchManyResult } from './patch-many'
 
 // errors
-export { ComplibApiError } from './errors'
+export { ComplibApiError, ComplibNetworkError, ConflictError, NotFoundError, PreconditionFailedError, ValidationError, isComplibApiError } from './errors'
+
+// types shared by the resources
+export type { IfMatchOptions, IterateQueryOf, QueryOf } from './_internal/types'
+export type { RawResult } from './_internal/transport'
+export type { AttachmentUpload } from './resources/attachments'
+export type { WaitOptions } from './resources/connectors'
+export type { AttachmentsResource } from './resources/attachments'
+export type { BulkResource, JobsResource } from './resources/bulk'
+export type { ComponentsResource } from './resources/components'
+export type { ConnectorsResource, RunsResource } from './resources/connectors'
+export type { ExportsResource, ImportsResource } from './resources/imports'
+export type { FootprintsResource, SymbolsResource } from './resources/library-items'
+export type { LocationsResource, StockResource } from './resources/locations'
+export type { ManufacturersResource } from './resources/manufacturers'
+export type { MpnsResource } from './resources/mpns'
+export type { ParameterTypesResource, ParametersResource } from './resources/parameters'
+export type { TagsResource } from './resources/tags'
+
+// the API's records, so a script needs only this package
+export type {
+  Attachment,
+  BulkResult,
+  Component,
+  ComponentCreate,
+  ComponentPatch,
+  ComponentStatus,
+  Connector,
+  ErrorCode,
+  FieldError,
+  Footprint,
+  Health,
+  Location,
+  Manufacturer,
+  Mpn,
+  Page,
+  Parameter,
+  ParameterType,
+  Problem,
+  Run,
+  RunDetail,
+  StockEntry,
+  Suggestion,
+  Symbol,
+  Tag,
+} from './records'

@@ -1,0 +1,29 @@
+import type * as core from '@complib/core'
+
+// The API's records under their own names: type aliases, so that importing one
+// never suggests a runtime value (core's zod schemas are not part of the client).
+
+export type Attachment = core.Attachment
+export type BulkResult = core.BulkResult
+export type Component = core.Component
+export type ComponentCreate = core.ComponentCreate
+export type ComponentPatch = core.ComponentPatch
+export type ComponentStatus = core.ComponentStatus
+export type Connector = core.Connector
+export type ErrorCode = core.ErrorCode
+export type FieldError = core.FieldError
+export type Footprint = core.Footprint
+export type Health = core.Health
+export type Location = core.Location
+export type Manufacturer = core.Manufacturer
+export type Mpn = core.Mpn
+export type Parameter = core.Parameter
+export type ParameterType = core.ParameterType
+export type Problem = core.Problem
+export type Run = core.Run
+export type RunDetail = core.RunDetail
+export type StockEntry = core.StockEntry
+export type Suggestion = core.Suggestion
+export type Symbol = core.Symbol
+export type Tag = core.Tag
+export type Page<T> = core.Page<T>
