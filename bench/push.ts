@@ -44,6 +44,10 @@ export async function benchPush(options: { quick: boolean }) {
     const baseline: number[] = []
     let peakRss = 0
     const idleRss = process.memoryUsage().rss
+    // One untimed round of each first: JIT, the isolate and the receiver's sockets warm up.
+    await _plainLoop(storage, url, size)
+    await runner.start(connector.id, 'manual')
+    await runner.settled(connector.id)
     for (let r = 0; r < rounds; r++) {
       baseline.push(await _plainLoop(storage, url, size))
       const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50)
@@ -57,6 +61,7 @@ export async function benchPush(options: { quick: boolean }) {
     }
     await runner.close()
     const [s, b] = [_median(subject), _median(baseline)]
+    console.log(`push rounds: subject ${subject.map(Math.round).join(', ')}; baseline ${baseline.map(Math.round).join(', ')} components/s`)
     const n = size.toLocaleString('en')
     return {
       rows: [

@@ -7,7 +7,11 @@ import { benchPush } from './push'
 import { benchSuggest } from './suggest'
 
 const quick = process.argv.includes('--quick')
-const rows = [...(await benchStorageWrite({ quick })).rows, ...(await benchSuggest({ quick })).rows, ...(await benchPush({ quick })).rows]
+// `--only push,suggest` runs some scenarios (while working on one of them).
+const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',')
+const scenarios = { write: benchStorageWrite, suggest: benchSuggest, push: benchPush }
+const rows = []
+for (const [name, bench] of Object.entries(scenarios)) if (!only || only.includes(name)) rows.push(...(await bench({ quick })).rows)
 
 const header = '| scenario | subject | baseline (same run) | ratio | target |\n|---|---|---|---|---|'
 const table = [header, ...rows.map((r) => `| ${r.scenario} | ${r.subject} | ${r.baseline} | ${r.ratio} | ${r.target} |`)].join('\n')

@@ -1,5 +1,6 @@
 import { WebhookConfig, type Run, type Storage, type StoredConnector } from '@complib/core'
-import { deflateRawSync, inflateRawSync } from 'node:zlib'
+import { promisify } from 'node:util'
+import { deflateRaw, inflateRaw } from 'node:zlib'
 import pLimit from 'p-limit'
 import { DEFAULT_WEBHOOK_CODE } from './default-code'
 import { deliver } from './deliver'
@@ -81,7 +82,7 @@ async function _runBatch(job: _BatchJob): Promise<void> {
   const { storage, signal } = job.options
   const { ids, body } = await storage.runs.getBatchPayload(job.runId, job.index)
   // A batch sent before is sent again with the same bytes; otherwise read its components now.
-  const kept = body ? inflateRawSync(body).toString('utf8') : null
+  const kept = body ? (await _inflate(body)).toString('utf8') : null
   // The JSON is made once here; the sandbox and the body reuse it.
   const entities = kept ? _entitiesOf(kept) : _toJson(await storage.components.getMany(ids))
   if (entities.count === 0) {
@@ -102,8 +103,10 @@ async function _runBatch(job: _BatchJob): Promise<void> {
         const text = `{"entities":${sent.json}}`
         // Keep the exact bytes before they leave, so a resend after a crash is identical.
         if (text !== stored) {
-          // Deflated: the journal writes a fifth of the bytes, and inflating gives back the same text.
-          await storage.runs.updateBatch(job.runId, job.index, { status: 'sending', body: deflateRawSync(text, { level: 1 }) })
+          // Deflated (on libuv's pool, off the event loop): the journal writes a fifth of the
+          // bytes, and inflating gives back the same text.
+          const deflated = await _deflate(text, { level: 1 })
+          await storage.runs.updateBatch(job.runId, job.index, { status: 'sending', body: new Uint8Array(deflated.buffer, deflated.byteOffset, deflated.byteLength) })
           stored = text
         }
         const result = await job.throttle(() =>
@@ -129,6 +132,9 @@ async function _runBatch(job: _BatchJob): Promise<void> {
     })
   }
 }
+
+const _deflate = promisify(deflateRaw)
+const _inflate = promisify(inflateRaw)
 
 function _toJson(entities: unknown[]): EntitiesJson {
   return { json: JSON.stringify(entities), count: entities.length }

@@ -164,7 +164,7 @@ export function readJournal(path: string, expectSeq?: number): ReadResult {
     if (next !== undefined && seq !== next) break
     let statements: JournaledStatement[]
     try {
-      statements = JSON.parse(data.subarray(offset + HEADER, end).toString('utf8'), _reviveBytes) as JournaledStatement[]
+      statements = _reviveBytes(JSON.parse(data.subarray(offset + HEADER, end).toString('utf8')) as JournaledStatement[])
     } catch {
       break
     }
@@ -187,7 +187,7 @@ export function truncateJournal(path: string, size: number): void {
 }
 
 export function encodeRecord(seq: number, statements: JournaledStatement[]): Buffer {
-  const payload = Buffer.from(JSON.stringify(statements, _replaceBytes), 'utf8')
+  const payload = Buffer.from(JSON.stringify(_replaceBytes(statements)), 'utf8')
   const record = Buffer.allocUnsafe(HEADER + payload.length)
   record.writeUInt32LE(payload.length, 0)
   record.writeBigUInt64LE(BigInt(seq), 8)
@@ -210,14 +210,22 @@ function _fsyncDir(dir: string, fsync: boolean): void {
 export { _fsyncDir as fsyncDir }
 
 // Uint8Array parameters (attachment bodies, batch bytes) travel as {"$b64": "…"}.
-function _replaceBytes(this: Record<string, unknown>, key: string, value: SqlParam): unknown {
-  // `this[key]` is the value before toJSON (a Buffer would otherwise arrive as {type, data}).
-  const raw = this[key]
-  return raw instanceof Uint8Array ? { $b64: Buffer.from(raw).toString('base64') } : value
+// Mapped before JSON.stringify rather than with a replacer: a replacer takes
+// every record off V8's fast path, and a Buffer's toJSON would first expand
+// its bytes into an array of numbers.
+function _replaceBytes(statements: JournaledStatement[]): unknown[] {
+  return statements.map((s) => (s[1].some(_isBytes) ? [s[0], s[1].map((p) => (_isBytes(p) ? { $b64: Buffer.from(p.buffer, p.byteOffset, p.byteLength).toString('base64') } : p))] : s))
 }
-function _reviveBytes(_key: string, value: unknown): unknown {
-  if (value && typeof value === 'object' && '$b64' in value && typeof (value as { $b64: unknown }).$b64 === 'string') {
-    return new Uint8Array(Buffer.from((value as { $b64: string }).$b64, 'base64'))
+function _reviveBytes(statements: JournaledStatement[]): JournaledStatement[] {
+  for (const s of statements) {
+    const params = s[1] as unknown[]
+    for (let i = 0; i < params.length; i++) {
+      const p = params[i]
+      if (p && typeof p === 'object' && typeof (p as { $b64?: unknown }).$b64 === 'string') params[i] = new Uint8Array(Buffer.from((p as { $b64: string }).$b64, 'base64'))
+    }
   }
-  return value
+  return statements
+}
+function _isBytes(p: SqlParam): p is Uint8Array {
+  return p instanceof Uint8Array
 }

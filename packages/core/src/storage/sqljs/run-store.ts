@@ -93,7 +93,9 @@ export const runs = {
   },
 
   getBatchPayload(ex, runId, index) {
-    const row = _batchRow(ex, runId, index)
+    _row(ex, runId)
+    const row = ex.get<Pick<_BatchRow, 'ids' | 'body'>>('SELECT ids, body FROM run_batches WHERE run_id = ? AND idx = ?', [runId, index])
+    if (!row) throw notFound(`batch of run ${runId}:`, String(index))
     return { ids: JSON.parse(row.ids) as string[], body: row.body }
   },
 } satisfies SyncRepo<RunStore>
@@ -128,22 +130,25 @@ interface _BatchRow {
   body: Uint8Array | null
 }
 
+const _BATCH_COLUMNS = 'run_id, idx, webhook_id, size, status, attempts, last_status, error'
+
 function _row(ex: SqlExecutor, id: string): _Row {
   const row = ex.get<_Row>('SELECT * FROM runs WHERE id = ?', [id])
   if (!row) throw notFound('run', id)
   return row
 }
 
-function _batchRow(ex: SqlExecutor, runId: string, index: number): _BatchRow {
-  _row(ex, runId)
-  const row = ex.get<_BatchRow>('SELECT * FROM run_batches WHERE run_id = ? AND idx = ?', [runId, index])
+/** The batch's record without its ids and kept bytes (only getBatchPayload needs those). */
+function _batchRow(ex: SqlExecutor, runId: string, index: number): Omit<_BatchRow, 'ids' | 'body'> {
+  if (!ex.get('SELECT 1 FROM runs WHERE id = ?', [runId])) throw notFound('run', runId)
+  const row = ex.get<Omit<_BatchRow, 'ids' | 'body'>>(`SELECT ${_BATCH_COLUMNS} FROM run_batches WHERE run_id = ? AND idx = ?`, [runId, index])
   if (!row) throw notFound(`batch of run ${runId}:`, String(index))
   return row
 }
 
 function _detail(ex: SqlExecutor, id: string): RunDetail {
   const run = _view(_row(ex, id))
-  const batches = ex.all<_BatchRow>('SELECT run_id, idx, webhook_id, size, status, attempts, last_status, error FROM run_batches WHERE run_id = ? ORDER BY idx', [id])
+  const batches = ex.all<Omit<_BatchRow, 'ids' | 'body'>>(`SELECT ${_BATCH_COLUMNS} FROM run_batches WHERE run_id = ? ORDER BY idx`, [id])
   return { ...run, batches: batches.map(_batchView) }
 }
 
