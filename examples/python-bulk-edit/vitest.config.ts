@@ -1,0 +1,12 @@
+import { defineProject } from 'vitest/config'
+
+// The tests start a complib server in-process, which loads isolated-vm:
+// forked processes with --no-node-snapshot, as in packages/*.
+export default defineProject({
+  test: {
+    name: 'example-python-bulk-edit',
+    pool: 'forks',
+    execArgv: ['--no-node-snapshot'],
+    testTimeout: 30_000,
+  },
+})
