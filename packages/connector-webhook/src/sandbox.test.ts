@@ -78,9 +78,9 @@ describe('sandbox', () => {
       })
     }
 
-    it('stops an infinite loop at the CPU limit', async () => {
+    it('stops an infinite loop at the CPU limit, saying which limit (it said "Script execution timed out.")', async () => {
       const sandbox = await createSandbox({ code: 'async function push() { for (;;) {} }', cpuTimeoutMs: 200 })
-      await expect(sandbox.push(j(ENTITIES), CONFIG, recorder().helpers)).rejects.toThrow(/timed out/i)
+      await expect(sandbox.push(j(ENTITIES), CONFIG, recorder().helpers)).rejects.toThrow('the connector code ran for more than 200 ms without pausing (CPU time limit)')
       sandbox.dispose()
     })
 
@@ -123,6 +123,71 @@ describe('sandbox', () => {
       } finally {
         process.off('unhandledRejection', onUnhandled)
       }
+    })
+
+    it('a log flood stays in the isolate: at most 200 lines of 2,000 characters a call reach the host (100 KB lines grew the host by ~900 MB)', async () => {
+      const sandbox = await createSandbox({ code: `async function push(e, c, h) { const s = 'x'.repeat(100000); for (let i = 0; i < 100000; i++) h.log(i, s); await h.sendWebhook(c.url, e) }` })
+      const r = recorder()
+      const before = process.memoryUsage().rss
+      await sandbox.push(j(ENTITIES), CONFIG, r.helpers)
+      expect(process.memoryUsage().rss - before).toBeLessThan(200 * 1024 * 1024)
+      expect(r.logs).toHaveLength(200)
+      expect(r.logs[199]).toMatch(/^199 x+$/)
+      for (const line of r.logs) expect(line.length).toBe(2000)
+      expect(r.sent).toHaveLength(1)
+      sandbox.dispose()
+    })
+
+    it('refuses to pile up helper calls: at most 8 pending a call (unawaited sends of 37 MB bodies grew the host by ~2.8 GB)', async () => {
+      const code = `async function push(e, c, h) { const p = []; for (let i = 0; i < 1000; i++) p.push(h.sendWebhook(c.url, [{ i }])); await Promise.all(p) }`
+      const sandbox = await createSandbox({ code })
+      const r = recorder()
+      r.helpers.sendWebhook = (url, entities) => new Promise((resolve) => setTimeout(() => resolve({ ok: true, status: 202 }), 50))
+      await expect(sandbox.push(j(ENTITIES), CONFIG, r.helpers)).rejects.toThrow('at most 8 helper calls of one push() may be pending at once; await them')
+      sandbox.dispose()
+    })
+
+    it('refuses entities the code built past 32 MiB, and entities that are not objects', async () => {
+      const code = `async function push(e, c, h) { if (c.mode === 'big') await h.sendWebhook(c.url, [{ s: 'x'.repeat(40 * 1024 * 1024) }]); else await h.sendWebhook(c.url, [() => 1]) }`
+      const sandbox = await createSandbox({ code, memoryMb: 256 })
+      const r = recorder()
+      await expect(sandbox.push(j(ENTITIES), { ...CONFIG, mode: 'big' }, r.helpers)).rejects.toThrow(/more than 32 MiB/)
+      await expect(sandbox.push(j(ENTITIES), CONFIG, r.helpers)).rejects.toThrow('helpers.sendWebhook(url, entities): entities must be an array of objects')
+      expect(r.sent).toEqual([])
+      sandbox.dispose()
+    })
+
+    it('names a url that is not a string (it said "could not be cloned")', async () => {
+      const sandbox = await createSandbox({ code: `async function push(e, c, h) { await h.sendWebhook({ toString() { return c.url } }, e) }` })
+      await expect(sandbox.push(j(ENTITIES), CONFIG, recorder().helpers)).rejects.toThrow('helpers.sendWebhook(url, entities): url must be a string')
+      sandbox.dispose()
+    })
+
+    it('keeps its error reporting and log bounds when the code replaces built-ins (the run error was empty)', async () => {
+      const code = `JSON.stringify = () => '{}'; JSON.parse = () => ({}); Object.prototype.toJSON = () => 'x'
+        String.prototype.slice = function () { return String(this) + String(this) }
+        async function push(e, c, h) { h.log('y'.repeat(10000)); throw Object.assign(new Error('own failure'), { status: 503 }) }`
+      const sandbox = await createSandbox({ code })
+      const r = recorder()
+      await expect(sandbox.push(j(ENTITIES), CONFIG, r.helpers)).rejects.toMatchObject({ message: 'own failure', status: 503 })
+      expect(r.logs).toEqual(['y'.repeat(2000)])
+      sandbox.dispose()
+    })
+
+    it('gives the code no handle on the host bridge (a getter on globalThis.__complibRun captured it)', async () => {
+      const code = `let captured
+        Object.defineProperty(globalThis, '__complibRun', { get() { return undefined }, set(v) { captured = v }, configurable: false })
+        async function push(e, c, h) {
+          const own = Object.getOwnPropertyNames(globalThis).filter((k) => k.startsWith('__') || k.startsWith('$'))
+          h.log(JSON.stringify({ own, captured: typeof captured }))
+          await h.sendWebhook(c.url, e)
+        }`
+      const sandbox = await createSandbox({ code })
+      const r = recorder()
+      await sandbox.push(j(ENTITIES), CONFIG, r.helpers)
+      expect(JSON.parse(r.logs[0]!)).toEqual({ own: ['__complibRun'], captured: 'undefined' })
+      expect(r.sent).toHaveLength(1)
+      sandbox.dispose()
     })
 
     it('cannot change the config the host passed', async () => {
