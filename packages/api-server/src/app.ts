@@ -1,5 +1,5 @@
-import { ComplibError, type Storage } from '@complib/core'
-import { H3 } from 'h3'
+import { ComplibError, ERROR_STATUS, type ErrorCode, type Storage } from '@complib/core'
+import { H3, type HTTPError } from 'h3'
 import { join } from 'node:path'
 import { createPushRunner, type PushRunner } from '@complib/connector-webhook'
 import { isAuthorized } from './auth'
@@ -33,7 +33,7 @@ export function createApp(options: AppOptions): H3 {
   const app = new H3({
     // Errors are answered (and 5xx logged) by toProblemResponse; h3's own logging would repeat them.
     silent: true,
-    onError: (error) => toProblemResponse(error.cause ?? error, options.log),
+    onError: (error) => toProblemResponse(_fromH3Error(error), options.log),
   })
 
   if (options.apiKey) {
@@ -59,4 +59,20 @@ export function createApp(options: AppOptions): H3 {
     throw new ComplibError('NOT_FOUND', `no route for ${event.req.method} ${new URL(event.req.url).pathname}`)
   })
   return app
+}
+
+/**
+ * What h3 hands onError: errors thrown by our code arrive as its `cause`;
+ * h3's own refusals (a URL with malformed percent-encoding, before any route
+ * runs) carry only plain details and a 4xx status, which must stay a 4xx
+ * rather than become a 500.
+ */
+function _fromH3Error(error: HTTPError): unknown {
+  if (error.cause instanceof Error) return error.cause
+  if (error.status >= 400 && error.status < 500) {
+    const code = (Object.keys(ERROR_STATUS) as ErrorCode[]).find((c) => ERROR_STATUS[c] === error.status) ?? 'BAD_REQUEST'
+    const detail = error.status === 400 && error.message === 'Bad Request' ? 'the request URL is malformed (invalid percent-encoding)' : error.message
+    return new ComplibError(code, detail)
+  }
+  return error.cause ?? error
 }

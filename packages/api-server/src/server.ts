@@ -6,6 +6,7 @@ import { createSqlJsStorage, type SqlJsStorage } from '@complib/core'
 import { toNodeHandler } from 'h3'
 import { createApp } from './app'
 import { isLoopbackHost } from './auth'
+import { answerClientError } from './client-error'
 
 export interface ServerOptions {
   host?: string | undefined
@@ -42,6 +43,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const runner = createPushRunner({ storage, log })
   const app = createApp({ storage, runner, dataDir, apiKey: options.apiKey, log })
   const server = createServer(toNodeHandler(app))
+  server.on('clientError', answerClientError)
   try {
     await new Promise<void>((resolveListen, reject) => {
       server.once('error', reject)

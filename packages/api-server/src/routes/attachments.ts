@@ -1,5 +1,6 @@
 import { Attachment, AttachmentFromUrl, AttachmentKind, AttachmentListQuery, AttachmentPatch, AttachmentUploadMeta, ComplibError, FileName, fromZodError, idSchema } from '@complib/core'
 import * as z from 'zod'
+import { attachmentDisposition } from '../routing/content-disposition'
 import { defineRoute, type AppServices } from '../routing/define-route'
 import { PAGE_HEADERS, pageHeaders } from '../routing/paging'
 import { created, noContent, withHeaders } from '../routing/reply'
@@ -32,6 +33,7 @@ export const attachmentRoutes = [
     description:
       'Multipart: fields `file`, and optionally `componentId`, `kind`, `name`. Raw: the body is the file; `name` (required), `componentId` and `kind` go in the query, the type in Content-Type. Up to 50 MiB. The bytes are stored in the data folder and fsync’d before the answer.',
     query: AttachmentUploadMeta,
+    bodyLimit: UPLOAD_LIMIT,
     errors: ['PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'],
     responses: { 201: { description: 'Stored', schema: Attachment, headers: { location: { description: 'URL of the attachment' } } } },
     handler: async ({ event, query, services }) => {
@@ -63,7 +65,7 @@ export const attachmentRoutes = [
     body: AttachmentFromUrl,
     responses: { 201: { description: 'Recorded', schema: Attachment, headers: { location: { description: 'URL of the attachment' } } } },
     handler: async ({ body, services }) => {
-      const name = body.name ?? (decodeURIComponent(new URL(body.url).pathname.split('/').pop() ?? '') || 'link')
+      const name = body.name ?? (_lastSegment(body.url) || 'link')
       const parsedName = FileName.safeParse(name)
       const attachment = await services.storage.attachments.create({
         componentId: body.componentId ?? null,
@@ -126,12 +128,11 @@ export const attachmentRoutes = [
       const a = await services.storage.attachments.get(params.id)
       if (!a.sha256) throw new ComplibError('NOT_FOUND', `attachment ${a.id} has no stored content; it links to ${a.url}`)
       const bytes = await services.blobs.get(a.sha256)
-      const ascii = a.name.replace(/[^\x20-\x7e]|["\\]/g, '_')
       return new Response(bytes, {
         headers: {
           'content-type': a.contentType,
           'content-length': String(bytes.byteLength),
-          'content-disposition': `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(a.name)}`,
+          'content-disposition': attachmentDisposition(a.name),
           'x-content-type-options': 'nosniff',
           'content-security-policy': 'sandbox',
         },
@@ -207,4 +208,14 @@ function _kindOf(contentType: string): AttachmentKind {
 
 async function _dropIfUnused(services: AppServices, sha256: string): Promise<void> {
   if ((await services.storage.attachments.countBySha256(sha256)) === 0) await services.blobs.delete(sha256)
+}
+
+/** The decoded last path segment of a URL; as written when its percent-encoding is malformed (`%E0%A4%A`). */
+function _lastSegment(url: string): string {
+  const segment = new URL(url).pathname.split('/').pop() ?? ''
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return segment
+  }
 }

@@ -31,6 +31,7 @@ export const importExportRoutes = [
     description:
       'The body is the file (text/csv, or application/json with an array of objects). Nothing changes until commit: the answer shows the proposed column mapping, what each row would do (create, or update by ipn or MPN), and every invalid cell.',
     query: ImportCreateQuery,
+    bodyLimit: IMPORT_LIMIT,
     errors: ['PAYLOAD_TOO_LARGE'],
     responses: { 201: { description: 'The import session', schema: ImportSession, headers: { location: { description: 'URL of the session' } } } },
     handler: async ({ event, query, services }) => {

@@ -1,5 +1,6 @@
 import { Component, Footprint, FootprintCreate, FootprintPatch, LibraryItemListQuery, PageQuery, QueryBoolean, Symbol, SymbolCreate, SymbolPatch, idSchema } from '@complib/core'
 import * as z from 'zod'
+import { attachmentDisposition } from '../routing/content-disposition'
 import { defineRoute, type AnyRoute } from '../routing/define-route'
 import { PAGE_HEADERS, pageHeaders } from '../routing/paging'
 import { created, etag, noContent, withHeaders } from '../routing/reply'
@@ -114,7 +115,7 @@ function libraryItemGroup(kind: 'symbol' | 'footprint'): AnyRoute[] {
       handler: async ({ params, services }) => {
         const file = await store(services).getFile(params.id)
         return new Response(file.content, {
-          headers: { 'content-type': `${k.mime}; charset=utf-8`, 'content-disposition': `attachment; filename="${file.fileName.replace(/["\\\r\n]/g, '_')}"` },
+          headers: { 'content-type': `${k.mime}; charset=utf-8`, 'content-disposition': attachmentDisposition(file.fileName) },
         })
       },
     }),

@@ -1,0 +1,72 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { connect } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startServer, type RunningServer } from '../../src/server'
+import { createTestApi, type TestApi } from '../harness'
+import { sendRaw } from './raw-http'
+
+// What the hostile-input fuzzing found, each pinned by a test named after what broke.
+
+let api: TestApi
+let server: RunningServer
+let dataDir: string
+beforeAll(async () => {
+  api = await createTestApi()
+  dataDir = mkdtempSync(join(tmpdir(), 'complib-regressions-'))
+  server = await startServer({ port: 0, dataDir, log: () => {} })
+})
+afterAll(async () => {
+  await api.close()
+  await server.close()
+  rmSync(dataDir, { recursive: true, force: true })
+})
+
+describe('hostile input regressions', () => {
+  it('a path with malformed percent-encoding answered 500; now a 400 problem', async () => {
+    for (const path of ['/api/manufacturers/%ZZ', '/api/components/%ED%A0%80/restore', '/api/tags/%', '/api/%E0%A4%A', '/api/docs/ui/%C0%AF']) {
+      const method = path.endsWith('restore') ? 'POST' : 'GET'
+      const res = await api.call(method, path)
+      expect(res.status, path).toBe(400)
+      expect(res.body).toMatchObject({ code: 'BAD_REQUEST', status: 400, detail: expect.stringMatching(/percent-encoding/) })
+    }
+  })
+
+  it('a symbol or footprint file name outside Latin-1 made the download answer 500; now it is named in RFC 8187 form', async () => {
+    for (const kind of ['symbols', 'footprints']) {
+      const item = await api.ok('POST', `/api/${kind}`, { name: 'R', fileName: 'Ωhm 😀 "x".kicad_sym', content: '(x)' }, 201)
+      const res = await api.call('GET', `/api/${kind}/${item.id}/file`)
+      expect(res.status, res.text).toBe(200)
+      expect(res.headers.get('content-disposition')).toBe(`attachment; filename="_hm __ _x_.kicad_sym"; filename*=UTF-8''%CE%A9hm%20%F0%9F%98%80%20%22x%22.kicad_sym`)
+    }
+  })
+
+  it('a link whose URL path has malformed percent-encoding answered 500; now it is recorded under that segment', async () => {
+    const res = await api.call('POST', '/api/attachments/from-url', { body: { url: 'https://example.com/ds/rc%E0%A4%A.pdf' } })
+    expect(res.status, res.text).toBe(201)
+    expect(res.body).toMatchObject({ name: 'rc%E0%A4%A.pdf', kind: 'datasheet' })
+  })
+
+  it('request headers over 16 KiB got a bare 431 from Node; now a 431 problem+json', async () => {
+    const res = await sendRaw(server.url, { method: 'GET', path: `/api/components?q=${'x'.repeat(17_000)}` })
+    expect(res.status).toBe(431)
+    expect(res.contentType).toBe('application/problem+json')
+    expect(JSON.parse(res.text)).toMatchObject({ code: 'HEADERS_TOO_LARGE', status: 431, title: expect.any(String), detail: expect.stringMatching(/16 KiB/) })
+    expect((await sendRaw(server.url, { method: 'GET', path: '/api/health' })).status).toBe(200)
+  })
+
+  it('a request that is not HTTP got a bare 400 from Node; now a 400 problem+json', async () => {
+    const answer = await new Promise<string>((resolve, reject) => {
+      const url = new URL(server.url)
+      const socket = connect(Number(url.port), url.hostname, () => socket.write('NOT HTTP AT ALL\r\n\r\n'))
+      let text = ''
+      socket.on('data', (d) => (text += d))
+      socket.on('end', () => resolve(text))
+      socket.on('error', reject)
+    })
+    expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/)
+    expect(answer).toMatch(/content-type: application\/problem\+json/i)
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({ code: 'BAD_REQUEST', status: 400 })
+  })
+})
