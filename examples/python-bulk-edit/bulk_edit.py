@@ -8,7 +8,7 @@ filters, and PATCHes their description from a template:
     python3 bulk_edit.py --match '^R .* 0603$' --set 'Thick film resistor, {name}'
 
 Set COMPLIB_URL (default http://127.0.0.1:4000) and, when the server has one,
-COMPLIB_API_KEY (or pass --url / --api-key).
+COMPLIB_API_KEY (or pass --base-url / --api-key).
 """
 
 from __future__ import annotations
@@ -64,11 +64,13 @@ class Api:
             raise ApiError(f"cannot reach {self.base_url}: {reason}") from None
 
 
-def list_components(api: Api, page_size: int = 200, progress=lambda seen, total: None) -> Iterator[dict[str, Any]]:
-    """Yields every non-deleted component, page by page: each response's
+def list_components(api: Api, filters: dict[str, str], page_size: int = 200, progress=lambda seen, total: None) -> Iterator[dict[str, Any]]:
+    """Yields every non-deleted component the server's filters (`tag`,
+    `category`, `status`) let through, page by page: each response's
     `Link: <...>; rel="next"` header is the next page, until there is none.
     `X-Total-Count` gives the total for the progress report."""
-    path: Optional[str] = f"/api/components?limit={page_size}"
+    query = urllib.parse.urlencode({"limit": page_size, **{k: v for k, v in filters.items() if v}})
+    path: Optional[str] = f"/api/components?{query}"
     seen = 0
     while path:
         page, headers = api.request("GET", path)
@@ -105,12 +107,12 @@ def template_fields(template: str) -> list[str]:
 
 
 def matches(component: dict[str, Any], args: argparse.Namespace) -> bool:
-    if args.match and not re.search(args.match, component.get("name") or "", re.IGNORECASE):
-        return False
-    if args.tag and args.tag.lower() not in (t.lower() for t in component.get("tags") or []):
-        return False
-    if args.category and (component.get("category") or "").lower() != args.category.lower():
-        return False
+    """The filters the server has not applied: --match (name, ipn or a part number) and --only-empty."""
+    if args.match:
+        texts = [component.get("name") or "", component.get("ipn") or ""]
+        texts += [m.get("partNumber") or "" for m in component.get("mpns") or []]
+        if not any(re.search(args.match, text, re.IGNORECASE) for text in texts):
+            return False
     if args.only_empty and component.get("description"):
         return False
     return True
@@ -122,12 +124,13 @@ def say(line: str) -> None:
 
 def main(argv: Optional[list[str]] = None) -> int:
     args = _parse_args(argv)
-    api = Api(args.url, args.api_key)
+    api = Api(args.base_url, args.api_key)
     mode = "dry run: nothing is changed" if args.dry_run else "changing descriptions"
-    say(f"{args.url}: {mode}")
+    say(f"{args.base_url}: {mode}")
 
     try:
-        components = list(list_components(api, args.page_size, lambda seen, total: _progress(f"listed {seen}/{total}")))
+        filters = {"tag": args.tag, "category": args.category, "status": args.status}
+        components = list(list_components(api, filters, args.page_size, lambda seen, total: _progress(f"listed {seen}/{total}")))
     except ApiError as error:
         _progress_done()
         print(f"error: {error}", file=sys.stderr)
@@ -166,12 +169,13 @@ def main(argv: Optional[list[str]] = None) -> int:
 
 def _parse_args(argv: Optional[list[str]]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description="Set the description of every complib component matching the filters.")
-    parser.add_argument("--url", default=os.environ.get("COMPLIB_URL", "http://127.0.0.1:4000"), help="complib base URL (env COMPLIB_URL)")
+    parser.add_argument("--base-url", "--url", default=os.environ.get("COMPLIB_URL", "http://127.0.0.1:4000"), help="complib base URL (env COMPLIB_URL)")
     parser.add_argument("--api-key", default=os.environ.get("COMPLIB_API_KEY"), help="API key, sent as a Bearer token (env COMPLIB_API_KEY)")
     parser.add_argument("--set", required=True, metavar="TEMPLATE", help=f"new description; may use {', '.join('{' + f + '}' for f in FIELDS)}")
-    parser.add_argument("--match", metavar="REGEX", help="only components whose name matches (case-insensitive)")
-    parser.add_argument("--tag", help="only components with this tag")
-    parser.add_argument("--category", help="only components in this category")
+    parser.add_argument("--match", metavar="REGEX", help="only components whose name, ipn or a part number matches (case-insensitive)")
+    parser.add_argument("--tag", help="only components with this tag (filtered by the server)")
+    parser.add_argument("--category", help="only components in this category (filtered by the server)")
+    parser.add_argument("--status", choices=["draft", "active", "nrnd", "obsolete"], help="only components in this status (filtered by the server)")
     parser.add_argument("--only-empty", action="store_true", help="only components without a description")
     parser.add_argument("--dry-run", action="store_true", help="show what would change, change nothing")
     parser.add_argument("--page-size", type=int, default=200, help="components per GET (1 to 100000; default 200)")

@@ -86,7 +86,7 @@ class FakeServer(unittest.TestCase):
     def run_main(self, *args):
         out, err = io.StringIO(), io.StringIO()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = bulk_edit.main(["--url", self.url, *args])
+            code = bulk_edit.main(["--base-url", self.url, *args])
         return code, out.getvalue(), err.getvalue()
 
     def test_follows_the_link_header_and_patches_with_if_match(self):

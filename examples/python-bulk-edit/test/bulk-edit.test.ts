@@ -18,6 +18,7 @@ beforeAll(async () => {
     name: i % 5 === 0 ? `R ${i} 0603 ±1 %` : i % 5 === 1 ? `R ${i} 0805` : `C ${i} 0603`,
     description: i % 3 === 0 ? null : `part ${i}`,
     tags: i % 2 === 0 ? ['smd'] : [],
+    mpns: i % 5 === 0 ? [{ manufacturer: 'Yageo', partNumber: `RC0603FR-07${i}L` }] : [],
   }))
   await complib.call('POST', '/api/bulk/components', { items })
   const resistors = Object.values(await allComponents(complib)).filter((c) => / 0603 ±/.test(c.name))
@@ -85,7 +86,16 @@ describe('python bulk_edit.py against a real complib server', () => {
     expect(await allComponents(complib)).toEqual(before)
   })
 
-  it('filters by tag and empty description', async () => {
+  it('matches part numbers and ipns too', async () => {
+    const byPart = await run(['--match', '^rc0603fr', '--set', TEMPLATE, '--dry-run'])
+    expect(byPart.stdout).toContain('527 components, 103 match')
+    const [one] = Object.values(await allComponents(complib)).filter((c) => !c.deletedAt)
+    const byIpn = await run(['--match', `^${one!.ipn}$`, '--set', TEMPLATE, '--dry-run'])
+    expect(byIpn.stdout).toContain('527 components, 1 match')
+    expect(byIpn.stdout).toContain(one!.id)
+  })
+
+  it('filters by tag (on the server) and empty description', async () => {
     const before = await allComponents(complib)
     const expected = Object.values(before).filter((c) => !c.deletedAt && (c.tags as string[]).includes('smd') && !c.description)
     expect(expected.length).toBeGreaterThan(10)
@@ -114,7 +124,7 @@ describe('python bulk_edit.py against a real complib server', () => {
     expect(without.stderr).toMatch(/error: GET \/api\/components: 401 .*\[UNAUTHORIZED\]: send the API key/)
     const wrong = await run(['--set', 'x', '--dry-run', '--api-key', 'wrong'], { env: { COMPLIB_URL: complib.url } })
     expect(wrong.code).toBe(1)
-    const flag = await run(['--set', 'x', '--dry-run', '--api-key', API_KEY, '--url', complib.url], { env: {} })
+    const flag = await run(['--set', 'x', '--dry-run', '--api-key', API_KEY, '--base-url', complib.url], { env: {} })
     expect(flag.code, flag.stderr).toBe(0)
     expect(flag.stdout).toContain('527 components, 527 match')
   })
