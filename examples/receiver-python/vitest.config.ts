@@ -8,5 +8,7 @@ export default defineProject({
     pool: 'forks',
     execArgv: ['--no-node-snapshot'],
     testTimeout: 30_000,
+    // beforeAll starts a server, seeds hundreds of components and may spawn python3.
+    hookTimeout: 60_000,
   },
 })
