@@ -94,6 +94,8 @@ async function _runBatch(job: _BatchJob): Promise<void> {
   // a crash in between loses only the timing of attempts, never a batch.
   const attempts: Array<{ at: string; status: number | null; durationMs: number; error: string | null; retryAfter?: number }> = []
   let lastStatus: number | null = null
+  // Set when push() settles: a send the code left pending must not reopen the batch or go out late.
+  let finished = false
   try {
     await job.sandbox.push(entities, job.config, {
       sendWebhook: async (url, sent) => {
@@ -106,12 +108,14 @@ async function _runBatch(job: _BatchJob): Promise<void> {
           // Deflated (on libuv's pool, off the event loop): the journal writes a fifth of the
           // bytes, and inflating gives back the same text.
           const deflated = await _deflate(text, { level: 1 })
+          if (finished) throw new Error(LATE_SEND)
           await storage.runs.updateBatch(job.runId, job.index, { status: 'sending', body: new Uint8Array(deflated.buffer, deflated.byteOffset, deflated.byteLength) })
           stored = text
         }
         const result = await job.throttle(() =>
-          deliver({ url, body: new TextEncoder().encode(text), webhookId: job.webhookId, secrets: job.secrets, timeoutMs: job.options.requestTimeoutMs, signal, fetch: job.options.fetch }),
+          finished ? Promise.resolve(null) : deliver({ url, body: new TextEncoder().encode(text), webhookId: job.webhookId, secrets: job.secrets, timeoutMs: job.options.requestTimeoutMs, signal, fetch: job.options.fetch }),
         )
+        if (!result) throw new Error(LATE_SEND)
         lastStatus = result.status || null
         const attempt = { at: new Date().toISOString(), status: lastStatus, durationMs: Math.round(result.durationMs), error: result.error }
         attempts.push(result.retryAfter === undefined ? attempt : { ...attempt, retryAfter: result.retryAfter })
@@ -122,8 +126,10 @@ async function _runBatch(job: _BatchJob): Promise<void> {
         if (job.logs.length < 200) job.logs.push(line)
       },
     })
+    finished = true
     await storage.runs.updateBatch(job.runId, job.index, { status: 'succeeded', error: null, body: null, lastStatus, appendAttempts: attempts })
   } catch (error) {
+    finished = true
     await storage.runs.updateBatch(job.runId, job.index, {
       status: 'failed',
       error: `[connector:webhook] batch ${job.index}: ${signal.aborted ? 'stopped: the run was cancelled or the server is stopping' : (error as Error).message}`,
@@ -133,6 +139,7 @@ async function _runBatch(job: _BatchJob): Promise<void> {
   }
 }
 
+const LATE_SEND = 'this push() call has already finished'
 const _deflate = promisify(deflateRaw)
 const _inflate = promisify(inflateRaw)
 
