@@ -8,5 +8,6 @@ export default defineProject({
     pool: 'forks',
     execArgv: ['--no-node-snapshot'],
     testTimeout: 30_000,
+    hookTimeout: 60_000,
   },
 })
