@@ -1,11 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { createSqlJsStorage } from '@complib/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer, type RunningServer } from '../../src/server'
 import { createTestApi, type TestApi } from '../harness'
 import { sendRaw } from './raw-http'
+import { makeSecret } from './seed'
 
 // What the hostile-input fuzzing found, each pinned by a test named after what broke.
 
@@ -48,6 +50,15 @@ describe('hostile input regressions', () => {
     expect(res.body).toMatchObject({ name: 'rc%E0%A4%A.pdf', kind: 'datasheet' })
   })
 
+  it('a NUL inside search text made list, suggest and search answer 500 (a cut-short FTS query); now it separates words', async () => {
+    const part = await api.ok('POST', '/api/components', { name: 'alpha\u0000beta gamma' }, 201)
+    for (const path of ['/api/components?q=alpha%00beta', '/api/suggest?entity=components&q=alpha%00beta', '/api/search?q=alpha%00beta', '/api/components?q=%00']) {
+      const res = await api.call('GET', path)
+      expect(res.status, `${path}: ${res.text}`).toBe(200)
+    }
+    expect((await api.call('GET', '/api/components?q=%00alpha')).body.map((c: { id: string }) => c.id)).toEqual([part.id])
+  })
+
   it('request headers over 16 KiB got a bare 431 from Node; now a 431 problem+json', async () => {
     const res = await sendRaw(server.url, { method: 'GET', path: `/api/components?q=${'x'.repeat(17_000)}` })
     expect(res.status).toBe(431)
@@ -68,5 +79,37 @@ describe('hostile input regressions', () => {
     expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/)
     expect(answer).toMatch(/content-type: application\/problem\+json/i)
     expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({ code: 'BAD_REQUEST', status: 400 })
+  })
+
+  it('the backup download carried every connector signing secret whole; now it carries none, and the rest of the library', async () => {
+    const secret = makeSecret(32)
+    const next = makeSecret(48)
+    const connector = await api.ok('POST', '/api/connectors', { name: 'ERP', config: { url: 'http://127.0.0.1:9/h' }, secret }, 201)
+    await api.ok('POST', `/api/connectors/${connector.id}/secret/rotate`, { secret: next, graceSeconds: 600 })
+    const part = await api.ok('POST', '/api/components', { name: 'kept in the backup' }, 201)
+    const res = await api.call('GET', '/api/exports/backup')
+    expect(res.status).toBe(200)
+    const raw = await api.storage.backup()
+    for (const s of [secret, next]) {
+      expect(res.text).not.toContain(s.slice(6))
+      expect(Buffer.from(raw.bytes).includes(Buffer.from(s.slice(6)))).toBe(false)
+      expect(Buffer.from(raw.bytes).includes(Buffer.from(s.slice(6), 'base64'))).toBe(false)
+    }
+    // Restored, the backup is the library minus the secrets.
+    const dir = mkdtempSync(join(tmpdir(), 'complib-restored-'))
+    try {
+      writeFileSync(join(dir, 'complib.sqlite'), raw.bytes)
+      const restored = await createSqlJsStorage({ dir })
+      try {
+        expect((await restored.components.get(part.id)).name).toBe('kept in the backup')
+        expect(await restored.connectors.get(connector.id)).toMatchObject({ name: 'ERP', secret: null, previousSecret: null })
+      } finally {
+        await restored.close()
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+    // The live library still signs with both.
+    expect(await api.storage.connectors.get(connector.id)).toMatchObject({ secret: next, previousSecret: secret })
   })
 })

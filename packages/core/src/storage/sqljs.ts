@@ -93,12 +93,16 @@ export default async function createSqlJsStorage(options: SqlJsStorageOptions = 
     },
     snapshot: () => db.snapshot(),
     exportBytes: () => db.exportBytes(),
-    backup: async () => ({ fileName: 'complib-backup.sqlite', contentType: 'application/vnd.sqlite3', bytes: await db.exportBytes() }),
+    backup: async () => ({ fileName: 'complib-backup.sqlite', contentType: 'application/vnd.sqlite3', bytes: await db.exportCopy(BACKUP_REDACTIONS) }),
     close: () => db.close(),
   })
 }
 
 export { createSqlJsStorage }
+
+// Connector signing secrets never leave the server whole (SPEC), not even in a backup: after a
+// restore, set each connector's secret again (POST /api/connectors/:id/secret/rotate).
+const BACKUP_REDACTIONS = ['UPDATE connectors SET secret = NULL, previous_secret = NULL, previous_secret_expires_at = NULL']
 
 type Runner = <T>(fn: (ex: SqlExecutor) => T) => Promise<T>
 

@@ -49,7 +49,11 @@ export interface Storage extends StorageSession {
   readonly name: string
   /** Runs `fn` in one atomic transaction; resolves after its writes are durable. */
   transaction<T>(fn: (tx: StorageSession) => Promise<T>): Promise<T>
-  /** A consistent copy of the whole library in the implementation's own format (for sql.js, a SQLite file). */
+  /**
+   * A consistent copy of the whole library in the implementation's own format
+   * (for sql.js, a SQLite file), without connector signing secrets: those
+   * never leave the server, so a restored library needs them set again.
+   */
   backup(): Promise<{ fileName: string; contentType: string; bytes: Uint8Array }>
   /** Flushes and releases the storage. Further calls fail. */
   close(): Promise<void>

@@ -164,6 +164,25 @@ export class DurableDatabase {
     }
   }
 
+  /**
+   * A consistent copy of the database file with `statements` applied to the
+   * copy only (the live database is untouched), e.g. to leave secrets out of
+   * a backup. The copy is vacuumed, so what the statements overwrote does not
+   * linger in free pages of the file.
+   */
+  async exportCopy(statements: readonly string[]): Promise<Uint8Array> {
+    const bytes = await this.exportBytes()
+    const SQL = await (sqlJs ??= initSqlJs())
+    const copy = new SQL.Database(bytes)
+    try {
+      for (const sql of statements) copy.run(sql)
+      copy.run('VACUUM')
+      return copy.export()
+    } finally {
+      copy.close()
+    }
+  }
+
   private async _snapshot(force = false): Promise<void> {
     const dir = this.options.dir
     if (!dir || !this.journal) return

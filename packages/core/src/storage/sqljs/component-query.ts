@@ -93,11 +93,13 @@ const SORT_COLUMNS = {
 /**
  * Turns user text into an FTS4 query: every word must match as a prefix.
  * Quotes are dropped and each word is quoted, so no input can be FTS syntax.
+ * Control characters separate words too: SQLite reads the MATCH text as a C
+ * string, so a NUL inside a quoted word cut it short and left a dangling quote.
  * Returns null when nothing searchable is left.
  */
 export function toFtsMatch(text: string): string | null {
   const words = text
-    .replace(/"/g, ' ')
+    .replace(/["\u0000-\u001f\u007f]/g, ' ')
     .split(/\s+/)
     .map((w) => w.replace(/^[*^-]+|[*]+$/g, ''))
     .filter((w) => /[\p{L}\p{N}]/u.test(w))
