@@ -1,90 +1,95 @@
-// Push throughput: the connector (sandboxed code, throttle, signed deliveries,
-// durable run records) against a plain loop that reads the same batches,
-// signs them with node:crypto and POSTs them at the same concurrency, measured
-// alternately in one run against one receiver in its own process.
+// Push throughput and memory: the running server pushes the whole library to
+// a receiver in its own process (connector code in the sandbox, throttle,
+// signed deliveries, durable run records), against a plain loop in this
+// process that reads the same batches from a copy of the same library, signs
+// them with node:crypto and POSTs them at the same concurrency. Alternated in
+// one run; medians quoted.
 import { fork } from 'node:child_process'
 import { createHmac } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { rmSync } from 'node:fs'
 import pLimit from '../packages/connector-webhook/node_modules/p-limit/index.js'
-import { createPushRunner } from '../packages/connector-webhook/src/runner.ts'
 import createSqlJsStorage from '../packages/core/src/storage/sqljs.ts'
-import { createRandom, makeComponent } from './lib/library-data'
+import type { BenchRow, HttpBenchContext } from './http'
+import { int, mb, median } from './lib/load'
+import { copyLibrary, type ServerProcess } from './lib/server'
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
 const CONCURRENCY = 8
+const BATCH = 250
 
-export async function benchPush(options: { quick: boolean }) {
-  const size = options.quick ? 10_000 : 100_000
-  const rounds = options.quick ? 1 : 3
-  const dir = mkdtempSync(join(tmpdir(), 'complib-bench-push-'))
+export async function benchPush(ctx: HttpBenchContext, server: ServerProcess): Promise<BenchRow[]> {
   const receiver = fork(new URL('./lib/receiver-process.mjs', import.meta.url), { stdio: 'ignore' })
   const port = await new Promise<number>((resolve) => receiver.once('message', (m: { port: number }) => resolve(m.port)))
   const url = `http://127.0.0.1:${port}/hooks/components`
-  const storage = await createSqlJsStorage({ dir })
+  const baselineDir = copyLibrary(ctx.library)
+  const storage = await createSqlJsStorage({ dir: baselineDir })
   try {
-    const random = createRandom(42)
-    for (let start = 0; start < size; start += 1000) {
-      await storage.transaction(async (tx) => {
-        for (let i = start; i < Math.min(size, start + 1000); i++) await tx.components.create(makeComponent(i, random))
-      })
-    }
-    await storage.snapshot()
-    const connector = await storage.connectors.create({
+    const connector = await _api<{ id: string }>(server, 'POST', '/api/connectors', {
       type: 'webhook',
       name: 'bench',
-      enabled: true,
-      config: { url, requestsPerSecond: 1000, concurrency: CONCURRENCY, cron: null },
+      config: { url, requestsPerSecond: 1000, concurrency: CONCURRENCY },
       secret: SECRET,
-      code: null,
     })
-    const runner = createPushRunner({ storage })
+    const idle = server.rss()
+    let peak = 0
     const subject: number[] = []
     const baseline: number[] = []
-    let peakRss = 0
-    const idleRss = process.memoryUsage().rss
+    const rounds = ctx.quick ? 1 : 3
     // One untimed round of each first: JIT, the isolate and the receiver's sockets warm up.
-    await _plainLoop(storage, url, size)
-    await runner.start(connector.id, 'manual')
-    await runner.settled(connector.id)
+    await _plainLoop(storage, url)
+    await _serverPush(server, connector.id)
     for (let r = 0; r < rounds; r++) {
-      baseline.push(await _plainLoop(storage, url, size))
-      const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50)
-      const t0 = performance.now()
-      const run = await runner.start(connector.id, 'manual')
-      await runner.settled(connector.id)
-      subject.push(size / ((performance.now() - t0) / 1000))
-      clearInterval(sampler)
-      const done = await storage.runs.get(run.id)
-      if (done.status !== 'succeeded') throw new Error(`bench push run ${done.status}: ${done.error}`)
+      baseline.push(await _plainLoop(storage, url))
+      server.resetPeak()
+      subject.push(await _serverPush(server, connector.id))
+      peak = Math.max(peak, server.peakRss())
     }
-    await runner.close()
-    const [s, b] = [_median(subject), _median(baseline)]
-    console.log(`push rounds: subject ${subject.map(Math.round).join(', ')}; baseline ${baseline.map(Math.round).join(', ')} components/s`)
-    const n = size.toLocaleString('en')
-    return {
-      rows: [
-        { scenario: `push ${n} components, concurrency ${CONCURRENCY}, no throttle`, subject: `${Math.round(s)} components/s`, baseline: `${Math.round(b)}/s plain sign+POST loop`, ratio: (s / b).toFixed(2), target: '≥ 0.7' },
-        { scenario: `push memory (${n} components)`, subject: `peak RSS ${(peakRss / 1048576).toFixed(0)} MB`, baseline: `idle ${(idleRss / 1048576).toFixed(0)} MB`, ratio: (peakRss / idleRss).toFixed(2), target: '≤ 300 MB' },
-      ],
-    }
+    ctx.log(`push rounds: server ${subject.map(int).join(', ')}; plain loop ${baseline.map(int).join(', ')} components/s`)
+    const ratio = median(subject) / median(baseline)
+    return [
+      {
+        scenario: `push ${int(ctx.size)} components, concurrency ${CONCURRENCY}, no throttle`,
+        subject: `${int(median(subject))} components/s`,
+        baseline: `${int(median(baseline))}/s plain sign+POST loop`,
+        ratio: ratio.toFixed(2),
+        target: `≥ 0.7${ratio < 0.7 ? ' (missed)' : ''}`,
+      },
+      {
+        scenario: `push memory: the server's peak RSS during those pushes`,
+        subject: `peak RSS ${mb(peak)}`,
+        baseline: `idle ${mb(idle)}`,
+        ratio: (peak / idle).toFixed(2),
+        target: `≤ 300 MB${peak > 300 * 1048576 ? ' (missed)' : ''}`,
+      },
+    ]
   } finally {
     await storage.close()
+    rmSync(baselineDir, { recursive: true, force: true })
     receiver.kill()
-    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** Starts a push through the API and waits for it; components per second from the run record's own times. */
+async function _serverPush(server: ServerProcess, connectorId: string): Promise<number> {
+  const run = await _api<{ id: string; total: number }>(server, 'POST', `/api/connectors/${connectorId}/push`)
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 100))
+    const now = await _api<{ status: string; error: string | null; startedAt: string; finishedAt: string | null; total: number }>(server, 'GET', `/api/connector-runs/${run.id}`)
+    if (now.status === 'running' || now.status === 'queued') continue
+    if (now.status !== 'succeeded') throw new Error(`bench: push run ${now.status}: ${now.error}`)
+    return now.total / ((Date.parse(now.finishedAt!) - Date.parse(now.startedAt)) / 1000)
   }
 }
 
 /** The same batches, read, signed with node:crypto and POSTed, `CONCURRENCY` at a time. Components per second. */
-async function _plainLoop(storage: Awaited<ReturnType<typeof createSqlJsStorage>>, url: string, size: number): Promise<number> {
+async function _plainLoop(storage: Awaited<ReturnType<typeof createSqlJsStorage>>, url: string): Promise<number> {
   const key = Buffer.from(SECRET.slice(6), 'base64')
+  const t0 = performance.now()
   const ids = await storage.components.liveIds()
   const limit = pLimit(CONCURRENCY)
-  const t0 = performance.now()
   const jobs: Promise<void>[] = []
-  for (let i = 0; i < ids.length; i += 250) {
-    const batch = ids.slice(i, i + 250)
+  for (let i = 0; i < ids.length; i += BATCH) {
+    const batch = ids.slice(i, i + BATCH)
     jobs.push(
       limit(async () => {
         const body = JSON.stringify({ entities: await storage.components.getMany(batch) })
@@ -97,10 +102,11 @@ async function _plainLoop(storage: Awaited<ReturnType<typeof createSqlJsStorage>
     )
   }
   await Promise.all(jobs)
-  return size / ((performance.now() - t0) / 1000)
+  return ids.length / ((performance.now() - t0) / 1000)
 }
 
-function _median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.floor(sorted.length / 2)]!
+async function _api<T>(server: ServerProcess, method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${server.url}${path}`, { method, ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }) })
+  if (!res.ok) throw new Error(`bench: ${method} ${path} answered ${res.status}: ${await res.text()}`)
+  return (await res.json()) as T
 }

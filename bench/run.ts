@@ -1,21 +1,42 @@
-// The bench command: `pnpm bench` (full) or `pnpm bench --quick` (the smoke
-// version CI runs). Every figure is printed beside a baseline measured in the
-// same run, and the table is written to bench-results/latest.md.
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { benchStorageWrite } from './storage-write'
+// The bench command: `pnpm bench` (full, 100,000 components) or
+// `pnpm bench --quick` (the smoke version CI runs). The server runs as users
+// run it: the built `complib serve`, in its own process, on a generated
+// library. Every figure is printed beside a baseline measured in the same
+// run, and the table is written to bench-results/latest.md.
+// `--only=reads,push` runs some scenarios (cold start always runs: it starts the server).
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { cpus } from 'node:os'
+import { benchColdStart, benchFullListing, benchReads, benchSuggest, benchWrites, type BenchRow, type HttpBenchContext } from './http'
 import { benchPush } from './push'
-import { benchSuggest } from './suggest'
+import { buildServer, libraryFolder } from './lib/server'
 
 const quick = process.argv.includes('--quick')
-// `--only push,suggest` runs some scenarios (while working on one of them).
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',')
-const scenarios = { write: benchStorageWrite, suggest: benchSuggest, push: benchPush }
-const rows = []
-for (const [name, bench] of Object.entries(scenarios)) if (!only || only.includes(name)) rows.push(...(await bench({ quick })).rows)
+const wanted = (name: string) => !only || only.includes(name)
+const log = (line: string) => console.log(`bench: ${line}`)
+
+const size = quick ? 5_000 : 100_000
+buildServer()
+const ctx: HttpBenchContext = { quick, size, library: await libraryFolder(size, log), smallLibrary: await libraryFolder(1_000, log), log }
+
+const rows: BenchRow[] = []
+const cold = await benchColdStart(ctx, quick ? 1 : 3)
+rows.push(...cold.rows)
+try {
+  const listing = await benchFullListing(ctx, cold.server)
+  if (wanted('listing')) rows.push(...listing.rows)
+  if (wanted('reads')) rows.push(...(await benchReads(ctx, cold.server, listing.ids)))
+  if (wanted('suggest')) rows.push(...(await benchSuggest(ctx, cold.server)))
+  if (wanted('writes')) rows.push(...(await benchWrites(ctx, cold.server, listing.ids)))
+  if (wanted('push')) rows.push(...(await benchPush(ctx, cold.server)))
+} finally {
+  await cold.server.stop()
+  rmSync(cold.dir, { recursive: true, force: true })
+}
 
 const header = '| scenario | subject | baseline (same run) | ratio | target |\n|---|---|---|---|---|'
 const table = [header, ...rows.map((r) => `| ${r.scenario} | ${r.subject} | ${r.baseline} | ${r.ratio} | ${r.target} |`)].join('\n')
-const machine = `Node ${process.version}, ${(await import('node:os')).cpus().length} cores, ${quick ? 'quick' : 'full'} run, ${new Date().toISOString()}`
+const machine = `Node ${process.version}, ${cpus().length} cores, ${quick ? 'quick' : 'full'} run, ${new Date().toISOString()}`
 console.log(`\n${table}\n\n${machine}`)
 mkdirSync('bench-results', { recursive: true })
 writeFileSync('bench-results/latest.md', `${table}\n\n${machine}\n`)

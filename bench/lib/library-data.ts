@@ -1,4 +1,5 @@
 import type { ComponentCreateParsed } from '../../packages/core/src/schemas'
+import type { Storage } from '../../packages/core/src/storage/types'
 
 /** A small deterministic PRNG (mulberry32): the same seed gives the same library on every machine. */
 export function createRandom(seed: number): () => number {
@@ -31,8 +32,35 @@ const EXTRA = [
   ['Height', ['0.35', '0.5', '0.8', '1.1'], 'mm'],
 ] as const
 
-/** The i-th component of a realistic library: 3–8 parameters, 1–3 MPNs, 1–3 tags, a category. */
-export function makeComponent(i: number, random: () => number): ComponentCreateParsed {
+/** Symbols and footprints a generated library links to: ids by symbol family and by package. */
+export interface LibraryLinks {
+  symbols: Record<string, string>
+  footprints: Record<string, string>
+}
+
+/**
+ * A realistic library of `size` components from a fixed seed: every family's
+ * symbol and every package's footprint exist, and each component links to one
+ * of each (see makeComponent). Written in transactions of 1,000.
+ */
+export async function seedLibrary(storage: Storage, size: number, seed = 42): Promise<void> {
+  const random = createRandom(seed)
+  const links: LibraryLinks = { symbols: {}, footprints: {} }
+  for (const family of FAMILIES) {
+    links.symbols[family.prefix] = (await storage.symbols.create({ name: family.category.slice(0, -1), library: 'Device', description: `${family.category} symbol`, fileName: null, content: null })).id
+  }
+  for (const pkg of PACKAGES) {
+    links.footprints[pkg] = (await storage.footprints.create({ name: pkg, library: pkg.startsWith('SO') || pkg.startsWith('QFN') || pkg.startsWith('TSSOP') ? 'Package_SO' : 'Resistor_SMD', description: `${pkg} land pattern`, fileName: null, content: null })).id
+  }
+  for (let start = 0; start < size; start += 1000) {
+    await storage.transaction(async (tx) => {
+      for (let i = start; i < Math.min(size, start + 1000); i++) await tx.components.create(makeComponent(i, random, links))
+    })
+  }
+}
+
+/** The i-th component of a realistic library: 3–8 parameters, 1–3 MPNs, 1–3 tags, a category, links to a symbol and a footprint when given. */
+export function makeComponent(i: number, random: () => number, links?: LibraryLinks): ComponentCreateParsed {
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!
   const family = pick(FAMILIES)
   const value = pick(family.values)
@@ -53,5 +81,6 @@ export function makeComponent(i: number, random: () => number): ComponentCreateP
       manufacturer: pick(MANUFACTURERS),
       partNumber: `${family.prefix}${pkg.replace(/\W/g, '')}-${i.toString(36).toUpperCase()}-${k}`,
     })),
+    ...(links ? { symbols: [links.symbols[family.prefix]!], footprints: [links.footprints[pkg]!] } : {}),
   }
 }
