@@ -18,18 +18,24 @@ export function createFileBlobStore(dir: string): BlobStore {
     async put(bytes) {
       const sha = createHash('sha256').update(bytes).digest('hex')
       const folder = join(dir, sha.slice(0, 2))
-      await mkdir(folder, { recursive: true })
       const tmp = join(folder, `.${sha}.${randomBytes(4).toString('hex')}.tmp`)
-      const handle = await open(tmp, 'w')
       try {
-        await handle.writeFile(bytes)
-        await handle.sync()
-      } finally {
-        await handle.close()
+        await mkdir(folder, { recursive: true })
+        const handle = await open(tmp, 'w')
+        try {
+          await handle.writeFile(bytes)
+          await handle.sync()
+        } finally {
+          await handle.close()
+        }
+        await rename(tmp, pathOf(sha))
+        const folderHandle = await open(folder, 'r')
+        await folderHandle.sync().finally(() => folderHandle.close())
+      } catch (error) {
+        // A partial file would keep the space a full disk needs back.
+        await rm(tmp, { force: true }).catch(() => {})
+        throw _storageError(error)
       }
-      await rename(tmp, pathOf(sha))
-      const folderHandle = await open(folder, 'r')
-      await folderHandle.sync().finally(() => folderHandle.close())
       return sha
     },
     async get(sha) {
@@ -63,6 +69,13 @@ export function createMemoryBlobStore(): BlobStore {
       blobs.delete(sha)
     },
   }
+}
+
+/** A full disk is the client's 507, as for the database; other failures stay 500s with their cause. */
+function _storageError(error: unknown): unknown {
+  const code = (error as NodeJS.ErrnoException)?.code
+  if (code === 'ENOSPC' || code === 'EDQUOT') return new ComplibError('INSUFFICIENT_STORAGE', 'the data folder is full; the file was not saved', { cause: error })
+  return error
 }
 
 // A digest comes from our own records, but never let one become a path outside the folder.

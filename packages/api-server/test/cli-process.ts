@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 
 const cli = fileURLToPath(new URL('../src/cli.ts', import.meta.url))
@@ -23,3 +23,12 @@ export function runCli(args: string[], env: Record<string, string> = {}, until?:
   return { child, done }
 }
 
+
+/** `kill -9`: no handler runs, nothing is flushed; resolves once the process is gone. */
+export function killHard(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve())
+    child.kill('SIGKILL')
+  })
+}

@@ -64,6 +64,8 @@ function _errorCodes(route: AnyRoute): ErrorCode[] {
   const codes = new Set<ErrorCode>(['VALIDATION_FAILED', 'UNAUTHORIZED', ...(route.errors ?? [])])
   if (route.params) codes.add('NOT_FOUND')
   if (route.body) codes.add('PAYLOAD_TOO_LARGE')
+  // Any write may meet a full data folder.
+  if (route.method !== 'GET') codes.add('INSUFFICIENT_STORAGE')
   return [...codes]
 }
 
@@ -81,6 +83,8 @@ function _errorDescription(code: ErrorCode): string {
       return 'If-Match names an older version'
     case 413:
       return 'Body larger than the limit'
+    case 507:
+      return 'The data folder is full: nothing was saved; retry once space is freed'
     default:
       return code
   }

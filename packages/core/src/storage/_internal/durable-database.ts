@@ -1,6 +1,6 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
-import { open, rename } from 'node:fs/promises'
+import { open, rename, rm } from 'node:fs/promises'
 import initSqlJs, { type Database, type SqlJsStatic } from 'sql.js'
 import { ComplibError } from '../../errors'
 import { fsyncDir, Journal, journalPath, listJournalGenerations, readJournal, truncateJournal } from './journal'
@@ -139,7 +139,11 @@ export class DurableDatabase {
   /** Takes a last snapshot, closes the journal and releases the data folder. */
   async close(): Promise<void> {
     if (this.closed) return
-    if (this.options.dir && this.journal) await this.snapshot()
+    if (this.options.dir && this.journal) {
+      // The journal holds every write: a last snapshot that fails (a full disk) only means the
+      // next start replays more, so the stop goes on and releases the folder.
+      await this.snapshot().catch((error) => this.options.log?.(`[storage] last snapshot skipped (${String(error)}); the journal keeps every write`))
+    }
     const wait = this.mutex.acquire()
     if (wait) await wait
     this.closed = true
@@ -414,12 +418,18 @@ function _openSnapshot(SQL: SqlJsStatic, path: string): Database {
 
 async function _writeFileDurably(path: string, bytes: Uint8Array, fsync: boolean): Promise<void> {
   const tmp = `${path}.tmp`
-  const handle = await open(tmp, 'w')
   try {
-    await handle.writeFile(bytes)
-    if (fsync) await handle.sync()
-  } finally {
-    await handle.close()
+    const handle = await open(tmp, 'w')
+    try {
+      await handle.writeFile(bytes)
+      if (fsync) await handle.sync()
+    } finally {
+      await handle.close()
+    }
+  } catch (error) {
+    // A partial snapshot would hold on to the space a full disk needs back.
+    await rm(tmp, { force: true }).catch(() => {})
+    throw error
   }
   await rename(tmp, path)
   fsyncDir(join(path, '..'), fsync)
