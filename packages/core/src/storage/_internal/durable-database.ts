@@ -260,6 +260,9 @@ export class DurableDatabase {
     this.db.run('PRAGMA journal_mode = MEMORY')
     this.db.run('PRAGMA synchronous = OFF')
     this.db.run('PRAGMA foreign_keys = ON')
+    // One connection owns the database: keeping the lock spares every statement
+    // sqlite's hot-journal check (file-system lookups in sql.js's MEMFS).
+    this.db.run('PRAGMA locking_mode = EXCLUSIVE')
   }
 
   private _inTransaction(fn: () => void): void {

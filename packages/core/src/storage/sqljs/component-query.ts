@@ -52,7 +52,11 @@ export function queryComponentIds(ex: SqlExecutor, query: ComponentListQuery): P
     params.push(query.updatedSince)
   }
   const filter = where.length ? `WHERE ${where.join(' AND ')}` : ''
-  const total = ex.get<{ n: number }>(`SELECT count(*) AS n FROM components c ${filter}`, params)!.n
+  // Unfiltered, the live count is kept by triggers (schema.ts, component_totals): no scan per page.
+  const total =
+    where.length === 1 && where[0] === 'c.deleted_at IS NULL'
+      ? ex.get<{ n: number }>('SELECT live AS n FROM component_totals')!.n
+      : ex.get<{ n: number }>(`SELECT count(*) AS n FROM components c ${filter}`, params)!.n
 
   const desc = query.sort.startsWith('-')
   const key = SORT_COLUMNS[query.sort.replace('-', '') as keyof typeof SORT_COLUMNS]

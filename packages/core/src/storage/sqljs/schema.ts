@@ -8,7 +8,7 @@ import type { SqlExecutor } from '../_internal/sql-executor'
  * TEXT set by the application (never `datetime('now')`: journal replay must
  * reproduce the same bytes); `version` bumps on every change of a record.
  */
-const MIGRATIONS: readonly string[] = [
+const MIGRATIONS: ReadonlyArray<string | readonly string[]> = [
   /* sql */ `
   CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 
@@ -283,6 +283,17 @@ const MIGRATIONS: readonly string[] = [
   INSERT INTO components_fts (docid, name, ipn, description, mpns)
     SELECT c.rowid, c.name, c.ipn, coalesce(c.description, ''), coalesce((SELECT group_concat(part_number, ' ') FROM mpns WHERE component_id = c.id), '') FROM components c;
   `,
+  // The number of live components, kept by triggers: every page of `GET /api/components`
+  // reports it (X-Total-Count), and counting it took a scan of the table per request
+  // (4-14 ms at 100,000 components). Given as single statements: trigger bodies hold `;`.
+  [
+    'CREATE TABLE component_totals (id INTEGER PRIMARY KEY CHECK (id = 1), live INTEGER NOT NULL)',
+    'INSERT INTO component_totals (id, live) SELECT 1, count(*) FROM components WHERE deleted_at IS NULL',
+    'CREATE TRIGGER component_totals_insert AFTER INSERT ON components WHEN new.deleted_at IS NULL BEGIN UPDATE component_totals SET live = live + 1; END',
+    'CREATE TRIGGER component_totals_delete AFTER DELETE ON components WHEN old.deleted_at IS NULL BEGIN UPDATE component_totals SET live = live - 1; END',
+    `CREATE TRIGGER component_totals_update AFTER UPDATE OF deleted_at ON components WHEN (old.deleted_at IS NULL) <> (new.deleted_at IS NULL)
+     BEGIN UPDATE component_totals SET live = live + CASE WHEN new.deleted_at IS NULL THEN 1 ELSE -1 END; END`,
+  ],
 ]
 
 /** Brings the schema up to date; returns whether it ran anything. */
@@ -291,7 +302,8 @@ export function migrate(ex: SqlExecutor): boolean {
   const row = ex.get<{ value: string }>(`SELECT value FROM meta WHERE key = 'schema_version'`)
   const current = row ? Number(row.value) : 0
   for (let i = current; i < MIGRATIONS.length; i++) {
-    for (const statement of _splitStatements(MIGRATIONS[i]!)) ex.run(statement)
+    const migration = MIGRATIONS[i]!
+    for (const statement of typeof migration === 'string' ? _splitStatements(migration) : migration) ex.run(statement)
   }
   if (current === MIGRATIONS.length) return false
   ex.run(`INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)`, [String(MIGRATIONS.length)])

@@ -132,6 +132,29 @@ export function componentsSuite(storage: () => Storage): void {
       expect(await storage().components.liveIds()).toEqual([c.id])
     })
 
+    it('keeps the unfiltered total right through create, delete, restore, purge and a failed transaction', async () => {
+      const s = storage()
+      const total = async () => (await s.components.list({ limit: 1, sort: 'id', includeDeleted: false })).total
+      const [a, b, c] = [await s.components.create({ name: 'A' }), await s.components.create({ name: 'B' }), await s.components.create({ name: 'C' })]
+      expect(await total()).toBe(3)
+      await s.components.delete(a.id)
+      expect(await total()).toBe(2)
+      await s.components.restore(a.id)
+      expect(await total()).toBe(3)
+      await s.components.delete(b.id)
+      await s.components.purge(b.id)
+      await s.components.purge(c.id)
+      expect(await total()).toBe(1)
+      await expect(
+        s.transaction(async (tx) => {
+          await tx.components.create({ name: 'D' })
+          throw new Error('rolled back')
+        }),
+      ).rejects.toThrow('rolled back')
+      expect(await total()).toBe(1)
+      expect((await s.components.list({ limit: 10, sort: 'id', includeDeleted: true })).total).toBe(1)
+    })
+
     it('purges for good and keeps the change feed in sequence', async () => {
       const c = await storage().components.create({ name: 'A' })
       await storage().components.purge(c.id)
