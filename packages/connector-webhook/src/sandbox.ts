@@ -166,19 +166,19 @@ return async (callId, entitiesJson, configJson) => {
   if (typeof push !== 'function') throw new HostError('the connector code defines no function named push')
   const given = parse(entitiesJson)
   let pending = 0, logged = 0
-  // Counted here, before anything is copied out: a flood of calls never reaches the host.
+  // Counted here, before anything is serialized or copied out: a flood of calls never reaches the host.
   const call = async (ref, args) => {
     if (pending >= ${MAX_PENDING_HELPER_CALLS}) throw new HostError('at most ${MAX_PENDING_HELPER_CALLS} helper calls of one push() may be pending at once; await them')
     pending++
-    try { return unwrap(await ref.apply(undefined, args, copy)) } finally { pending-- }
+    try { return unwrap(await ref.apply(undefined, args(), copy)) } finally { pending-- }
   }
   const helpers = freeze({
     sendWebhook: async (url, entities) => {
       if (typeof url !== 'string') throw new HostTypeError('helpers.sendWebhook(url, entities): url must be a string')
       // Passing on the array as given (the usual case) sends the host's own JSON: no second serialization.
-      return call(sendRef, [callId, url, entities === given ? null : stringify(entities)])
+      return call(sendRef, () => [callId, url, entities === given ? null : stringify(entities)])
     },
-    sleep: async (ms) => { await call(sleepRef, [callId, typeof ms === 'number' || typeof ms === 'string' ? ms : NaN]) },
+    sleep: async (ms) => { await call(sleepRef, () => [callId, typeof ms === 'number' || typeof ms === 'string' ? ms : NaN]) },
     log: (...args) => {
       if (logged++ >= ${MAX_LOG_LINES}) return
       let line = ''

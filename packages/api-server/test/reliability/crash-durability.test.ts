@@ -186,11 +186,12 @@ describe('crash durability of a real server', () => {
           if (applied !== null) inFlight[applied ? 'applied' : 'notApplied']++
         }
       }
-      // Write until at least 30 more acknowledgements, then kill -9 at a random moment.
+      // Write until 20 to 80 more acknowledgements, then kill -9 at a random moment.
+      const target = 20 + Math.floor(Math.random() * 60)
       let acked = 0
       let armed: () => void = () => {}
       const enough = new Promise<void>((resolve) => (armed = resolve))
-      const writing = clients.map((c) => c.run(server, () => ++acked >= 30 && armed()))
+      const writing = clients.map((c) => c.run(server, () => ++acked >= target && armed()))
       await enough
       await new Promise((r) => setTimeout(r, Math.random() * 150))
       await killHard(server.child)
@@ -209,7 +210,7 @@ describe('crash durability of a real server', () => {
     const acks = clients.reduce((sum, c) => sum + Object.values(c.acks).reduce((a, b) => a + b, 0), 0)
     const byKind = Object.keys(clients[0]!.acks).map((k) => `${k} ${clients.reduce((s, c) => s + c.acks[k as keyof Client['acks']], 0)}`)
     console.log(`crash durability: ${TRIALS} kill -9 trials, ${acks} acknowledged writes (${byKind.join(', ')}), all present at their version; in flight at the kill: ${inFlight.applied} applied whole, ${inFlight.notApplied} not applied, 0 partial`)
-    expect(acks).toBeGreaterThanOrEqual(TRIALS * 30)
+    expect(acks).toBeGreaterThanOrEqual(TRIALS * 20)
   })
 
   it('starts on a torn journal: cuts the torn or garbage tail and keeps every record before it', { timeout: 60_000 }, async () => {
