@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { killHard } from '../cli-process'
+import { okJson, UnexpectedStatus } from './json-api'
 import { FULL, startServe, type ServeProcess } from './server-process'
 
 // kill -9 of a real `complib serve` while several clients write over HTTP
@@ -57,7 +58,7 @@ class Client {
       try {
         await this.step(server)
       } catch (error) {
-        if (error instanceof Unexpected) throw error
+        if (error instanceof UnexpectedStatus) throw error
         return
       }
       onAck()
@@ -149,14 +150,7 @@ class Client {
   }
 }
 
-class Unexpected extends Error {}
-
-async function _send(server: Server, method: string, path: string, body: unknown, status: number): Promise<any> {
-  const res = await fetch(`${server.url}${path}`, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
-  const text = await res.text()
-  if (res.status !== status) throw new Unexpected(`${method} ${path} answered ${res.status}, not ${status}: ${text}`)
-  return text ? JSON.parse(text) : null
-}
+const _send = (server: Server, method: string, path: string, body: unknown, status: number) => okJson(server.url, method, path, body, status)
 
 async function _everything(server: Server): Promise<Map<string, any>> {
   const res = await fetch(`${server.url}/api/components?limit=100000&includeDeleted=true`)

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { killHard } from '../cli-process'
+import { callJson } from './json-api'
 import { startServe, type ServeProcess } from './server-process'
 
 // A real server whose data folder is on a real, tiny file system (a 16 MiB
@@ -21,11 +22,7 @@ afterAll(() => {
 
 const part = (ipn: string) => ({ name: `part ${ipn}`, ipn, tags: ['disk'], parameters: [{ type: 'Resistance', value: '10k' }], mpns: [{ manufacturer: 'Yageo', partNumber: `RC-${ipn}` }] })
 
-async function send(server: ServeProcess, method: string, path: string, body?: unknown, contentType = 'application/json') {
-  const res = await fetch(`${server.url}${path}`, { method, headers: body === undefined ? {} : { 'content-type': contentType }, body: body === undefined ? undefined : body instanceof Uint8Array ? body : JSON.stringify(body) })
-  const text = await res.text()
-  return { status: res.status, type: res.headers.get('content-type'), body: text ? JSON.parse(text) : null }
-}
+const send = (server: ServeProcess, method: string, path: string, body?: unknown, contentType?: string) => callJson(server.url, method, path, body, contentType)
 
 describe.skipIf(unavailable)(`a full disk${unavailable ? ` (skipped: ${unavailable})` : ''}`, () => {
   it('answers 507 problem+json to writes, keeps serving reads, stops cleanly, loses nothing acknowledged, and writes again once space returns', { timeout: 60_000 }, async () => {

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { startReceiver } from '../../../connector-webhook/test/receiver'
 import { killHard } from '../cli-process'
+import { okJson, settledRun, sleep } from './json-api'
 import { FULL, startServe, type ServeProcess } from './server-process'
 
 // kill -9 of a real server in the middle of a push of 10,000 components, at a
@@ -21,12 +22,7 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true })
 })
 
-async function api(server: ServeProcess, method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${server.url}${path}`, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
-  if (res.status >= 300) throw new Error(`${method} ${path} answered ${res.status}: ${await res.text()}`)
-  return res.status === 204 ? null : res.json()
-}
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+const api = (server: ServeProcess, method: string, path: string, body?: unknown) => okJson(server.url, method, path, body)
 
 /** Polls the run until at least `batches` are recorded as acknowledged; returns their webhook-ids. */
 async function acknowledged(server: ServeProcess, runId: string, batches: number): Promise<string[]> {
@@ -68,12 +64,7 @@ describe('push crash', () => {
           server = await startServe({ dataDir })
           expect(server.output()).toContain(`resuming run ${run.id}`)
         }
-        let final: any
-        for (;;) {
-          final = await api(server, 'GET', `/api/connector-runs/${run.id}`)
-          if (final.status !== 'running' && final.status !== 'queued') break
-          await sleep(100)
-        }
+        const final = await settledRun(server.url, run.id)
         expect(final).toMatchObject({ status: 'succeeded', batchesSucceeded: run.batchesTotal, batchesFailed: 0, entitiesSent: live.size })
         expect(final.resumedAt).not.toBeNull()
 

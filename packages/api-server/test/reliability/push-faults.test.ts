@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { startReceiver } from '../../../connector-webhook/test/receiver'
+import { okJson, settledRun, sleep } from './json-api'
 import { startServe, type ServeProcess } from './server-process'
 
 // A real server pushing to a receiver that never answers, and running hostile
@@ -14,12 +15,7 @@ afterAll(async () => {
   for (const s of servers) await s.stop()
 })
 
-async function api(server: ServeProcess, method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${server.url}${path}`, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
-  if (res.status >= 300) throw new Error(`${method} ${path} answered ${res.status}: ${await res.text()}`)
-  return res.status === 204 ? null : res.json()
-}
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+const api = (server: ServeProcess, method: string, path: string, body?: unknown) => okJson(server.url, method, path, body)
 
 /** Latencies (ms) of `count` GETs of a page of components, one after another, `gapMs` apart. */
 async function getLatencies(server: ServeProcess, count: number, gapMs: number): Promise<number[]> {
@@ -36,13 +32,7 @@ async function getLatencies(server: ServeProcess, count: number, gapMs: number):
 }
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
 
-async function finished(server: ServeProcess, runId: string): Promise<any> {
-  for (;;) {
-    const run = await api(server, 'GET', `/api/connector-runs/${runId}`)
-    if (run.status !== 'running' && run.status !== 'queued') return run
-    await sleep(100)
-  }
-}
+const finished = (server: ServeProcess, runId: string) => settledRun(server.url, runId)
 
 async function seeded(count: number): Promise<ServeProcess> {
   const server = await startServe()

@@ -1,0 +1,33 @@
+/** An answer other than the one a test expected (a network failure stays fetch's own TypeError). */
+export class UnexpectedStatus extends Error {}
+
+/** One request with a JSON body (or raw bytes); the answer's status, content type and parsed body (null when empty). */
+export async function callJson(base: string, method: string, path: string, body?: unknown, contentType = 'application/json') {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': contentType },
+    body: body === undefined ? undefined : body instanceof Uint8Array ? body : JSON.stringify(body),
+  })
+  const text = await res.text()
+  return { status: res.status, type: res.headers.get('content-type'), body: text ? (JSON.parse(text) as any) : null }
+}
+
+/** `callJson` expecting `status` (any 2xx when omitted); returns the body, throws UnexpectedStatus otherwise. */
+export async function okJson(base: string, method: string, path: string, body?: unknown, status?: number): Promise<any> {
+  const res = await callJson(base, method, path, body)
+  if (status === undefined ? res.status >= 300 : res.status !== status) {
+    throw new UnexpectedStatus(`${method} ${path} answered ${res.status}${status === undefined ? '' : `, not ${status}`}: ${JSON.stringify(res.body)}`)
+  }
+  return res.body
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Polls a connector run until it is neither queued nor running; returns its record. */
+export async function settledRun(base: string, runId: string): Promise<any> {
+  for (;;) {
+    const run = await okJson(base, 'GET', `/api/connector-runs/${runId}`)
+    if (run.status !== 'running' && run.status !== 'queued') return run
+    await sleep(100)
+  }
+}
