@@ -172,11 +172,13 @@ export class DurableDatabase {
    * A consistent copy of the database file with `statements` applied to the
    * copy only (the live database is untouched), e.g. to leave secrets out of
    * a backup. The copy is vacuumed, so what the statements overwrote does not
-   * linger in free pages of the file.
+   * linger in free pages of the file. It is made in a sql.js instance of its
+   * own: WebAssembly memory never shrinks, and a copy (plus VACUUM's scratch)
+   * in the shared instance would keep twice the library's size resident for good.
    */
   async exportCopy(statements: readonly string[]): Promise<Uint8Array> {
     const bytes = await this.exportBytes()
-    const SQL = await (sqlJs ??= initSqlJs())
+    const SQL = await initSqlJs()
     const copy = new SQL.Database(bytes)
     try {
       for (const sql of statements) copy.run(sql)
