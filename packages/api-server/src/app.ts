@@ -1,4 +1,4 @@
-import { ComplibError, ERROR_STATUS, type ErrorCode, type Storage } from '@complib/core'
+import { ComplibError, ERROR_STATUS, type ConnectorDefinition, type ErrorCode, type Storage } from '@complib/core'
 import { H3, type HTTPError } from 'h3'
 import { join } from 'node:path'
 import { createPushRunner, type PushRunner } from '@complib/connector-webhook'
@@ -16,6 +16,8 @@ export interface AppOptions {
   runner?: PushRunner | undefined
   /** Data folder of the server (attachments); omit for an in-memory app. */
   dataDir?: string | undefined
+  /** Connector types loaded as plugins, besides the built-in webhook type (the runner must know them too). */
+  connectors?: readonly ConnectorDefinition[] | undefined
   /** When set, every request must carry `Authorization: Bearer <apiKey>`. */
   apiKey?: string | undefined
   log?: ((message: string, cause?: unknown) => void) | undefined
@@ -51,8 +53,8 @@ export function createApp(options: AppOptions): H3 {
     storage: options.storage,
     dataDir: options.dataDir,
     blobs: options.dataDir ? createFileBlobStore(join(options.dataDir, 'attachments')) : createMemoryBlobStore(),
-    connectorTypes: BUILT_IN_CONNECTOR_TYPES,
-    runner: options.runner ?? createPushRunner({ storage: options.storage, log: options.log }),
+    connectorTypes: [...BUILT_IN_CONNECTOR_TYPES, ...(options.connectors ?? [])],
+    runner: options.runner ?? createPushRunner({ storage: options.storage, connectors: options.connectors, log: options.log }),
   })
 
   app.all('/**', (event) => {

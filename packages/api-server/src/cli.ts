@@ -6,12 +6,14 @@ import { APP_VERSION } from './version'
 const USAGE = `complib ${APP_VERSION}: a local service for electronic component libraries
 
 Usage:
-  complib serve [--host 127.0.0.1] [--port 4000] [--data ./data] [--api-key KEY]
+  complib serve [--host 127.0.0.1] [--port 4000] [--data ./data] [--api-key KEY] [--connector MODULE]…
   complib push <connector id or name> [--follow] [--url http://127.0.0.1:4000] [--api-key KEY]
   complib --version
 
 Environment: COMPLIB_HOST, COMPLIB_PORT, COMPLIB_DATA_DIR, COMPLIB_API_KEY (flags win).
-Listening off loopback requires an API key; clients send it as "Authorization: Bearer KEY".`
+Listening off loopback requires an API key; clients send it as "Authorization: Bearer KEY".
+--connector loads a connector package (a name or a path; repeatable), as does
+"connectors" in <data>/complib.config.json.`
 
 /** Entry of the `complib` command; returns the exit code (it keeps running while serving). */
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
@@ -25,6 +27,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         port: { type: 'string' },
         data: { type: 'string' },
         'api-key': { type: 'string' },
+        connector: { type: 'string', multiple: true },
         url: { type: 'string' },
         follow: { type: 'boolean', short: 'f' },
         help: { type: 'boolean', short: 'h' },
@@ -77,6 +80,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       port,
       dataDir: values.data ?? env.COMPLIB_DATA_DIR ?? DEFAULTS.dataDir,
       apiKey: values['api-key'] ?? env.COMPLIB_API_KEY,
+      connectors: values.connector,
     })
   } catch (error) {
     console.error(`complib: ${(error as Error).message}`)

@@ -2,10 +2,11 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { resolve } from 'node:path'
 import { createPushRunner } from '@complib/connector-webhook'
-import { createSqlJsStorage, type SqlJsStorage } from '@complib/core'
+import { createSqlJsStorage, type ConnectorDefinition, type SqlJsStorage } from '@complib/core'
 import { toNodeHandler } from 'h3'
 import { createApp } from './app'
 import { isLoopbackHost } from './auth'
+import { configuredConnectorModules, loadConnectorTypes } from './connectors/load'
 import { answerClientError } from './client-error'
 
 export interface ServerOptions {
@@ -14,6 +15,12 @@ export interface ServerOptions {
   /** Data folder: database snapshot, journal, attachments. */
   dataDir?: string | undefined
   apiKey?: string | undefined
+  /**
+   * Connector types to load besides the built-in webhook one: definitions, or
+   * modules (package names or paths, resolved from the working folder) that
+   * export one. Those named in `<dataDir>/complib.config.json` load too.
+   */
+  connectors?: ReadonlyArray<string | ConnectorDefinition> | undefined
   log?: ((message: string, cause?: unknown) => void) | undefined
 }
 
@@ -39,9 +46,18 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const log = options.log ?? ((m, cause) => (cause ? console.error(m, cause) : console.error(m)))
   assertSafeBinding(host, options.apiKey)
 
+  // Connector packages load before the data folder is opened: a broken one stops the start cleanly.
+  const given = options.connectors ?? []
+  const connectors = [
+    ...given.filter((c): c is ConnectorDefinition => typeof c !== 'string'),
+    ...(await loadConnectorTypes([
+      ...given.filter((c): c is string => typeof c === 'string').map((module) => ({ module, from: process.cwd() })),
+      ...configuredConnectorModules(dataDir),
+    ])),
+  ]
   const storage = await createSqlJsStorage({ dir: dataDir, log })
-  const runner = createPushRunner({ storage, log })
-  const app = createApp({ storage, runner, dataDir, apiKey: options.apiKey, log })
+  const runner = createPushRunner({ storage, connectors, log })
+  const app = createApp({ storage, runner, connectors, dataDir, apiKey: options.apiKey, log })
   const server = createServer(toNodeHandler(app))
   server.on('clientError', answerClientError)
   try {

@@ -40,7 +40,7 @@ export async function executeRun(runId: string, options: ExecuteOptions): Promis
     sandbox = await createSandbox({ code: connector.code ?? DEFAULT_WEBHOOK_CODE, ...options.sandbox })
     // A cancel or a stop ends the calls in progress too: code that never returns must not hold them up.
     signal.addEventListener('abort', () => sandbox?.dispose(), { once: true })
-    const secrets = _secrets(connector)
+    const secrets = connectorSecrets(connector)
     const throttle = createThrottle(config)
     const batches = pLimit(config.concurrency)
     const pending = detail.batches.filter((b) => b.status !== 'succeeded')
@@ -59,11 +59,11 @@ export async function executeRun(runId: string, options: ExecuteOptions): Promis
     )
   } catch (error) {
     // The code did not compile, or the connector is gone or misconfigured: the run fails, the server does not.
-    return _finish(storage, runId, signal, `[connector:webhook] ${(error as Error).message}`)
+    return finishRun(storage, runId, signal, `[connector:webhook] ${(error as Error).message}`)
   } finally {
     sandbox?.dispose()
   }
-  return _finish(storage, runId, signal, null)
+  return finishRun(storage, runId, signal, null)
 }
 
 interface _BatchJob {
@@ -156,7 +156,8 @@ function _entitiesOf(body: string): EntitiesJson {
 /** Abort reason of a server stop: the run stays `running`, to be resumed at the next start. */
 export const STOPPING = 'stopping'
 
-async function _finish(storage: Storage, runId: string, signal: AbortSignal, error: string | null): Promise<Run> {
+/** Settles a run from its batches' outcomes (a stop leaves it running, to be resumed). */
+export async function finishRun(storage: Storage, runId: string, signal: AbortSignal, error: string | null): Promise<Run> {
   const detail = await storage.runs.get(runId)
   if (signal.aborted && signal.reason === STOPPING) return detail
   const succeeded = detail.batches.filter((b) => b.status === 'succeeded')
@@ -173,7 +174,7 @@ async function _finish(storage: Storage, runId: string, signal: AbortSignal, err
 }
 
 /** The current secret, and the previous one while its grace period lasts. */
-function _secrets(c: StoredConnector): string[] {
+export function connectorSecrets(c: StoredConnector): string[] {
   const out = c.secret ? [c.secret] : []
   if (c.previousSecret && c.previousSecretExpiresAt && new Date(c.previousSecretExpiresAt) > new Date()) out.push(c.previousSecret)
   if (out.length === 0) throw new Error('the connector has no signing secret')

@@ -14,3 +14,7 @@ export { createThrottle, type ThrottleOptions } from './throttle'
 export { deliver, parseRetryAfter, type DeliveryRequest, type DeliveryResult } from './deliver'
 export { BATCH_SIZE, executeRun, type ExecuteOptions } from './execute-run'
 export { createPushRunner, type DryRunResult, type PushRunner, type RunnerOptions } from './runner'
+
+// the connector type (plugin contract)
+export { webhookConnector } from './connector'
+export { executePluginRun } from './execute-plugin-run'

@@ -1,11 +1,14 @@
-import { ComplibError, WebhookConfig, createId, type Run, type Storage } from '@complib/core'
+import { ComplibError, WebhookConfig, createId, type ConnectorDefinition, type Run, type Storage } from '@complib/core'
 import { Cron } from 'croner'
 import { DEFAULT_WEBHOOK_CODE } from './default-code'
-import { BATCH_SIZE, STOPPING, executeRun, type ExecuteOptions } from './execute-run'
+import { BATCH_SIZE, STOPPING, executeRun, finishRun, type ExecuteOptions } from './execute-run'
+import { executePluginRun } from './execute-plugin-run'
 import { createSandbox } from './sandbox'
 
 export interface RunnerOptions extends Omit<ExecuteOptions, 'signal' | 'storage'> {
   storage: Storage
+  /** Connector types loaded as plugins, besides the built-in webhook type. */
+  connectors?: readonly ConnectorDefinition[] | undefined
   log?: ((message: string) => void) | undefined
 }
 
@@ -47,11 +50,25 @@ export function createPushRunner(options: RunnerOptions): PushRunner {
 
   const launch = (connectorId: string, runId: string): void => {
     const controller = new AbortController()
-    const done = executeRun(runId, { ...options, storage, signal: controller.signal }).finally(() => {
+    const done = _execute(runId, controller.signal).finally(() => {
       if (active.get(connectorId)?.runId === runId) active.delete(connectorId)
     })
     done.catch((error) => log(`[connector:webhook] run ${runId} stopped: ${String(error)}`))
     active.set(connectorId, { runId, controller, done })
+  }
+
+  // The webhook type runs on its own path (one sandbox and throttle per run, kept bytes);
+  // plugin types through executePluginRun. A type no longer loaded fails its run.
+  const _execute = async (runId: string, signal: AbortSignal): Promise<Run> => {
+    const run = await storage.runs.get(runId)
+    const connector = await storage.connectors.get(run.connectorId).catch(() => null)
+    if (!connector || connector.type === 'webhook') return executeRun(runId, { ...options, storage, signal })
+    const definition = options.connectors?.find((c) => c.type === connector.type)
+    if (!definition) {
+      await storage.runs.update(runId, { status: 'running', startedAt: run.startedAt ?? new Date().toISOString() })
+      return finishRun(storage, runId, signal, `[connector:${connector.type}] this server has no connector type "${connector.type}" loaded (start it with --connector <module>)`)
+    }
+    return executePluginRun(runId, definition, { storage, signal })
   }
 
   const assertIdle = async (connectorId: string) => {
@@ -98,6 +115,9 @@ export function createPushRunner(options: RunnerOptions): PushRunner {
 
     async dryRun(connectorId, sample = 3) {
       const connector = await storage.connectors.get(connectorId)
+      if (connector.type !== 'webhook') {
+        throw new ComplibError('CONFLICT', `a dry run needs connector code, and connectors of type "${connector.type}" run none (their package delivers directly)`)
+      }
       const config = WebhookConfig.parse(connector.config)
       const entities = await storage.components.getMany((await storage.components.liveIds()).slice(0, sample))
       const result: DryRunResult = { sent: [], logs: [], error: null }

@@ -1,30 +1,10 @@
-import { ComplibError, WebhookConfig, fromZodError } from '@complib/core'
-import { DEFAULT_WEBHOOK_CODE, assertValidCron } from '@complib/connector-webhook'
-import * as z from 'zod'
+import { ComplibError, fromZodError, type ConnectorDefinition } from '@complib/core'
+import { webhookConnector } from '@complib/connector-webhook'
 
-/** A kind of connector the server can run: its config schema and default code. */
-export interface ConnectorType {
-  type: string
-  title: string
-  description: string
-  configSchema: z.ZodType
-  defaultCode: string
-  /** Checks beyond the schema (e.g. the cron expression); throws a 400. */
-  check?: ((config: Record<string, unknown>) => void) | undefined
-}
+/** A kind of connector the server can run: a definition from defineConnector. */
+export type ConnectorType = ConnectorDefinition
 
-export const BUILT_IN_CONNECTOR_TYPES: readonly ConnectorType[] = [
-  {
-    type: 'webhook',
-    title: 'Components → Webhook',
-    description: 'Pushes every non-deleted component to a receiver URL as Standard-Webhooks-signed JSON batches of at most 250.',
-    configSchema: WebhookConfig,
-    defaultCode: DEFAULT_WEBHOOK_CODE,
-    check: (config) => {
-      if (typeof config.cron === 'string') assertValidCron(config.cron)
-    },
-  },
-]
+export const BUILT_IN_CONNECTOR_TYPES: readonly ConnectorType[] = [webhookConnector as unknown as ConnectorType]
 
 /** The connector type named `type`, or a 400 naming `body.type`. */
 export function getConnectorType(types: readonly ConnectorType[], type: string): ConnectorType {
@@ -36,11 +16,24 @@ export function getConnectorType(types: readonly ConnectorType[], type: string):
   return found
 }
 
-/** Validates a config with its type's schema; errors name `body.config.<field>`. */
+/** Validates a config with its type's schema and check; errors name `body.config.<field>`. */
 export function parseConnectorConfig(type: ConnectorType, config: unknown): Record<string, unknown> {
   const result = type.configSchema.safeParse(config)
   if (!result.success) throw fromZodError(result.error, 'body.config')
-  const parsed = result.data as Record<string, unknown>
-  type.check?.(parsed)
+  const parsed = result.data
+  try {
+    type.check?.(parsed)
+  } catch (error) {
+    // A plugin's check throws plain Errors: still a 400, never a 500.
+    if (error instanceof ComplibError) throw error
+    const message = error instanceof Error ? error.message : String(error)
+    throw new ComplibError('VALIDATION_FAILED', `body.config: ${message}`, { errors: [{ path: 'body.config', message }] })
+  }
   return parsed
+}
+
+/** The code a connector of this type runs by default, or a 409 for types that run none. */
+export function defaultCodeOf(type: ConnectorType): string {
+  if (type.defaultCode === undefined) throw new ComplibError('CONFLICT', `connectors of type "${type.type}" run no code: their package delivers directly`)
+  return type.defaultCode
 }

@@ -17,7 +17,7 @@ import {
 } from '@complib/core'
 import { checkConnectorCode } from '@complib/connector-webhook'
 import * as z from 'zod'
-import { getConnectorType, parseConnectorConfig } from '../connectors/registry'
+import { defaultCodeOf, getConnectorType, parseConnectorConfig } from '../connectors/registry'
 import { toConnectorView } from '../connectors/view'
 import { defineRoute, type AppServices } from '../routing/define-route'
 import { PAGE_HEADERS, pageHeaders } from '../routing/paging'
@@ -37,10 +37,10 @@ export const connectorRoutes = [
     handler: ({ services }) =>
       services.connectorTypes.map((t) => ({
         type: t.type,
-        title: t.title,
-        description: t.description,
+        title: t.title ?? t.type,
+        description: t.description ?? '',
         configSchema: _inlineRoot(z.toJSONSchema(t.configSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>),
-        defaultCode: t.defaultCode,
+        defaultCode: t.defaultCode ?? null,
       })),
   }),
   defineRoute({
@@ -69,7 +69,13 @@ export const connectorRoutes = [
     handler: async ({ body, services }) => {
       const type = getConnectorType(services.connectorTypes, body.type)
       const config = parseConnectorConfig(type, body.config)
-      if (body.code !== undefined) checkConnectorCode(body.code)
+      if (body.code !== undefined && body.code !== null) {
+        if (type.defaultCode === undefined) {
+          const message = `connectors of type "${type.type}" run no code`
+          throw new ComplibError('VALIDATION_FAILED', `body.code: ${message}`, { errors: [{ path: 'body.code', message }] })
+        }
+        checkConnectorCode(body.code)
+      }
       const stored = await services.storage.connectors.create({
         type: type.type,
         name: body.name,
@@ -142,7 +148,9 @@ export const connectorRoutes = [
     group: 'connectors',
     operationId: 'getConnectorCode',
     summary: 'The code the connector runs: push(entities, config, helpers)',
+    description: '409 for connector types loaded as packages: they run no code.',
     params: IdParams,
+    errors: ['CONFLICT'],
     responses: { 200: { description: 'The code', schema: ConnectorCode } },
     handler: async ({ params, services }) => {
       return _codeView(services, await services.storage.connectors.get(params.id))
@@ -157,9 +165,10 @@ export const connectorRoutes = [
     description: 'The code is compiled, never run, to check it: a syntax error is a 400 naming the line.',
     params: IdParams,
     body: ConnectorCodeUpdate,
-    errors: ['PRECONDITION_FAILED'],
+    errors: ['PRECONDITION_FAILED', 'CONFLICT'],
     responses: { 200: { description: 'The code now in use', schema: ConnectorCode } },
     handler: async ({ params, body, services, event }) => {
+      defaultCodeOf(getConnectorType(services.connectorTypes, (await services.storage.connectors.get(params.id)).type))
       if (body.code !== null) checkConnectorCode(body.code)
       return _codeView(services, await services.storage.connectors.update(params.id, { code: body.code }, { ifVersion: ifMatchVersion(event.req) }))
     },
@@ -170,7 +179,9 @@ export const connectorRoutes = [
     group: 'connectors',
     operationId: 'testConnector',
     summary: 'Dry run: the code against a small sample, with sending captured (nothing leaves the machine)',
+    description: '409 for connector types loaded as packages: they run no code, so nothing could be captured.',
     params: IdParams,
+    errors: ['CONFLICT'],
     responses: { 200: { description: 'What the code did', schema: DryRunResult } },
     handler: ({ params, services }) => services.runner.dryRun(params.id),
   }),
@@ -255,7 +266,8 @@ export const connectorRoutes = [
 
 /** The code a connector runs: its own, or its type's default. */
 function _codeView(services: AppServices, c: StoredConnector): z.infer<typeof ConnectorCode> {
-  return { code: c.code ?? getConnectorType(services.connectorTypes, c.type).defaultCode, isDefault: c.code === null }
+  const defaultCode = defaultCodeOf(getConnectorType(services.connectorTypes, c.type))
+  return { code: c.code ?? defaultCode, isDefault: c.code === null }
 }
 
 /** A run without its batches (a RunDetail carries them). */

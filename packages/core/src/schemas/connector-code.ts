@@ -12,7 +12,13 @@ export type ConnectorCodeUpdate = z.input<typeof ConnectorCodeUpdate>
 
 /** One connector type the server can run (`GET /api/connectors/types`). */
 export const ConnectorTypeInfo = z
-  .object({ type: z.string(), title: z.string(), description: z.string(), configSchema: z.record(z.string(), z.unknown()), defaultCode: z.string() })
+  .object({
+    type: z.string(),
+    title: z.string(),
+    description: z.string(),
+    configSchema: z.record(z.string(), z.unknown()),
+    defaultCode: z.string().nullable().meta({ description: 'The code a new connector of this type runs; null for types loaded as packages, which run no code' }),
+  })
   .meta({ id: 'ConnectorType' })
 export type ConnectorTypeInfo = z.infer<typeof ConnectorTypeInfo>
 

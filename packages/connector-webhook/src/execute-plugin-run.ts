@@ -1,0 +1,74 @@
+import type { Component, ConnectorDefinition, Run, Storage } from '@complib/core'
+import { promisify } from 'node:util'
+import { deflateRaw, inflateRaw } from 'node:zlib'
+import pLimit from 'p-limit'
+import { connectorSecrets, finishRun } from './execute-run'
+
+/**
+ * Carries out a run of a connector type loaded as a plugin (see
+ * defineConnector): every batch not yet acknowledged goes to the type's
+ * `run`, up to the config's `concurrency` (default 1) at a time. The
+ * entities a batch is first given are kept (deflated) before `run` sees
+ * them, so a batch resumed after a crash gets exactly the same ones.
+ * Resolves with the final run; never throws for what the plugin did.
+ */
+export async function executePluginRun(runId: string, definition: ConnectorDefinition, options: { storage: Storage; signal: AbortSignal }): Promise<Run> {
+  const { storage, signal } = options
+  const detail = await storage.runs.get(runId)
+  const resumed = detail.startedAt !== null
+  await storage.runs.update(runId, { status: 'running', ...(resumed ? { resumedAt: new Date().toISOString() } : { startedAt: new Date().toISOString() }) })
+  const tag = `[connector:${definition.type}]`
+  try {
+    const connector = await storage.connectors.get(detail.connectorId)
+    const config = definition.configSchema.parse(connector.config)
+    const secrets = connector.secret ? connectorSecrets(connector) : []
+    const concurrency = typeof config.concurrency === 'number' && config.concurrency >= 1 ? Math.floor(config.concurrency) : 1
+    const limit = pLimit(concurrency)
+    await Promise.all(
+      detail.batches
+        .filter((b) => b.status !== 'succeeded')
+        .map((batch) =>
+          limit(async () => {
+            if (signal.aborted) return
+            const logs: string[] = []
+            const started = performance.now()
+            const at = new Date().toISOString()
+            try {
+              const entities = await _entities(storage, runId, batch.index)
+              if (entities.length > 0) {
+                await definition.run(
+                  { index: batch.index, deliveryId: batch.webhookId, entities },
+                  { config, secrets, signal, log: (line) => void (logs.length < 200 && logs.push(String(line).slice(0, 2000))) },
+                )
+              }
+              const attempt = { at, status: null, durationMs: Math.round(performance.now() - started), error: null }
+              await storage.runs.updateBatch(runId, batch.index, { status: 'succeeded', error: null, body: null, appendAttempts: [attempt] })
+            } catch (error) {
+              const message = signal.aborted ? 'stopped: the run was cancelled or the server is stopping' : error instanceof Error ? error.message : String(error)
+              const attempt = { at, status: null, durationMs: Math.round(performance.now() - started), error: message }
+              await storage.runs.updateBatch(runId, batch.index, { status: 'failed', error: `${tag} batch ${batch.index}: ${message}`, appendAttempts: [attempt] })
+            } finally {
+              if (logs.length) await storage.runs.update(runId, { appendLogs: logs.map((l) => `[batch ${batch.index}] ${l}`) })
+            }
+          }),
+        ),
+    )
+  } catch (error) {
+    // The connector is gone, or its config no longer fits its type: the run fails, the server does not.
+    return finishRun(storage, runId, signal, `${tag} ${(error as Error).message}`)
+  }
+  return finishRun(storage, runId, signal, null)
+}
+
+/** The batch's entities: those kept when it first went out, or read now (and kept before use). */
+async function _entities(storage: Storage, runId: string, index: number): Promise<Component[]> {
+  const { ids, body } = await storage.runs.getBatchPayload(runId, index)
+  if (body) return JSON.parse((await _inflate(body)).toString('utf8')) as Component[]
+  const entities = await storage.components.getMany(ids)
+  const deflated = await _deflate(JSON.stringify(entities), { level: 1 })
+  await storage.runs.updateBatch(runId, index, { status: 'sending', body: new Uint8Array(deflated.buffer, deflated.byteOffset, deflated.byteLength) })
+  return entities
+}
+
+const _deflate = promisify(deflateRaw)
+const _inflate = promisify(inflateRaw)
