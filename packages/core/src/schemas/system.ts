@@ -10,7 +10,7 @@ export type Health = z.infer<typeof Health>
 export const Version = z.object({ version: z.string().meta({ example: '1.0.0-beta.4' }) }).meta({ id: 'Version' })
 export type Version = z.infer<typeof Version>
 
-/** `GET /api/stats`: counts of everything in the library. */
+/** `GET /api/stats`: counts of everything in the library, and the size of its database. */
 export const LibraryStats = z
   .object({
     components: z.int(),
@@ -25,6 +25,7 @@ export const LibraryStats = z
     locations: z.int(),
     connectors: z.int(),
     runs: z.int(),
+    databaseBytes: z.int().meta({ description: 'Size of the database as the storage holds it (for the embedded storage: in memory, free pages included)' }),
   })
   .meta({ id: 'LibraryStats' })
 export type LibraryStats = z.infer<typeof LibraryStats>

@@ -1,7 +1,7 @@
 import type { SqlExecutor } from '../_internal/sql-executor'
 import type { LibraryStats } from '../types'
 
-/** Counts for `GET /api/stats`, in one statement. */
+/** Counts and the database's size for `GET /api/stats`, in one statement. */
 export function stats(ex: SqlExecutor): LibraryStats {
   return ex.get<LibraryStats>(`SELECT
     (SELECT count(*) FROM components WHERE deleted_at IS NULL) AS components,
@@ -15,5 +15,6 @@ export function stats(ex: SqlExecutor): LibraryStats {
     (SELECT count(*) FROM tags) AS tags,
     (SELECT count(*) FROM locations) AS locations,
     (SELECT count(*) FROM connectors) AS connectors,
-    (SELECT count(*) FROM runs) AS runs`)!
+    (SELECT count(*) FROM runs) AS runs,
+    (SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()) AS databaseBytes`)!
 }
