@@ -92,7 +92,8 @@ async function _plainLoop(storage: Awaited<ReturnType<typeof createSqlJsStorage>
     const batch = ids.slice(i, i + BATCH)
     jobs.push(
       limit(async () => {
-        const body = JSON.stringify({ entities: await storage.components.getMany(batch) })
+        // Read the way the connector reads them: the stored JSON of each record.
+        const body = `{"entities":[${(await storage.components.getManyJson(batch)).join(',')}]}`
         const id = `msg_${i}`
         const ts = Math.floor(Date.now() / 1000)
         const signature = createHmac('sha256', key).update(`${id}.${ts}.${body}`).digest('base64')

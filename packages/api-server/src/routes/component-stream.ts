@@ -25,13 +25,11 @@ export async function streamComponentList(storage: Storage, query: ComponentList
       const chunk = ids.slice(next, next + CHUNK)
       next += CHUNK
       // A component deleted since its id was read is skipped, as it would be on the next request.
-      const components = await storage.components.getMany(chunk, { includeDeleted: query.includeDeleted })
+      // Each record's stored JSON text as is: no parse and serialize per record.
+      const components = await storage.components.getManyJson(chunk, { includeDeleted: query.includeDeleted })
       if (components.length === 0) return
-      let text = ''
-      for (const c of components) {
-        text += (first ? '[' : ',') + JSON.stringify(c)
-        first = false
-      }
+      const text = (first ? '[' : ',') + components.join(',')
+      first = false
       controller.enqueue(encoder.encode(text))
     },
   })

@@ -110,6 +110,8 @@ export interface ComponentStore {
   getByIpn(ipn: string): Promise<Component>
   /** The components among `ids`, in the order of `ids`; unknown ids, and deleted ones unless `includeDeleted`, are skipped. */
   getMany(ids: readonly string[], options?: { includeDeleted?: boolean }): Promise<Component[]>
+  /** The same components as getMany, each as its JSON text (`JSON.stringify` of the record): for listings and deliveries. */
+  getManyJson(ids: readonly string[], options?: { includeDeleted?: boolean }): Promise<string[]>
   create(input: ComponentCreateParsed): Promise<Component>
   update(id: string, patch: ComponentPatchParsed, options?: WriteOptions): Promise<Component>
   /** Soft delete: sets `deletedAt`, frees the ipn. */

@@ -27,10 +27,11 @@ export const COMPONENT_COLUMNS = 'rowid, id, ipn, name, description, status, cat
 
 /**
  * One component as JSON, assembled by SQLite: a row per component instead of a
- * row per tag, parameter and part number. sql.js pays per row and per column
- * read across the wasm boundary, so this is several times faster than a query
- * per child table for a page, and it is what every read, listing and push uses.
- * Child arrays keep their stored order; `unit` is left out when it has none.
+ * row per tag, parameter and part number (sql.js pays per row and per column
+ * read across the wasm boundary). Child arrays keep their stored order;
+ * `unit` is left out when it has none. Every change of a component computes
+ * its view this way once, in touchComponent, and stores it with the history
+ * event; reads then take that stored view (loadComponents).
  */
 const COMPONENT_JSON = /* sql */ `json_object(
   'id', c.id, 'name', c.name, 'ipn', c.ipn, 'description', c.description, 'status', c.status, 'category', c.category,
@@ -44,13 +45,66 @@ const COMPONENT_JSON = /* sql */ `json_object(
   'attachments', json((SELECT json_group_array(json_object('id', a.id, 'name', a.name) ORDER BY a.id) FROM attachments a WHERE a.component_id = c.id)),
   'createdAt', c.created_at, 'updatedAt', c.updated_at, 'version', c.version, 'deletedAt', c.deleted_at)`
 
-/** Loads full component views for `ids` (deleted ones too), keyed by id. */
-export function loadComponents(ex: SqlExecutor, ids: readonly string[]): Map<string, Component> {
+/** Computes component views from the tables, keyed by id (what touchComponent stores). */
+export function computeComponents(ex: SqlExecutor, ids: readonly string[]): Map<string, Component> {
   const out = new Map<string, Component>()
   for (const part of chunks([...new Set(ids)])) {
     for (const row of ex.all<{ id: string; json: string }>(`SELECT c.id AS id, ${COMPONENT_JSON} AS json FROM components c WHERE c.id IN (${placeholders(part.length)})`, part)) {
       out.set(row.id, JSON.parse(row.json) as Component)
     }
+  }
+  return out
+}
+
+/**
+ * Loads full component views for `ids` (deleted ones too), keyed by id: the
+ * view stored with each component's latest history event, one indexed lookup
+ * per component. Every write that changes what a live component shows goes
+ * through touchComponent, which stores the new view (the storage tests check
+ * this after every test). A deleted component keeps the view it had when it
+ * was deleted until it is restored.
+ */
+export function loadComponents(ex: SqlExecutor, ids: readonly string[]): Map<string, Component> {
+  const out = new Map<string, Component>()
+  const missing: string[] = []
+  for (const part of chunks([...new Set(ids)])) {
+    for (const row of ex.all<{ id: string; json: string | null }>(
+      `SELECT c.id AS id, (SELECT e.snapshot FROM component_events e WHERE e.component_id = c.id ORDER BY e.seq DESC LIMIT 1) AS json
+       FROM components c WHERE c.id IN (${placeholders(part.length)})`,
+      part,
+    )) {
+      if (row.json === null) missing.push(row.id)
+      else out.set(row.id, JSON.parse(row.json) as Component)
+    }
+  }
+  // No stored view (not expected: every component is created through touchComponent): compute it.
+  if (missing.length) for (const [id, c] of computeComponents(ex, missing)) out.set(id, c)
+  return out
+}
+
+/**
+ * The stored views of `ids` as JSON text, in the order of `ids` (unknown ids
+ * skipped; deleted ones only with `includeDeleted`): what a response or a
+ * delivery sends, without parsing and serializing every record again.
+ */
+export function loadComponentJsonList(ex: SqlExecutor, ids: readonly string[], includeDeleted: boolean): string[] {
+  const found = new Map<string, string>()
+  const missing: string[] = []
+  for (const part of chunks([...new Set(ids)])) {
+    for (const row of ex.all<{ id: string; json: string | null }>(
+      `SELECT c.id AS id, (SELECT e.snapshot FROM component_events e WHERE e.component_id = c.id ORDER BY e.seq DESC LIMIT 1) AS json
+       FROM components c WHERE c.id IN (${placeholders(part.length)})${includeDeleted ? '' : ' AND c.deleted_at IS NULL'}`,
+      part,
+    )) {
+      if (row.json === null) missing.push(row.id)
+      else found.set(row.id, row.json)
+    }
+  }
+  if (missing.length) for (const [id, c] of computeComponents(ex, missing)) found.set(id, JSON.stringify(c))
+  const out: string[] = []
+  for (const id of ids) {
+    const json = found.get(id)
+    if (json !== undefined) out.push(json)
   }
   return out
 }
@@ -89,7 +143,7 @@ export type ComponentEventOp = 'create' | 'update' | 'delete' | 'restore' | 'pur
  */
 export function touchComponent(ex: SqlExecutor, id: string, op: Exclude<ComponentEventOp, 'purge'>, changes: readonly string[], at: string = now()): Component {
   if (op !== 'create') ex.run('UPDATE components SET version = version + 1, updated_at = ? WHERE id = ?', [at, id])
-  const component = loadComponents(ex, [id]).get(id)
+  const component = computeComponents(ex, [id]).get(id)
   if (!component) throw notFound('component', id)
   ex.run('INSERT INTO component_events (component_id, op, version, at, changes, snapshot) VALUES (?, ?, ?, ?, ?, ?)', [
     id,

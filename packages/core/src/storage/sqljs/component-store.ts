@@ -5,7 +5,7 @@ import type { SqlExecutor } from '../_internal/sql-executor'
 import type { ComponentStore } from '../types'
 import { checkVersion, conflict, decodeCursor, encodeCursor, notFound, now } from './_shared'
 import { setLinks, setMpns, setParameters, setTags } from './component-children'
-import { loadComponent, loadComponentList, loadComponents, requireComponentRow, touchComponent, unindexComponent } from './component-core'
+import { loadComponent, loadComponentJsonList, loadComponentList, loadComponents, requireComponentRow, touchComponent, unindexComponent } from './component-core'
 import { queryComponentIds } from './component-query'
 import type { SyncRepo } from './repo'
 
@@ -29,6 +29,8 @@ export const components = {
     const list = loadComponentList(ex, ids)
     return options?.includeDeleted ? list : list.filter((c) => c.deletedAt === null)
   },
+
+  getManyJson: (ex, ids, options) => loadComponentJsonList(ex, ids, options?.includeDeleted ?? false),
 
   create: (ex, input) => _create(ex, input),
 

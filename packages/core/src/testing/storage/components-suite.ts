@@ -173,6 +173,10 @@ export function componentsSuite(storage: () => Storage): void {
       await storage().components.delete(d.id)
       expect((await storage().components.getMany([b.id, 'cmp_01JD7W3T9X4QF5B8S2M6K0N1PZ', a.id, d.id])).map((c) => c.name)).toEqual(['B', 'A'])
       expect((await storage().components.getMany([d.id], { includeDeleted: true })).map((c) => c.name)).toEqual(['D'])
+      // The JSON texts are those records, exactly.
+      const asked = [b.id, 'cmp_01JD7W3T9X4QF5B8S2M6K0N1PZ', a.id, d.id]
+      expect(await storage().components.getManyJson(asked)).toEqual((await storage().components.getMany(asked)).map((c) => JSON.stringify(c)))
+      expect(await storage().components.getManyJson(asked, { includeDeleted: true })).toEqual((await storage().components.getMany(asked, { includeDeleted: true })).map((c) => JSON.stringify(c)))
     })
 
     it('numbers ipns after the highest ever used, deleted ones included', async () => {
