@@ -17,7 +17,7 @@ import {
 import * as z from 'zod'
 import { defineRoute } from '../routing/define-route'
 import { PAGE_HEADERS, pageHeaders } from '../routing/paging'
-import { created, etag, noContent, withHeaders } from '../routing/reply'
+import { created, etag, jsonResponse, noContent, withHeaders } from '../routing/reply'
 import { ifMatchVersion } from '../routing/request'
 import { streamComponentList } from './component-stream'
 
@@ -45,7 +45,7 @@ export const componentRoutes = [
       // A component deleted in between is left out, as the next request would.
       const page = await services.storage.components.listIds(query)
       const records = await services.storage.components.getManyJson(page.items, { includeDeleted: query.includeDeleted })
-      return new Response(`[${records.join(',')}]`, { status: 200, headers: { 'content-type': 'application/json', ...pageHeaders(url, page) } })
+      return jsonResponse(`[${records.join(',')}]`, 200, pageHeaders(url, page))
     },
   }),
   defineRoute({

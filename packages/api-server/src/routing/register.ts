@@ -2,7 +2,7 @@ import { ComplibError, fromZodError } from '@complib/core'
 import { getRouterParams, type H3 } from 'h3'
 import * as z from 'zod'
 import type { AnyRoute, AppServices } from './define-route'
-import { Reply } from './reply'
+import { jsonResponse, Reply } from './reply'
 import { DEFAULT_BODY_LIMIT, queryObject, readJsonBody } from './request'
 
 /**
@@ -42,11 +42,10 @@ export function toResponse(result: unknown, status: number): Response {
   if (result instanceof Reply) {
     const headers = new Headers(result.headers)
     if (result.status === 204 || result.body === undefined) return new Response(null, { status: result.status, headers })
-    headers.set('content-type', 'application/json')
-    return new Response(JSON.stringify(result.body), { status: result.status, headers })
+    return jsonResponse(JSON.stringify(result.body), result.status, headers)
   }
   if (result === undefined) return new Response(null, { status: 204 })
-  return new Response(JSON.stringify(result), { status, headers: { 'content-type': 'application/json' } })
+  return jsonResponse(JSON.stringify(result), status)
 }
 
 function _parse<T extends z.ZodType>(schema: T, input: unknown, location: 'path' | 'query' | 'body'): z.output<T> {
