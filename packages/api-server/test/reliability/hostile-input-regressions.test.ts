@@ -20,9 +20,9 @@ beforeAll(async () => {
   server = await startServer({ port: 0, dataDir, log: () => {} })
 })
 afterAll(async () => {
-  await api.close()
-  await server.close()
-  rmSync(dataDir, { recursive: true, force: true })
+  await api?.close()
+  await server?.close()
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true })
 })
 
 describe('hostile input regressions', () => {

@@ -18,7 +18,7 @@ export interface Operation {
   body: Schema | undefined
   /** Takes a raw body (an upload or an import file) rather than JSON. */
   raw: boolean
-  /** Documents 412: reads If-Match. */
+  /** Reads If-Match (documents 412 for one record). */
   ifMatch: boolean
   /** Largest body the route reads, in bytes. */
   bodyLimit: number
@@ -56,7 +56,8 @@ export function readOperations(doc: any, limits: Record<string, number>): Operat
         queryParams: params.filter((p) => p.in === 'query').map(toParam),
         body: op.requestBody?.content?.['application/json']?.schema,
         raw: RAW_BODY_OPERATIONS.has(op.operationId),
-        ifMatch: Boolean(op.responses?.['412']),
+        // 412 on a single record's route comes from If-Match; the bulk route's 412 is per item (`ifVersion`).
+        ifMatch: Boolean(op.responses?.['412']) && params.some((p) => p.in === 'path'),
         bodyLimit: limits[op.operationId] ?? 1024 * 1024,
       })
     }
