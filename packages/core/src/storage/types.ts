@@ -107,6 +107,8 @@ export interface ComponentStore {
   listIds(query: ComponentListQuery): Promise<Page<string>>
   /** NOT_FOUND when unknown, or deleted unless `includeDeleted`. */
   get(id: string, options?: { includeDeleted?: boolean }): Promise<Component>
+  /** The same record as get, as its JSON text (`JSON.stringify` of it) with its version: for responses. */
+  getJson(id: string, options?: { includeDeleted?: boolean }): Promise<{ json: string; version: number }>
   getByIpn(ipn: string): Promise<Component>
   /** The components among `ids`, in the order of `ids`; unknown ids, and deleted ones unless `includeDeleted`, are skipped. */
   getMany(ids: readonly string[], options?: { includeDeleted?: boolean }): Promise<Component[]>

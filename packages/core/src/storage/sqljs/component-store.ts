@@ -19,6 +19,11 @@ export const components = {
 
   get: (ex, id, options) => loadComponent(ex, id, options?.includeDeleted ?? false),
 
+  getJson(ex, id, options) {
+    const row = requireComponentRow(ex, id, options?.includeDeleted ?? false)
+    return { json: loadComponentJsonList(ex, [id], true)[0]!, version: row.version }
+  },
+
   getByIpn(ex, ipn) {
     const row = ex.get<{ id: string }>('SELECT id FROM components WHERE ipn = ? AND deleted_at IS NULL', [ipn])
     if (!row) throw notFound('component with ipn', ipn)

@@ -174,6 +174,9 @@ export function componentsSuite(storage: () => Storage): void {
       expect((await storage().components.getMany([b.id, 'cmp_01JD7W3T9X4QF5B8S2M6K0N1PZ', a.id, d.id])).map((c) => c.name)).toEqual(['B', 'A'])
       expect((await storage().components.getMany([d.id], { includeDeleted: true })).map((c) => c.name)).toEqual(['D'])
       // The JSON texts are those records, exactly.
+      expect(await storage().components.getJson(a.id)).toEqual({ json: JSON.stringify(await storage().components.get(a.id)), version: 1 })
+      await expect(storage().components.getJson(d.id)).rejects.toMatchObject({ code: 'NOT_FOUND' })
+      expect((await storage().components.getJson(d.id, { includeDeleted: true })).json).toBe(JSON.stringify(await storage().components.get(d.id, { includeDeleted: true })))
       const asked = [b.id, 'cmp_01JD7W3T9X4QF5B8S2M6K0N1PZ', a.id, d.id]
       expect(await storage().components.getManyJson(asked)).toEqual((await storage().components.getMany(asked)).map((c) => JSON.stringify(c)))
       expect(await storage().components.getManyJson(asked, { includeDeleted: true })).toEqual((await storage().components.getMany(asked, { includeDeleted: true })).map((c) => JSON.stringify(c)))
