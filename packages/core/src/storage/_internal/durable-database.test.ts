@@ -144,6 +144,23 @@ describe('durable database', () => {
     expect(readFileSync(snapshot).equals(bytes)).toBe(true)
   })
 
+  it('trusts a snapshot whose checksum matches, and checks every page of one without (a crash between the two files)', async () => {
+    const dir = tempDir()
+    const db = await open(dir)
+    await insert(db, 'a')
+    await db.close()
+    const logs: string[] = []
+    const again = await open(dir, { log: (m) => logs.push(m) })
+    expect(await names(again)).toEqual(['a'])
+    await again.close()
+    expect(logs.filter((l) => l.includes('checked every page'))).toEqual([])
+    rmSync(join(dir, 'complib.sqlite.sum'))
+    const third = await open(dir, { log: (m) => logs.push(m) })
+    expect(await names(third)).toEqual(['a'])
+    await third.close()
+    expect(logs.filter((l) => l.includes('checked every page'))).toHaveLength(1)
+  })
+
   it('refuses a file that is not a database', async () => {
     const dir = tempDir()
     writeFileSync(join(dir, 'complib.sqlite'), 'hello')
