@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import { hostileString, invalid, RawJson, toJsonText, validish, type Schema, type ValueContext } from './schema-arbitraries'
+import { hostileString, invalid, toJsonText, validish, type Schema, type ValueContext } from './schema-arbitraries'
 
 export interface Param {
   name: string
@@ -127,17 +127,6 @@ export function unroutedArbitrary(ops: Operation[]): fc.Arbitrary<GeneratedReque
     headers: method === 'GET' ? {} : ({ 'content-type': 'application/json' } as Record<string, string>),
     body: method === 'GET' ? undefined : '{"name":"should not be created"}',
   }))
-}
-
-/** Percent-encodes one path segment; a lone surrogate becomes its (invalid) WTF-8 bytes, as a sloppy client would send it. */
-export function _encodeSegment(text: string): string {
-  let out = ''
-  for (const ch of text) {
-    const code = ch.codePointAt(0)!
-    if (code >= 0xd800 && code <= 0xdfff) out += [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)].map((b) => `%${b.toString(16).toUpperCase()}`).join('')
-    else out += encodeURIComponent(ch)
-  }
-  return out
 }
 
 interface Parts {
@@ -317,4 +306,13 @@ function _parses(text: string): boolean {
   }
 }
 
-export { RawJson }
+/** Percent-encodes one path segment; a lone surrogate becomes its (invalid) WTF-8 bytes, as a sloppy client would send it. */
+function _encodeSegment(text: string): string {
+  let out = ''
+  for (const ch of text) {
+    const code = ch.codePointAt(0)!
+    if (code >= 0xd800 && code <= 0xdfff) out += [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)].map((b) => `%${b.toString(16).toUpperCase()}`).join('')
+    else out += encodeURIComponent(ch)
+  }
+  return out
+}
