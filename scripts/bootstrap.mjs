@@ -36,7 +36,9 @@ switch (task) {
     _run(pnpm[0], [...pnpm.slice(1), 'exec', 'vitest', 'run', ...rest])
     break
   case 'bench':
-    _run(process.execPath, ['--no-node-snapshot', '--import', 'tsx', join(root, 'bench/run.ts'), ...rest])
+    // Through pnpm exec: the bench builds the server with turbo, which calls pnpm
+    // (found on the PATH pnpm exec sets up, also when pnpm came through npx).
+    _run(pnpm[0], [...pnpm.slice(1), 'exec', 'node', '--no-node-snapshot', '--import', 'tsx', join(root, 'bench/run.ts'), ...rest])
     break
   default:
     console.error(`usage: node scripts/bootstrap.mjs start|test|test:full|bench [args…]`)
