@@ -1,15 +1,15 @@
 import type { Component, ConnectorDefinition, Run, Storage } from '@complib/core'
 import { promisify } from 'node:util'
-import { deflateRaw, inflateRaw } from 'node:zlib'
+import { inflateRaw } from 'node:zlib'
 import pLimit from 'p-limit'
 import { connectorSecrets, finishRun } from './execute-run'
 
 /**
  * Carries out a run of a connector type loaded as a plugin (see
  * defineConnector): every batch not yet acknowledged goes to the type's
- * `run`, up to the config's `concurrency` (default 1) at a time. The
- * entities a batch is first given are kept (deflated) before `run` sees
- * them, so a batch resumed after a crash gets exactly the same ones.
+ * `run`, up to the config's `concurrency` (default 1) at a time. Before `run`
+ * first sees a batch, the history mark of its read is recorded, so a batch
+ * resumed after a crash gets exactly the same records back.
  * Resolves with the final run; never throws for what the plugin did.
  */
 export async function executePluginRun(runId: string, definition: ConnectorDefinition, options: { storage: Storage; signal: AbortSignal }): Promise<Run> {
@@ -60,15 +60,18 @@ export async function executePluginRun(runId: string, definition: ConnectorDefin
   return finishRun(storage, runId, signal, null)
 }
 
-/** The batch's entities: those kept when it first went out, or read now (and kept before use). */
+/**
+ * The batch's entities: read now, with the read's history mark recorded before
+ * use; or, for a batch that went out before, read back at that mark (the same
+ * records), or from the bytes an older version kept.
+ */
 async function _entities(storage: Storage, runId: string, index: number): Promise<Component[]> {
-  const { ids, body } = await storage.runs.getBatchPayload(runId, index)
+  const { ids, body, mark } = await storage.runs.getBatchPayload(runId, index)
   if (body) return JSON.parse((await _inflate(body)).toString('utf8')) as Component[]
-  const entities = await storage.components.getMany(ids)
-  const deflated = await _deflate(JSON.stringify(entities), { level: 1 })
-  await storage.runs.updateBatch(runId, index, { status: 'sending', body: new Uint8Array(deflated.buffer, deflated.byteOffset, deflated.byteLength) })
-  return entities
+  if (mark !== null) return (await storage.components.rereadForDelivery(ids, mark)).map((r) => JSON.parse(r) as Component)
+  const read = await storage.components.readForDelivery(ids)
+  if (read.records.length) await storage.runs.updateBatch(runId, index, { status: 'sending', mark: read.mark })
+  return read.records.map((r) => JSON.parse(r) as Component)
 }
 
-const _deflate = promisify(deflateRaw)
 const _inflate = promisify(inflateRaw)

@@ -80,15 +80,29 @@ interface _BatchJob {
 
 async function _runBatch(job: _BatchJob): Promise<void> {
   const { storage, signal } = job.options
-  const { ids, body } = await storage.runs.getBatchPayload(job.runId, job.index)
-  // A batch sent before is sent again with the same bytes; otherwise read its components now.
-  const kept = body ? (await _inflate(body)).toString('utf8') : null
-  // The JSON is made once here; the sandbox and the body reuse it.
-  const entities = kept ? _entitiesOf(kept) : _toJson(await storage.components.getManyJson(ids))
+  const { ids, body, mark } = await storage.runs.getBatchPayload(job.runId, job.index)
+  // A batch sent before is sent again with the same bytes: those kept, or the records read
+  // back from history at the mark of the read it sent. Otherwise read its components now.
+  let kept: string | null = null
+  let entities: EntitiesJson
+  let readMark: number | null = null
+  if (body) {
+    kept = (await _inflate(body)).toString('utf8')
+    entities = _entitiesOf(kept)
+  } else if (mark !== null) {
+    entities = _toJson(await storage.components.rereadForDelivery(ids, mark))
+    kept = `{"entities":${entities.json}}`
+  } else {
+    // The JSON is made once here; the sandbox and the body reuse it.
+    const read = await storage.components.readForDelivery(ids)
+    entities = _toJson(read.records)
+    readMark = read.mark
+  }
   if (entities.count === 0) {
     await storage.runs.updateBatch(job.runId, job.index, { status: 'succeeded', error: null })
     return
   }
+  const asRead = `{"entities":${entities.json}}`
   let stored = kept
   // Attempts are written with the batch's outcome (one durable write, not one per attempt);
   // a crash in between loses only the timing of attempts, never a batch.
@@ -103,13 +117,19 @@ async function _runBatch(job: _BatchJob): Promise<void> {
         if (sent.count === 0 || sent.count > BATCH_SIZE) throw new Error(`a delivery carries 1 to ${BATCH_SIZE} entities, not ${sent.count}`)
         if (!/^https?:\/\//i.test(url)) throw new Error(`helpers.sendWebhook: ${url} is not an http(s) URL`)
         const text = `{"entities":${sent.json}}`
-        // Keep the exact bytes before they leave, so a resend after a crash is identical.
+        // Keep what it takes to send the exact bytes again before they leave, so a resend
+        // after a crash is identical.
         if (text !== stored) {
-          // Deflated (on libuv's pool, off the event loop): the journal writes a fifth of the
-          // bytes, and inflating gives back the same text.
-          const deflated = await _deflate(text, { level: 1 })
-          if (finished) throw new Error(LATE_SEND)
-          await storage.runs.updateBatch(job.runId, job.index, { status: 'sending', body: new Uint8Array(deflated.buffer, deflated.byteOffset, deflated.byteLength) })
+          if (text === asRead && readMark !== null) {
+            // The records as read (the usual case): their history mark is enough.
+            if (finished) throw new Error(LATE_SEND)
+            await storage.runs.updateBatch(job.runId, job.index, { status: 'sending', mark: readMark })
+          } else {
+            // Bytes the code made itself, kept deflated (on libuv's pool, off the event loop).
+            const deflated = await _deflate(text, { level: 1 })
+            if (finished) throw new Error(LATE_SEND)
+            await storage.runs.updateBatch(job.runId, job.index, { status: 'sending', body: new Uint8Array(deflated.buffer, deflated.byteOffset, deflated.byteLength) })
+          }
           stored = text
         }
         const result = await job.throttle(() =>

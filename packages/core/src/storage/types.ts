@@ -114,6 +114,13 @@ export interface ComponentStore {
   getMany(ids: readonly string[], options?: { includeDeleted?: boolean }): Promise<Component[]>
   /** The same components as getMany, each as its JSON text (`JSON.stringify` of the record): for listings and deliveries. */
   getManyJson(ids: readonly string[], options?: { includeDeleted?: boolean }): Promise<string[]>
+  /** getManyJson of live components, with a mark of the library's history position at that read. */
+  readForDelivery(ids: readonly string[]): Promise<{ records: string[]; mark: number }>
+  /**
+   * The records readForDelivery gave at `mark`, the same texts in the same
+   * order, whatever changed since (a component purged since is left out).
+   */
+  rereadForDelivery(ids: readonly string[], mark: number): Promise<string[]>
   create(input: ComponentCreateParsed): Promise<Component>
   update(id: string, patch: ComponentPatchParsed, options?: WriteOptions): Promise<Component>
   /** Soft delete: sets `deletedAt`, frees the ipn. */
@@ -312,6 +319,12 @@ export type RunBatchPatch = Partial<Pick<RunBatch, 'status' | 'lastStatus' | 'er
   appendAttempts?: ReadonlyArray<RunBatch['attempts'][number]>
   /** The exact bytes sent (kept until the batch is acknowledged, so a resend is identical); null clears. */
   body?: Uint8Array | null
+  /**
+   * Instead of the bytes, when the batch went out exactly as read: the history
+   * position of that read (readForDelivery), from which rereadForDelivery gives
+   * the same records back.
+   */
+  mark?: number | null
 }
 
 export interface RunStore {
@@ -322,8 +335,8 @@ export interface RunStore {
   listActive(): Promise<Run[]>
   update(id: string, patch: RunPatch): Promise<Run>
   updateBatch(runId: string, index: number, patch: RunBatchPatch): Promise<RunBatch>
-  /** The batch's frozen ids and, when it was sent before, its exact body. */
-  getBatchPayload(runId: string, index: number): Promise<{ ids: string[]; body: Uint8Array | null }>
+  /** The batch's frozen ids and, when it was sent before, its exact body or the mark of the read it sent. */
+  getBatchPayload(runId: string, index: number): Promise<{ ids: string[]; body: Uint8Array | null; mark: number | null }>
 }
 
 /** A JSON document with an id and a kind, for jobs and import sessions. */

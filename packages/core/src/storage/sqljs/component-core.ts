@@ -109,6 +109,36 @@ export function loadComponentJsonList(ex: SqlExecutor, ids: readonly string[], i
   return out
 }
 
+/**
+ * The live components' JSON texts as the latest history events hold them, and
+ * the history position of this read: the highest event seq. Every later
+ * change has a higher seq, so the events at or below the mark are this read.
+ */
+export function readComponentsForDelivery(ex: SqlExecutor, ids: readonly string[]): { records: string[]; mark: number } {
+  const mark = ex.get<{ seq: number | null }>('SELECT max(seq) AS seq FROM component_events')!.seq ?? 0
+  return { records: loadComponentJsonList(ex, ids, false), mark }
+}
+
+/**
+ * What readComponentsForDelivery gave at `mark`: for each id, its latest
+ * event at or below the mark, kept when the component was live then.
+ * History keeps those texts; a purge erases them, so a purged component is
+ * left out.
+ */
+export function rereadComponentsForDelivery(ex: SqlExecutor, ids: readonly string[], mark: number): string[] {
+  const out: string[] = []
+  for (const part of chunks([...ids])) {
+    for (const row of ex.all<{ json: string | null }>(
+      `SELECT (SELECT e.snapshot FROM component_events e WHERE e.component_id = j.value AND e.seq <= ? ORDER BY e.seq DESC LIMIT 1) AS json
+       FROM json_each(?) j ORDER BY j.key`,
+      [mark, JSON.stringify(part)],
+    )) {
+      if (row.json !== null && (JSON.parse(row.json) as { deletedAt: string | null }).deletedAt === null) out.push(row.json)
+    }
+  }
+  return out
+}
+
 /** Loads components in the order of `ids`, skipping unknown ones. */
 export function loadComponentList(ex: SqlExecutor, ids: readonly string[]): Component[] {
   const map = loadComponents(ex, ids)

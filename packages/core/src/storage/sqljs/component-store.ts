@@ -5,7 +5,7 @@ import type { SqlExecutor } from '../_internal/sql-executor'
 import type { ComponentStore } from '../types'
 import { checkVersion, conflict, decodeCursor, encodeCursor, notFound, now } from './_shared'
 import { setLinks, setMpns, setParameters, setTags } from './component-children'
-import { loadComponent, loadComponentJsonList, loadComponentList, loadComponents, requireComponentRow, touchComponent, unindexComponent } from './component-core'
+import { loadComponent, loadComponentJsonList, readComponentsForDelivery, rereadComponentsForDelivery, loadComponentList, loadComponents, requireComponentRow, touchComponent, unindexComponent } from './component-core'
 import { queryComponentIds } from './component-query'
 import type { SyncRepo } from './repo'
 
@@ -36,6 +36,10 @@ export const components = {
   },
 
   getManyJson: (ex, ids, options) => loadComponentJsonList(ex, ids, options?.includeDeleted ?? false),
+
+  readForDelivery: (ex, ids) => readComponentsForDelivery(ex, ids),
+
+  rereadForDelivery: (ex, ids, mark) => rereadComponentsForDelivery(ex, ids, mark),
 
   create: (ex, input) => _create(ex, input),
 

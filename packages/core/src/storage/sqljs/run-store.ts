@@ -82,6 +82,7 @@ export const runs = {
     if (patch.lastStatus !== undefined) sets.push('last_status = ?') && values.push(patch.lastStatus)
     if (patch.error !== undefined) sets.push('error = ?') && values.push(patch.error)
     if (patch.body !== undefined) sets.push('body = ?') && values.push(patch.body)
+    if (patch.mark !== undefined) sets.push('mark = ?') && values.push(patch.mark)
     const added = [...(patch.appendAttempt ? [patch.appendAttempt] : []), ...(patch.appendAttempts ?? [])]
     if (added.length) {
       const attempts = [...(JSON.parse(current.attempts) as RunBatch['attempts']), ...added].slice(-MAX_ATTEMPTS)
@@ -94,9 +95,9 @@ export const runs = {
 
   getBatchPayload(ex, runId, index) {
     _row(ex, runId)
-    const row = ex.get<Pick<_BatchRow, 'ids' | 'body'>>('SELECT ids, body FROM run_batches WHERE run_id = ? AND idx = ?', [runId, index])
+    const row = ex.get<Pick<_BatchRow, 'ids' | 'body'> & { mark: number | null }>('SELECT ids, body, mark FROM run_batches WHERE run_id = ? AND idx = ?', [runId, index])
     if (!row) throw notFound(`batch of run ${runId}:`, String(index))
-    return { ids: JSON.parse(row.ids) as string[], body: row.body }
+    return { ids: JSON.parse(row.ids) as string[], body: row.body, mark: row.mark }
   },
 } satisfies SyncRepo<RunStore>
 

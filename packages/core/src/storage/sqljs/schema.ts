@@ -294,6 +294,9 @@ const MIGRATIONS: ReadonlyArray<string | readonly string[]> = [
     `CREATE TRIGGER component_totals_update AFTER UPDATE OF deleted_at ON components WHEN (old.deleted_at IS NULL) <> (new.deleted_at IS NULL)
      BEGIN UPDATE component_totals SET live = live + CASE WHEN new.deleted_at IS NULL THEN 1 ELSE -1 END; END`,
   ],
+  // A batch that went out as read records the history position it was read at (mark)
+  // instead of its bytes: the same records are read back from history for a resend.
+  ['ALTER TABLE run_batches ADD COLUMN mark INTEGER'],
 ]
 
 /** Brings the schema up to date; returns whether it ran anything. */

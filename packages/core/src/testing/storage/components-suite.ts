@@ -182,6 +182,23 @@ export function componentsSuite(storage: () => Storage): void {
       expect(await storage().components.getManyJson(asked, { includeDeleted: true })).toEqual((await storage().components.getMany(asked, { includeDeleted: true })).map((c) => JSON.stringify(c)))
     })
 
+    it('reads for a delivery with a mark, and rereads the same texts at that mark whatever changed since', async () => {
+      const s = storage()
+      const [a, b, c] = [await s.components.create({ name: 'A', tags: ['x'] }), await s.components.create({ name: 'B' }), await s.components.create({ name: 'C' })]
+      await s.components.delete(c.id)
+      const first = await s.components.readForDelivery([b.id, c.id, a.id])
+      expect(first.records).toEqual(await s.components.getManyJson([b.id, a.id]))
+      await s.components.update(a.id, { description: 'changed', tags: ['y'] })
+      await s.tags.update((await s.tags.list({ limit: 10 })).items.find((t) => t.name === 'y')!.id, { name: 'z' })
+      await s.components.delete(b.id)
+      await s.components.restore(c.id)
+      await s.components.create({ name: 'D' })
+      expect(await s.components.rereadForDelivery([b.id, c.id, a.id], first.mark)).toEqual(first.records)
+      // A purge erases the history a reread needs: the purged component is left out.
+      await s.components.purge(b.id)
+      expect(await s.components.rereadForDelivery([b.id, c.id, a.id], first.mark)).toEqual([first.records[1]])
+    })
+
     it('numbers ipns after the highest ever used, deleted ones included', async () => {
       const a = await storage().components.create({ name: 'A', ipn: 'RES-00041' })
       await storage().components.delete(a.id)

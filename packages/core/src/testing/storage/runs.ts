@@ -29,7 +29,7 @@ export function runsSuite(storage: () => Storage): void {
         { index: 1, webhookId: 'msg_b', size: 1, status: 'pending', attempts: [], lastStatus: null, error: null },
       ])
       expect(await s.runs.get(run.id)).toEqual(run)
-      expect(await s.runs.getBatchPayload(run.id, 1)).toEqual({ ids: ['cmp_4'], body: null })
+      expect(await s.runs.getBatchPayload(run.id, 1)).toEqual({ ids: ['cmp_4'], body: null, mark: null })
     })
 
     it('refuses a run for an unknown connector and stores nothing', async () => {
@@ -101,6 +101,9 @@ export function runsSuite(storage: () => Storage): void {
       expect((await s.runs.get(run.id)).batches[0]).toEqual(batch)
       await s.runs.updateBatch(run.id, 0, { status: 'succeeded', body: null })
       expect((await s.runs.getBatchPayload(run.id, 0)).body).toBeNull()
+      // Or the history mark of the read the batch sent, instead of its bytes.
+      await s.runs.updateBatch(run.id, 0, { status: 'sending', mark: 42 })
+      expect(await s.runs.getBatchPayload(run.id, 0)).toMatchObject({ body: null, mark: 42 })
     })
 
     it('answers NOT_FOUND for an unknown run or batch and changes nothing', async () => {
