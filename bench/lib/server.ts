@@ -23,13 +23,14 @@ export function buildServer(): void {
 
 /**
  * A data folder with `size` generated components, made once and kept in
- * node_modules/.cache (keyed by the generator and the schema, so a change to
- * either makes a new one). Never written to: see copyLibrary.
+ * node_modules/.cache (keyed by the generator, the schema and the file format,
+ * so a change to any makes a new one). Never written to: see copyLibrary.
  */
 export async function libraryFolder(size: number, log: (line: string) => void): Promise<string> {
   const key = createHash('sha256')
     .update(readFileSync(join(ROOT, 'bench/lib/library-data.ts')))
     .update(readFileSync(join(ROOT, 'packages/core/src/storage/sqljs/schema.ts')))
+    .update(readFileSync(join(ROOT, 'packages/core/src/storage/_internal/durable-database.ts')))
     .digest('hex')
     .slice(0, 12)
   const dir = join(CACHE, `library-${size}-${key}`)

@@ -161,6 +161,23 @@ describe('durable database', () => {
     expect(logs.filter((l) => l.includes('checked every page'))).toHaveLength(1)
   })
 
+  it('closes with a snapshot of every write, even while an earlier snapshot was being written (the next start replays nothing)', async () => {
+    const dir = tempDir()
+    const db = await open(dir, { snapshotAfterBytes: 2048 })
+    // This write passes the threshold and starts a snapshot; the next one lands while its file is
+    // written, and the stop comes before that snapshot is done.
+    await insert(db, 'x'.repeat(4000))
+    await insert(db, 'tail')
+    await db.close()
+    const journalBytes = readdirSync(dir)
+      .filter((f) => f.startsWith('journal-'))
+      .reduce((n, f) => n + statSync(join(dir, f)).size, 0)
+    expect(journalBytes).toBe(0)
+    const again = await open(dir)
+    expect((await names(again)).at(-1)).toBe('tail')
+    await again.close()
+  })
+
   it('refuses a file that is not a database', async () => {
     const dir = tempDir()
     writeFileSync(join(dir, 'complib.sqlite'), 'hello')

@@ -142,6 +142,8 @@ export class DurableDatabase {
   async close(): Promise<void> {
     if (this.closed) return
     if (this.options.dir && this.journal) {
+      // A snapshot in flight covers only the writes before it: wait for it, then take the last one.
+      await this.snapshotting?.catch(() => {})
       // The journal holds every write: a last snapshot that fails (a full disk) only means the
       // next start replays more, so the stop goes on and releases the folder.
       await this.snapshot().catch((error) => this.options.log?.(`[storage] last snapshot skipped (${String(error)}); the journal keeps every write`))
