@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { killHard } from '../cli-process'
-import { okJson, UnexpectedStatus } from './json-api'
-import { FULL, startServe, type ServeProcess } from './server-process'
+import { killServers, okJson, serveOn, UnexpectedStatus } from './json-api'
+import { FULL, type ServeProcess } from './server-process'
 
 // kill -9 of a real `complib serve` while several clients write over HTTP
 // (create, patch, delete, bulk patch, bulk create). Each client works on its
@@ -16,7 +16,8 @@ import { FULL, startServe, type ServeProcess } from './server-process'
 const TRIALS = FULL ? 20 : 3
 const CLIENTS = 6
 const dirs: string[] = []
-afterAll(() => {
+afterAll(async () => {
+  await killServers()
   for (const d of dirs) rmSync(d, { recursive: true, force: true })
 })
 
@@ -172,7 +173,7 @@ describe('crash durability of a real server', () => {
     const clients = Array.from({ length: CLIENTS }, (_, i) => new Client(`K${i}`))
     const inFlight = { applied: 0, notApplied: 0 }
     for (let trial = 0; trial < TRIALS; trial++) {
-      const server: ServeProcess = await startServe({ dataDir })
+      const server: ServeProcess = await serveOn(dataDir)
       if (trial > 0) {
         const all = await _everything(server)
         for (const c of clients) {
@@ -191,7 +192,7 @@ describe('crash durability of a real server', () => {
       await killHard(server.child)
       await Promise.all(writing)
     }
-    const server = await startServe({ dataDir })
+    const server = await serveOn(dataDir)
     try {
       const all = await _everything(server)
       for (const c of clients) {
@@ -210,7 +211,7 @@ describe('crash durability of a real server', () => {
   it('starts on a torn journal: cuts the torn or garbage tail and keeps every record before it', { timeout: 60_000 }, async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'complib-torn-'))
     dirs.push(dataDir)
-    let server = await startServe({ dataDir })
+    let server = await serveOn(dataDir)
     const ids: string[] = []
     for (let i = 0; i < 5; i++) ids.push((await _send(server, 'POST', '/api/components', WHOLE(`T-${i}`), 201)).id)
     await killHard(server.child)
@@ -219,7 +220,7 @@ describe('crash durability of a real server', () => {
     // The last record cut short, as a crash mid-append leaves it: that write (never acknowledged) goes.
     const whole = statSync(journal()).size
     truncateSync(journal(), whole - 7)
-    server = await startServe({ dataDir })
+    server = await serveOn(dataDir)
     expect(server.output()).toMatch(/dropped a torn tail of \d+ bytes/)
     let all = await _everything(server)
     expect(ids.slice(0, 4).every((id) => all.has(id))).toBe(true)
@@ -233,7 +234,7 @@ describe('crash durability of a real server', () => {
     // Garbage after the last record: dropped, everything before it kept.
     const before = statSync(journal()).size
     appendFileSync(journal(), Buffer.from('\u0000\u0001garbage that is not a record \u00ff', 'latin1'))
-    server = await startServe({ dataDir })
+    server = await serveOn(dataDir)
     expect(server.output()).toMatch(/dropped a torn tail of \d+ bytes/)
     all = await _everything(server)
     expect(ids.every((id) => all.has(id))).toBe(true)

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { killHard } from '../cli-process'
-import { callJson } from './json-api'
-import { startServe, type ServeProcess } from './server-process'
+import { callJson, killServers, serveOn } from './json-api'
+import type { ServeProcess } from './server-process'
 
 // A real server whose data folder is on a real, tiny file system (a 16 MiB
 // tmpfs) that fills up: writes answer 507 problem+json and change nothing,
@@ -15,7 +15,8 @@ import { startServe, type ServeProcess } from './server-process'
 const root = mkdtempSync(join(tmpdir(), 'complib-full-disk-'))
 const mnt = join(root, 'mnt')
 const unavailable = _mountTmpfs(mnt, '16m')
-afterAll(() => {
+afterAll(async () => {
+  await killServers()
   if (!unavailable) execFileSync('umount', ['-l', mnt])
   rmSync(root, { recursive: true, force: true })
 })
@@ -27,7 +28,7 @@ const send = (server: ServeProcess, method: string, path: string, body?: unknown
 describe.skipIf(unavailable)(`a full disk${unavailable ? ` (skipped: ${unavailable})` : ''}`, () => {
   it('answers 507 problem+json to writes, keeps serving reads, stops cleanly, loses nothing acknowledged, and writes again once space returns', { timeout: 60_000 }, async () => {
     const dataDir = join(mnt, 'data')
-    let server = await startServe({ dataDir })
+    let server = await serveOn(dataDir)
     const acked = new Map<string, string>() // ipn -> id
     const refused: string[] = []
     for (let i = 0; i < 20; i++) acked.set(`D-${i}`, (await send(server, 'POST', '/api/components', part(`D-${i}`))).body.id)
@@ -76,7 +77,7 @@ describe.skipIf(unavailable)(`a full disk${unavailable ? ` (skipped: ${unavailab
     expect(await server.stop({ keepData: true })).toBe(0)
     expect(server.output()).toMatch(/last snapshot skipped \(Error: ENOSPC/)
     expect(readdirSync(dataDir).filter((f) => f.endsWith('.tmp'))).toEqual([])
-    server = await startServe({ dataDir })
+    server = await serveOn(dataDir)
     await check(server)
 
     // Space returns: writes work again, without a restart.
@@ -88,7 +89,7 @@ describe.skipIf(unavailable)(`a full disk${unavailable ? ` (skipped: ${unavailab
 
     // And all of it survives a kill -9.
     await killHard(server.child)
-    server = await startServe({ dataDir })
+    server = await serveOn(dataDir)
     try {
       const all = (await send(server, 'GET', '/api/components?limit=1000')).body as Array<{ ipn: string }>
       expect(new Set(all.map((c) => c.ipn))).toEqual(new Set(acked.keys()))

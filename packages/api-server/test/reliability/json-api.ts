@@ -1,3 +1,9 @@
+// Helpers of the crash, full-disk and push tests: JSON requests to a server, and
+// servers started on a data folder that are killed when a test file ends.
+import type { ChildProcess } from 'node:child_process'
+import { killHard } from '../cli-process'
+import { startServe, type ServeProcess } from './server-process'
+
 /** An answer other than the one a test expected (a network failure stays fetch's own TypeError). */
 export class UnexpectedStatus extends Error {}
 
@@ -30,4 +36,19 @@ export async function settledRun(base: string, runId: string): Promise<any> {
     if (run.status !== 'running' && run.status !== 'queued') return run
     await sleep(100)
   }
+}
+
+const started = new Set<ChildProcess>()
+
+/** `complib serve` on `dataDir` (kept), remembered so that `killServers()` leaves none behind when a test fails. */
+export async function serveOn(dataDir: string): Promise<ServeProcess> {
+  const server = await startServe({ dataDir })
+  started.add(server.child)
+  return server
+}
+
+/** Kills (-9) every server `serveOn` started that is still running: call in `afterAll`. */
+export async function killServers(): Promise<void> {
+  await Promise.all([...started].map(killHard))
+  started.clear()
 }

@@ -6,8 +6,8 @@ import { createSqlJsStorage } from '@complib/core'
 import { afterAll, describe, expect, it } from 'vitest'
 import { startReceiver } from '../../../connector-webhook/test/receiver'
 import { killHard } from '../cli-process'
-import { okJson, settledRun, sleep } from './json-api'
-import { FULL, startServe, type ServeProcess } from './server-process'
+import { killServers, okJson, serveOn, settledRun, sleep } from './json-api'
+import { FULL, type ServeProcess } from './server-process'
 
 // kill -9 of a real server in the middle of a push of 10,000 components, at a
 // different point each trial (the second of every three is killed a second time
@@ -23,7 +23,8 @@ const TRIALS = FULL ? 10 : 2
 const COMPONENTS = 10_000
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
 const dirs: string[] = []
-afterAll(() => {
+afterAll(async () => {
+  await killServers()
   for (const d of dirs) rmSync(d, { recursive: true, force: true })
 })
 
@@ -58,7 +59,7 @@ describe('push crash', () => {
   it(`resumes after kill -9 in ${TRIALS} pushes of ${COMPONENTS.toLocaleString('en')} components: every live id delivered, no acknowledged batch sent again, resent batches keep id and bytes`, { timeout: 60_000 + TRIALS * 30_000 }, async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'complib-push-crash-'))
     dirs.push(dataDir)
-    let server = await startServe({ dataDir })
+    let server = await serveOn(dataDir)
     const items = Array.from({ length: COMPONENTS }, (_, i) => ({ name: `part ${i}`, ipn: `X-${i}` }))
     const created: string[] = []
     for (let i = 0; i < items.length; i += 1000) created.push(...(await api(server, 'POST', '/api/bulk/components', { items: items.slice(i, i + 1000) })).items.map((c: { id: string }) => c.id))
@@ -82,7 +83,7 @@ describe('push crash', () => {
           await killHard(server.child)
           cuts.push({ at: performance.now(), acked: new Set(await durablyAcknowledged(dataDir, run.id)), shown })
           totals.kills++
-          server = await startServe({ dataDir })
+          server = await serveOn(dataDir)
           expect(server.output()).toContain(`resuming run ${run.id}`)
         }
         const final = await settledRun(server.url, run.id)
