@@ -15,6 +15,8 @@ export interface BenchRow {
 
 export interface HttpBenchContext {
   quick: boolean
+  /** The server's RSS right after its start on the library (set by benchColdStart). */
+  idleRss?: number
   size: number
   /** Cached library folders (see libraryFolder). */
   library: string
@@ -35,6 +37,7 @@ export async function benchColdStart(ctx: HttpBenchContext, times: number): Prom
     starts.push(server.startMs)
   }
   ctx.log(`cold starts: ${starts.map((s) => s.toFixed(0)).join(', ')} ms`)
+  ctx.idleRss = server!.rss()
   return {
     server: server!,
     dir,
@@ -42,7 +45,7 @@ export async function benchColdStart(ctx: HttpBenchContext, times: number): Prom
       {
         scenario: `cold start: \`complib serve\` on ${int(ctx.size)} components to the first 200 of /api/health (${times} starts)`,
         subject: `${median(starts).toFixed(0)} ms`,
-        baseline: `idle RSS ${mb(server!.rss())}`,
+        baseline: `idle RSS ${mb(ctx.idleRss)}`,
         ratio: '—',
         target: '≤ 1,500 ms',
       },
