@@ -32,6 +32,30 @@ describe('sandbox', () => {
     sandbox.dispose()
   })
 
+  it('hands the entities as an array that behaves like the parsed one (parsed only when the code looks inside)', async () => {
+    const code = `async function push(entities, config, helpers) {
+      const facts = [Array.isArray(entities), entities.length, entities[1].name, entities.map((e) => e.id).join(','), [...entities].length,
+        Object.keys(entities).join(','), JSON.stringify(entities) === JSON.stringify([...entities]), 'length' in entities, entities.some((e) => e.name === 'C 1u')]
+      helpers.log(JSON.stringify(facts))
+      entities[0].description = 'changed inside'
+      entities.push({ id: 'cmp_9', name: 'added' })
+      await helpers.sendWebhook(config.url, entities.filter((e) => e.id !== 'cmp_2'))
+      await helpers.sendWebhook(config.url, entities)
+    }`
+    const sandbox = await createSandbox({ code })
+    const r = recorder([202])
+    const entities = [{ id: 'cmp_1', name: 'R 10k' }, { id: 'cmp_2', name: 'C 1u' }]
+    await sandbox.push(j(entities), CONFIG, r.helpers)
+    expect(JSON.parse(r.logs[0]!)).toEqual([true, 2, 'C 1u', 'cmp_1,cmp_2', 2, '0,1', true, true, true])
+    expect(r.sent.map((s) => s.entities)).toEqual([
+      [{ id: 'cmp_1', name: 'R 10k', description: 'changed inside' }, { id: 'cmp_9', name: 'added' }],
+      // The array as given, but changed: what the code holds now is what is sent (regression: the
+      // host's original JSON went out, dropping the code's changes).
+      [{ id: 'cmp_1', name: 'R 10k', description: 'changed inside' }, { id: 'cmp_2', name: 'C 1u' }, { id: 'cmp_9', name: 'added' }],
+    ])
+    sandbox.dispose()
+  })
+
   it('retries 3 times with 1000 ms then 2000 ms, then fails carrying the status', async () => {
     const sandbox = await createSandbox({ code: DEFAULT_WEBHOOK_CODE })
     const r = recorder([500])

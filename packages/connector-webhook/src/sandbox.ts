@@ -160,11 +160,30 @@ const { parse, stringify } = JSON
 const freeze = Object.freeze, toString = String, HostError = Error, HostTypeError = TypeError
 const slice = Function.prototype.call.bind(String.prototype.slice)
 const copy = { arguments: { copy: true }, result: { copy: true, promise: true } }
+const HostProxy = Proxy, reflect = { get: Reflect.get, set: Reflect.set, has: Reflect.has, ownKeys: Reflect.ownKeys, describe: Reflect.getOwnPropertyDescriptor, define: Reflect.defineProperty, remove: Reflect.deleteProperty }
+// The entities as an array parsed on first use: code that passes them on untouched (the default
+// code does) costs no parse at all. Reads, writes, iteration, JSON and Array.isArray behave as on
+// the parsed array; it cannot be frozen.
+const lazyArray = (json) => {
+  let real
+  const parsed = () => (real === undefined ? (real = parse(json)) : real)
+  const array = new HostProxy([], {
+    get: (_, key) => reflect.get(parsed(), key),
+    set: (_, key, value) => reflect.set(parsed(), key, value),
+    has: (_, key) => reflect.has(parsed(), key),
+    ownKeys: () => reflect.ownKeys(parsed()),
+    getOwnPropertyDescriptor: (_, key) => reflect.describe(parsed(), key),
+    defineProperty: (_, key, descriptor) => reflect.define(parsed(), key, descriptor),
+    deleteProperty: (_, key) => reflect.remove(parsed(), key),
+  })
+  // Untouched, it is still exactly the host's JSON; once looked into, it may have changed.
+  return { array, json: () => (real === undefined ? null : stringify(real)) }
+}
 const unwrap = (r) => { if (r && typeof r.error === 'string') throw new HostError(r.error); return r.value }
 const text = (v) => { try { return typeof v === 'string' ? v : toString(stringify(v)) } catch { try { return toString(v) } catch { return '[unprintable]' } } }
 return async (callId, entitiesJson, configJson) => {
   if (typeof push !== 'function') throw new HostError('the connector code defines no function named push')
-  const given = parse(entitiesJson)
+  const lazy = lazyArray(entitiesJson), given = lazy.array
   let pending = 0, logged = 0
   // Counted here, before anything is serialized or copied out: a flood of calls never reaches the host.
   const call = async (ref, args) => {
@@ -175,8 +194,8 @@ return async (callId, entitiesJson, configJson) => {
   const helpers = freeze({
     sendWebhook: async (url, entities) => {
       if (typeof url !== 'string') throw new HostTypeError('helpers.sendWebhook(url, entities): url must be a string')
-      // Passing on the array as given (the usual case) sends the host's own JSON: no second serialization.
-      return call(sendRef, () => [callId, url, entities === given ? null : stringify(entities)])
+      // Passing on the array as given, untouched (the usual case), sends the host's own JSON: no parse, no second serialization.
+      return call(sendRef, () => [callId, url, entities === given ? lazy.json() : stringify(entities)])
     },
     sleep: async (ms) => { await call(sleepRef, () => [callId, typeof ms === 'number' || typeof ms === 'string' ? ms : NaN]) },
     log: (...args) => {
