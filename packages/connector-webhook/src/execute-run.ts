@@ -102,7 +102,6 @@ async function _runBatch(job: _BatchJob): Promise<void> {
     await storage.runs.updateBatch(job.runId, job.index, { status: 'succeeded', error: null })
     return
   }
-  const asRead = `{"entities":${entities.json}}`
   let stored = kept
   // Attempts are written with the batch's outcome (one durable write, not one per attempt);
   // a crash in between loses only the timing of attempts, never a batch.
@@ -120,7 +119,8 @@ async function _runBatch(job: _BatchJob): Promise<void> {
         // Keep what it takes to send the exact bytes again before they leave, so a resend
         // after a crash is identical.
         if (text !== stored) {
-          if (text === asRead && readMark !== null) {
+          // The sandbox hands back the very JSON it was given when the code sent the records untouched.
+          if ((sent === entities || sent.json === entities.json) && readMark !== null) {
             // The records as read (the usual case): their history mark is enough.
             if (finished) throw new Error(LATE_SEND)
             await storage.runs.updateBatch(job.runId, job.index, { status: 'sending', mark: readMark })
