@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { allComponents, type Complib, startComplib } from './complib'
+import { allComponents, type Complib, startComplib } from '@complib/example-test-support'
 
 const SCRIPT = fileURLToPath(new URL('../bulk_edit.py', import.meta.url))
 const API_KEY = 'bulk-edit-test-key'

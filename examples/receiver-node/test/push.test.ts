@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createReceiver, type Receiver } from '../src/receiver'
-import { type Complib, liveComponents, pushAndWait, seedComponents, startComplib } from './complib'
+import { type Complib, liveComponents, pushAndWait, seedComponents, startComplib } from '@complib/example-test-support'
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
 const WRONG_SECRET = 'whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD'

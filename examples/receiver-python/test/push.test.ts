@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Complib, liveComponents, pushAndWait, seedComponents, startComplib } from './complib'
+import { type Complib, liveComponents, pushAndWait, seedComponents, startComplib } from '@complib/example-test-support'
 import { type PythonReceiver, startPythonReceiver } from './python-receiver'
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
