@@ -2,7 +2,7 @@ import { startServer, type RunningServer } from '@complib/api-server'
 import { testConnector } from '@complib/core/testing'
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import jsonFolder from '../index.js'
@@ -39,7 +39,8 @@ describe('a complib server with the json-folder connector loaded', () => {
   }
 
   it('lists the type, pushes every live component into the folder, and refuses code for it', async () => {
-    const server = await start({ dataDir: tempDir(), connectors: [MODULE] })
+    // The package folder, as the README loads it (`--connector ./examples/custom-connector`).
+    const server = await start({ dataDir: tempDir(), connectors: [dirname(MODULE)] })
     const types = await api(server, 'GET', '/api/connectors/types')
     const type = types.body.find((t: { type: string }) => t.type === 'json-folder')
     expect(type).toMatchObject({ title: 'Components → JSON folder', defaultCode: null })

@@ -59,13 +59,17 @@ export async function loadConnectorTypes(modules: readonly ConnectorModule[]): P
   return loaded
 }
 
-/** A path (relative to `from`) or a package name (resolved from `from`) as an import specifier. */
+/**
+ * A path (relative to `from`: a file, or a package folder) or a package name
+ * (resolved from `from`) as an import specifier.
+ */
 function _resolve(module: string, from: string): string {
-  if (module.startsWith('.') || isAbsolute(module)) return pathToFileURL(resolve(from, module)).href
+  const local = module.startsWith('.') || isAbsolute(module)
+  const target = local ? resolve(from, module) : module
   try {
-    return pathToFileURL(createRequire(join(resolve(from), 'noop.js')).resolve(module)).href
+    return pathToFileURL(createRequire(join(resolve(from), 'noop.js')).resolve(target)).href
   } catch {
     // An ESM-only package without a "require" or "default" export: let import() resolve it.
-    return module
+    return local ? pathToFileURL(target).href : module
   }
 }
