@@ -45,6 +45,23 @@ describe('POST /api/components', () => {
     expect(res.body.errors[0].path).toBe('body')
   })
 
+  it('rejects a lone surrogate or bytes that are not UTF-8 with a 400 naming where, and creates nothing (regression: stored as U+FFFD, not as sent)', async () => {
+    const json = { 'content-type': 'application/json' }
+    const lone = await api.call('POST', '/api/components', { rawBody: '{"name":"R \\ud800 10k","tags":["ok"]}', headers: json })
+    expect(lone.status).toBe(400)
+    expect(lone.body.errors[0].path).toBe('body.name')
+    const nested = await api.call('POST', '/api/components', { rawBody: '{"name":"R","parameters":[{"type":"x","value":"\\udc00"}]}', headers: json })
+    expect(nested.body.errors[0].path).toBe('body.parameters.0.value')
+    const bytes = await api.call('POST', '/api/components', { rawBody: new Uint8Array([0x7b, 0x22, 0x6e, 0x61, 0x6d, 0x65, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]), headers: json })
+    expect(bytes.status).toBe(400)
+    expect(bytes.body.detail).toMatch(/not valid UTF-8/)
+    // A well-formed pair (an emoji) is a character and is kept as sent.
+    const emoji = await api.call('POST', '/api/components', { body: { name: 'R 10k \u{1F50C}' } })
+    expect(emoji.status).toBe(201)
+    expect(emoji.body.name).toBe('R 10k \u{1F50C}')
+    expect((await api.call('GET', '/api/components')).body).toHaveLength(1)
+  })
+
   it('rejects a duplicate ipn with 409 and creates nothing', async () => {
     await create({ name: 'A', ipn: 'RES-1' })
     const res = await api.call('POST', '/api/components', { body: { name: 'B', ipn: 'res-1' } })

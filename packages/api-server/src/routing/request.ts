@@ -45,16 +45,50 @@ export async function readJsonBody(request: Request, limit: number): Promise<unk
     throw new ComplibError('UNSUPPORTED_MEDIA_TYPE', `send the body as application/json, not ${type}`)
   }
   const bytes = await readBodyBytes(request, limit)
-  const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes)
-  if (text.trim() === '') {
-    throw new ComplibError('VALIDATION_FAILED', 'body: a JSON body is required', { errors: [{ path: 'body', message: 'a JSON body is required' }] })
-  }
+  let text: string
   try {
-    return JSON.parse(text)
-  } catch (error) {
-    const message = `not valid JSON (${(error as Error).message})`
-    throw new ComplibError('VALIDATION_FAILED', `body: ${message}`, { errors: [{ path: 'body', message }] })
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+  } catch {
+    throw _bodyError('body', 'not valid UTF-8 (a byte sequence is not a character)')
   }
+  if (text.trim() === '') throw _bodyError('body', 'a JSON body is required')
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (error) {
+    throw _bodyError('body', `not valid JSON (${(error as Error).message})`)
+  }
+  _assertWellFormed(value)
+  return value
+}
+
+/**
+ * Refuses a string (or a key) holding a lone surrogate, such as `"\ud800"`:
+ * it is no character, and stored it would come back as U+FFFD, not as sent.
+ * Walks without recursion, so deep nesting cannot overflow the stack.
+ */
+function _assertWellFormed(root: unknown): void {
+  const stack: Array<[unknown, string]> = [[root, 'body']]
+  while (stack.length) {
+    const [value, path] = stack.pop()!
+    if (typeof value === 'string') {
+      if (LONE_SURROGATE.test(value)) throw _bodyError(path, 'holds a lone surrogate (not a Unicode character)')
+    } else if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) stack.push([value[i], `${path}.${i}`])
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, child] of Object.entries(value)) {
+        if (LONE_SURROGATE.test(key)) throw _bodyError(path, 'has a key holding a lone surrogate (not a Unicode character)')
+        stack.push([child, `${path}.${key}`])
+      }
+    }
+  }
+}
+
+// A high surrogate not followed by a low one, or a low one not preceded by a high one.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+
+function _bodyError(path: string, message: string): ComplibError {
+  return new ComplibError('VALIDATION_FAILED', `${path}: ${message}`, { errors: [{ path, message }] })
 }
 
 /** Query parameters as an object; a repeated key becomes an array. */
