@@ -38,6 +38,19 @@ export class StatementCache {
   clear(free: boolean): void {
     if (free) for (const stmt of this.statements.values()) stmt.free()
     this.statements.clear()
+    this.columns = new WeakMap()
+  }
+
+  // A prepared statement's column names never change: read them once, not on every row
+  // (sql.js's getAsObject decodes each name out of wasm memory for every row).
+  private columns = new WeakMap<Statement, string[]>()
+  private _names(stmt: Statement): string[] {
+    let names = this.columns.get(stmt)
+    if (!names) {
+      names = stmt.getColumnNames()
+      this.columns.set(stmt, names)
+    }
+    return names
   }
 
   run(sql: string, params: readonly SqlParam[] = []): { changes: number } {
@@ -58,7 +71,8 @@ export class StatementCache {
     const rows: T[] = []
     try {
       stmt.bind(_normalize(params))
-      while (stmt.step()) rows.push(stmt.getAsObject() as T)
+      const names = this._names(stmt)
+      while (stmt.step()) rows.push(_row(names, stmt.get()) as T)
     } finally {
       stmt.reset()
     }
@@ -69,11 +83,17 @@ export class StatementCache {
     const stmt = this.prepare(sql)
     try {
       stmt.bind(_normalize(params))
-      return stmt.step() ? (stmt.getAsObject() as T) : undefined
+      return stmt.step() ? (_row(this._names(stmt), stmt.get()) as T) : undefined
     } finally {
       stmt.reset()
     }
   }
+}
+
+function _row(names: readonly string[], values: readonly SqlValue[]): Record<string, SqlValue> {
+  const row: Record<string, SqlValue> = {}
+  for (let i = 0; i < names.length; i++) row[names[i]!] = values[i]!
+  return row
 }
 
 function _normalize(params: readonly SqlParam[]): SqlValue[] {
