@@ -38,6 +38,16 @@ describe('a complib server with the json-folder connector loaded', () => {
     return { status: res.status, body: res.status === 204 ? null : ((await res.json()) as any) }
   }
 
+  /** Starts a push and polls its run until it has finished. */
+  const pushAndWait = async (server: RunningServer, connectorId: string) => {
+    const run = (await api(server, 'POST', `/api/connectors/${connectorId}/push`)).body
+    for (;;) {
+      await new Promise((r) => setTimeout(r, 50))
+      const done = (await api(server, 'GET', `/api/connector-runs/${run.id}`)).body
+      if (done.status !== 'running' && done.status !== 'queued') return done
+    }
+  }
+
   it('lists the type, pushes every live component into the folder, and refuses code for it', async () => {
     // The package folder, as the README loads it (`--connector ./examples/custom-connector`).
     const server = await start({ dataDir: tempDir(), connectors: [dirname(MODULE)] })
@@ -58,12 +68,7 @@ describe('a complib server with the json-folder connector loaded', () => {
     expect((await api(server, 'POST', `/api/connectors/${connector.id}/test`)).status).toBe(409)
     expect((await api(server, 'POST', '/api/connectors', { type: 'json-folder', name: 'x', config: { folder: out }, code: 'async function push() {}' })).status).toBe(400)
 
-    const run = (await api(server, 'POST', `/api/connectors/${connector.id}/push`)).body
-    let done
-    do {
-      await new Promise((r) => setTimeout(r, 50))
-      done = (await api(server, 'GET', `/api/connector-runs/${run.id}`)).body
-    } while (done.status === 'running' || done.status === 'queued')
+    const done = await pushAndWait(server, connector.id)
     expect(done).toMatchObject({ status: 'succeeded', batchesTotal: 2, batchesSucceeded: 2, entitiesSent: 259 })
     expect(idsIn(out).sort()).toEqual(ids.slice(1).sort())
     expect(done.logs.some((l: string) => /wrote 250 components/.test(l))).toBe(true)
@@ -96,12 +101,7 @@ describe('a complib server with the json-folder connector loaded', () => {
     await first.close()
     servers.splice(servers.indexOf(first), 1)
     const second = await start({ dataDir })
-    const run = (await api(second, 'POST', `/api/connectors/${connector.id}/push`)).body
-    let done
-    do {
-      await new Promise((r) => setTimeout(r, 50))
-      done = (await api(second, 'GET', `/api/connector-runs/${run.id}`)).body
-    } while (done.status === 'running' || done.status === 'queued')
+    const done = await pushAndWait(second, connector.id)
     expect(done.status).toBe('failed')
     expect(done.error).toMatch(/no connector type "json-folder" loaded/)
   })
