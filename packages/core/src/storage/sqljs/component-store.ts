@@ -20,8 +20,13 @@ export const components = {
   get: (ex, id, options) => loadComponent(ex, id, options?.includeDeleted ?? false),
 
   getJson(ex, id, options) {
-    const row = requireComponentRow(ex, id, options?.includeDeleted ?? false)
-    return { json: loadComponentJsonList(ex, [id], true)[0]!, version: row.version }
+    // One lookup: the row's version and state with its stored view.
+    const row = ex.get<{ version: number; deleted_at: string | null; json: string | null }>(
+      `SELECT c.version, c.deleted_at, (SELECT e.snapshot FROM component_events e WHERE e.component_id = c.id ORDER BY e.seq DESC LIMIT 1) AS json FROM components c WHERE c.id = ?`,
+      [id],
+    )
+    if (!row || (row.deleted_at !== null && !options?.includeDeleted)) throw notFound('component', id)
+    return { json: row.json ?? loadComponentJsonList(ex, [id], true)[0]!, version: row.version }
   },
 
   getByIpn(ex, ipn) {
