@@ -1,17 +1,12 @@
 import type { Problem } from '@complib/core'
 import { FetchError, ofetch, type $Fetch, type FetchContext, type FetchOptions } from 'ofetch'
+import type { ClientOptions } from '../client'
 import { ComplibNetworkError, toApiError } from '../errors'
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
-export interface TransportOptions {
-  baseUrl: string
-  apiKey?: string | undefined
-  fetch?: typeof fetch | undefined
-  retries?: number | undefined
-  retryDelayMs?: number | undefined
-  timeoutMs?: number | undefined
-}
+/** The client's own options (documented on ClientOptions). */
+export type TransportOptions = ClientOptions
 
 export interface CallOptions {
   /** Query parameters; arrays repeat the key, undefined and null are left out. */

@@ -56,29 +56,38 @@ export function computeComponents(ex: SqlExecutor, ids: readonly string[]): Map<
   return out
 }
 
+/** The view stored with component `c`'s latest history event (a correlated subquery over the `components c` row). */
+export const STORED_VIEW = '(SELECT e.snapshot FROM component_events e WHERE e.component_id = c.id ORDER BY e.seq DESC LIMIT 1)'
+
 /**
- * Loads full component views for `ids` (deleted ones too), keyed by id: the
- * view stored with each component's latest history event, one indexed lookup
- * per component. Every write that changes what a live component shows goes
- * through touchComponent, which stores the new view (the storage tests check
- * this after every test). A deleted component keeps the view it had when it
- * was deleted until it is restored.
+ * The stored views of `ids` as JSON text, keyed by id (deleted components only
+ * with `includeDeleted`): one indexed lookup per component. Every write that
+ * changes what a live component shows goes through touchComponent, which
+ * stores the new view (the storage tests check this after every test). A
+ * deleted component keeps the view it had when it was deleted until it is
+ * restored.
  */
-export function loadComponents(ex: SqlExecutor, ids: readonly string[]): Map<string, Component> {
-  const out = new Map<string, Component>()
+function _storedViews(ex: SqlExecutor, ids: readonly string[], includeDeleted: boolean): Map<string, string> {
+  const found = new Map<string, string>()
   const missing: string[] = []
   for (const part of chunks([...new Set(ids)])) {
     for (const row of ex.all<{ id: string; json: string | null }>(
-      `SELECT c.id AS id, (SELECT e.snapshot FROM component_events e WHERE e.component_id = c.id ORDER BY e.seq DESC LIMIT 1) AS json
-       FROM components c WHERE c.id IN (${placeholders(part.length)})`,
+      `SELECT c.id AS id, ${STORED_VIEW} AS json FROM components c WHERE c.id IN (${placeholders(part.length)})${includeDeleted ? '' : ' AND c.deleted_at IS NULL'}`,
       part,
     )) {
       if (row.json === null) missing.push(row.id)
-      else out.set(row.id, JSON.parse(row.json) as Component)
+      else found.set(row.id, row.json)
     }
   }
   // No stored view (not expected: every component is created through touchComponent): compute it.
-  if (missing.length) for (const [id, c] of computeComponents(ex, missing)) out.set(id, c)
+  if (missing.length) for (const [id, c] of computeComponents(ex, missing)) found.set(id, JSON.stringify(c))
+  return found
+}
+
+/** Loads full component views for `ids` (deleted ones too), keyed by id (see _storedViews). */
+export function loadComponents(ex: SqlExecutor, ids: readonly string[]): Map<string, Component> {
+  const out = new Map<string, Component>()
+  for (const [id, json] of _storedViews(ex, ids, true)) out.set(id, JSON.parse(json) as Component)
   return out
 }
 
@@ -88,19 +97,7 @@ export function loadComponents(ex: SqlExecutor, ids: readonly string[]): Map<str
  * delivery sends, without parsing and serializing every record again.
  */
 export function loadComponentJsonList(ex: SqlExecutor, ids: readonly string[], includeDeleted: boolean): string[] {
-  const found = new Map<string, string>()
-  const missing: string[] = []
-  for (const part of chunks([...new Set(ids)])) {
-    for (const row of ex.all<{ id: string; json: string | null }>(
-      `SELECT c.id AS id, (SELECT e.snapshot FROM component_events e WHERE e.component_id = c.id ORDER BY e.seq DESC LIMIT 1) AS json
-       FROM components c WHERE c.id IN (${placeholders(part.length)})${includeDeleted ? '' : ' AND c.deleted_at IS NULL'}`,
-      part,
-    )) {
-      if (row.json === null) missing.push(row.id)
-      else found.set(row.id, row.json)
-    }
-  }
-  if (missing.length) for (const [id, c] of computeComponents(ex, missing)) found.set(id, JSON.stringify(c))
+  const found = _storedViews(ex, ids, includeDeleted)
   const out: string[] = []
   for (const id of ids) {
     const json = found.get(id)

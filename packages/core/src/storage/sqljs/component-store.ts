@@ -5,7 +5,7 @@ import type { SqlExecutor } from '../_internal/sql-executor'
 import type { ComponentStore } from '../types'
 import { checkVersion, conflict, decodeCursor, encodeCursor, notFound, now } from './_shared'
 import { setLinks, setMpns, setParameters, setTags } from './component-children'
-import { loadComponent, loadComponentJsonList, readComponentsForDelivery, rereadComponentsForDelivery, loadComponentList, loadComponents, requireComponentRow, touchComponent, unindexComponent } from './component-core'
+import { loadComponent, loadComponentJsonList, readComponentsForDelivery, rereadComponentsForDelivery, STORED_VIEW, loadComponentList, loadComponents, requireComponentRow, touchComponent, unindexComponent } from './component-core'
 import { queryComponentIds } from './component-query'
 import type { SyncRepo } from './repo'
 
@@ -22,7 +22,7 @@ export const components = {
   getJson(ex, id, options) {
     // One lookup: the row's version and state with its stored view.
     const row = ex.get<{ version: number; deleted_at: string | null; json: string | null }>(
-      `SELECT c.version, c.deleted_at, (SELECT e.snapshot FROM component_events e WHERE e.component_id = c.id ORDER BY e.seq DESC LIMIT 1) AS json FROM components c WHERE c.id = ?`,
+      `SELECT c.version, c.deleted_at, ${STORED_VIEW} AS json FROM components c WHERE c.id = ?`,
       [id],
     )
     if (!row || (row.deleted_at !== null && !options?.includeDeleted)) throw notFound('component', id)
