@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -67,4 +68,17 @@ export async function pushAndWait(complib: Complib, connectorId: string, timeout
 export async function allComponents(complib: Complib): Promise<Record<string, { id: string; name: string; description: string | null; version: number } & Record<string, unknown>>> {
   const list: Array<{ id: string; name: string; description: string | null; version: number }> = await complib.call('GET', '/api/components?limit=100000&includeDeleted=true')
   return Object.fromEntries(list.map((c) => [c.id, c]))
+}
+
+/** Runs the Python unit tests of an example folder (`python3 -m unittest`); returns the exit status, the tests run and the report. */
+export function runPythonUnittests(folder: string): { status: number | null; ran: number; report: string } {
+  const result = spawnSync('python3', ['-m', 'unittest', '-v'], {
+    cwd: folder,
+    env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' },
+    encoding: 'utf8',
+    timeout: 60_000,
+  })
+  const report = `${result.stdout}${result.stderr}`
+  // A discovery that found nothing also exits 0: the caller checks how many ran.
+  return { status: result.status, ran: Number(/Ran (\d+) tests?/.exec(report)?.[1] ?? 0), report }
 }
