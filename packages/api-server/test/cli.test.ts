@@ -1,6 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { runCli } from './cli-process'
 
@@ -37,6 +38,24 @@ describe('complib serve', () => {
     const { code, err } = await done
     expect(code).toBe(2)
     expect(err).toMatch(/refusing to listen on 0\.0\.0\.0 without an API key/)
+  })
+
+  it('loads a connector package named by --connector, and refuses to start on one that exports none', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'complib-cli-'))
+    dirs.push(data)
+    const folder = fileURLToPath(new URL('../../../examples/custom-connector', import.meta.url))
+    const { child, done } = runCli(['serve', '--port', '0', '--data', data, '--connector', folder], {}, /listening on (http:\/\/\S+)/)
+    const { match } = await done
+    const types = (await (await fetch(`${match![1]}/api/connectors/types`)).json()) as Array<{ type: string }>
+    expect(types.map((t) => t.type)).toEqual(['webhook', 'json-folder'])
+    const exited = new Promise((r) => child.on('exit', r))
+    child.kill('SIGTERM')
+    await exited
+    const notAConnector = join(data, 'nothing.mjs')
+    writeFileSync(notAConnector, 'export const x = 1\n')
+    const refused = await runCli(['serve', '--port', '0', '--data', data, '--connector', notAConnector]).done
+    expect(refused.code).toBe(2)
+    expect(refused.err).toMatch(/nothing\.mjs" exports no connector/)
   })
 
   it('rejects a port that is not a number', async () => {
