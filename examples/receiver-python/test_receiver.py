@@ -4,6 +4,7 @@ import http.client
 import json
 import os
 import shutil
+import socket
 import tempfile
 import threading
 import time
@@ -187,6 +188,18 @@ class Server(unittest.TestCase):
         finally:
             conn.close()
 
+    def raw_chunked_post(self, path, body, headers):
+        # One write for the whole request: http.client sends the last chunk separately, and a receiver
+        # that answers 411 and closes first turns that write into a BrokenPipeError (a flaky test).
+        head = "".join(f"{name}: {value}\r\n" for name, value in headers.items())
+        request = f"POST {path} HTTP/1.1\r\nhost: 127.0.0.1\r\ntransfer-encoding: chunked\r\n{head}\r\n".encode()
+        request += f"{len(body):x}\r\n".encode() + body + b"\r\n0\r\n\r\n"
+        with socket.create_connection(("127.0.0.1", self.server.server_address[1]), timeout=10) as sock:
+            sock.sendall(request)
+            sock.shutdown(socket.SHUT_WR)
+            status_line = sock.makefile("rb").readline()
+        return int(status_line.split()[1])
+
     def test_applies_a_signed_batch_and_answers_200(self):
         body = b'{"entities":[{"id":"cmp_a","name":"A"}]}'
         self.assertEqual(self.request("POST", "/hooks/components", body, headers_for(body)), (200, {"duplicate": False, "upserted": 1}))
@@ -196,7 +209,7 @@ class Server(unittest.TestCase):
         body = b'{"entities":[{"id":"cmp_a","name":"A"}]}'
         self.assertEqual(self.request("POST", "/hooks/components", body, headers_for(body, secret=OTHER_SECRET))[0], 401)
         self.assertEqual(self.request("POST", "/hooks/components", body)[0], 400)
-        self.assertEqual(self.request("POST", "/hooks/components", iter([body]), headers_for(body), encode_chunked=True)[0], 411)
+        self.assertEqual(self.raw_chunked_post("/hooks/components", body, headers_for(body)), 411)
         self.assertEqual(self.request("POST", "/elsewhere", body, headers_for(body))[0], 404)
         self.assertEqual(self.request("GET", "/hooks/components")[0], 405)
         self.assertEqual(self.store.data["components"], {})
