@@ -2,7 +2,7 @@
 // start, read one, read list, full listing, durable writes and suggest.
 // Subject and baseline alternate (A B A B …); medians are quoted.
 import { createRandom } from './lib/library-data'
-import { int, load, mb, median, percentile, record, startBytesServer } from './lib/load'
+import { getFresh, int, load, mb, median, percentile, record, startBytesServer } from './lib/load'
 import { copyLibrary, startServerProcess, type ServerProcess } from './lib/server'
 
 export interface BenchRow {
@@ -114,7 +114,7 @@ export async function benchFullListing(ctx: HttpBenchContext, server: ServerProc
     const before = server.rss()
     server.resetPeak()
     const t0 = performance.now()
-    const text = await (await fetch(`${server.url}/api/components?limit=100000`)).text()
+    const text = await getFresh(`${server.url}/api/components?limit=100000`)
     times.push(performance.now() - t0)
     peaks.push(server.peakRss() - before)
     const list = JSON.parse(text) as Array<{ id: string }>

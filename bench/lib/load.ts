@@ -1,6 +1,7 @@
 // Load generation with autocannon, and the small statistics the bench quotes.
 import autocannon from 'autocannon'
 import { fork } from 'node:child_process'
+import { get } from 'node:http'
 
 export interface LoadResult {
   /** Requests per second (autocannon's per-second average). */
@@ -69,3 +70,25 @@ export function percentile(values: number[], p: number): number {
 
 export const mb = (bytes: number) => `${Math.round(bytes / 1048576)} MB`
 export const int = (n: number) => Math.round(n).toLocaleString('en')
+
+/**
+ * GET `url` as text on a connection of its own. Parsing a 100,000-component
+ * listing blocks this process for seconds, so a pooled keep-alive connection
+ * could be reused just as the server closes it for idling (its 5 s
+ * keepAliveTimeout): fetch then fails with "other side closed".
+ */
+export function getFresh(url: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    get(url, { agent: false }, (res) => {
+      if (res.statusCode !== 200) {
+        res.resume()
+        return reject(new Error(`bench: GET ${url} answered ${res.statusCode}`))
+      }
+      res.setEncoding('utf8')
+      let text = ''
+      res.on('data', (chunk: string) => (text += chunk))
+      res.on('end', () => resolve(text))
+      res.on('error', reject)
+    }).on('error', reject)
+  })
+}

@@ -77,6 +77,11 @@ export async function startServerProcess(dir: string): Promise<ServerProcess> {
   })
   let stderr = ''
   child.stderr!.on('data', (d) => (stderr += d))
+  // A server that dies mid-run says why, instead of leaving only the client's "other side closed".
+  let stopping = false
+  child.once('exit', (code, signal) => {
+    if (!stopping) console.error(`bench: the server on ${dir} exited (${signal ?? code}) while in use:\n${stderr}`)
+  })
   const url = `http://127.0.0.1:${port}`
   for (;;) {
     if (child.exitCode !== null) throw new Error(`bench: the server exited (${child.exitCode}): ${stderr}`)
@@ -99,7 +104,10 @@ export async function startServerProcess(dir: string): Promise<ServerProcess> {
       // Writing 5 to clear_refs resets the peak (VmHWM) to the current RSS (Linux ≥ 4.0).
       if (existsSync(`/proc/${pid}/clear_refs`)) writeFileSync(`/proc/${pid}/clear_refs`, '5')
     },
-    stop: () => _stop(child),
+    stop: () => {
+      stopping = true
+      return _stop(child)
+    },
   }
 }
 
