@@ -66,6 +66,7 @@ export async function benchReads(ctx: HttpBenchContext, server: ServerProcess, i
     pages.push(next.replace(/^https?:\/\/[^/]+/, ''))
   }
   const rows: BenchRow[] = []
+  const seconds = ctx.quick ? 2 : 5
   for (const [name, paths, target, target2] of [
     [`read one: GET /api/components/:id, random ids, ${int(ctx.size)} components`, samples, 0.6, '≥ 0.6'],
     ['read list: GET /api/components?limit=50 (20 pages by cursor)', pages, 0.5, '≥ 0.5'],
@@ -75,20 +76,26 @@ export async function benchReads(ctx: HttpBenchContext, server: ServerProcess, i
     try {
       const run = (url: string) => {
         let i = 0
-        return load({ url, connections: 10, seconds: ctx.quick ? 2 : 5, next: () => paths[i++ % paths.length]! })
+        return load({ url, connections: 10, seconds, next: () => paths[i++ % paths.length]! })
       }
       await run(bytes.url) // warm-up, untimed
       await run(server.url)
       const subject: number[] = []
       const baseline: number[] = []
       const p99: number[] = []
+      const cpuPerRequest: number[] = []
       for (let r = 0; r < (ctx.quick ? 1 : 3); r++) {
         baseline.push((await run(bytes.url)).rps)
+        const cpu0 = server.cpuMs()
         const s = await run(server.url)
+        cpuPerRequest.push(((server.cpuMs() - cpu0) * 1000) / (s.rps * seconds))
         subject.push(s.rps)
         p99.push(s.p99Ms)
       }
-      ctx.log(`${name}: subject ${subject.map(int).join(', ')}; baseline ${baseline.map(int).join(', ')} req/s`)
+      ctx.log(
+        `${name}: subject ${subject.map(int).join(', ')}; baseline ${baseline.map(int).join(', ')} req/s; ` +
+          `server CPU ${cpuPerRequest.map((c) => c.toFixed(0)).join(', ')} µs per request`,
+      )
       const ratio = median(subject) / median(baseline)
       rows.push({
         scenario: name,

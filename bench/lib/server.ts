@@ -65,6 +65,8 @@ export interface ServerProcess {
   /** Peak resident set size since start or the last resetPeak(), in bytes. */
   peakRss(): number
   resetPeak(): void
+  /** CPU time (user + system) the server process has used, in milliseconds (Linux: /proc; elsewhere NaN). */
+  cpuMs(): number
   stop(): Promise<void>
 }
 
@@ -104,6 +106,7 @@ export async function startServerProcess(dir: string): Promise<ServerProcess> {
       // Writing 5 to clear_refs resets the peak (VmHWM) to the current RSS (Linux ≥ 4.0).
       if (existsSync(`/proc/${pid}/clear_refs`)) writeFileSync(`/proc/${pid}/clear_refs`, '5')
     },
+    cpuMs: () => _procCpuMs(pid),
     stop: () => {
       stopping = true
       return _stop(child)
@@ -123,6 +126,16 @@ function _procStatus(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   try {
     const match = readFileSync(`/proc/${pid}/status`, 'utf8').match(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'))
     return match ? Number(match[1]) * 1024 : Number.NaN
+  } catch {
+    return Number.NaN
+  }
+}
+
+function _procCpuMs(pid: number): number {
+  try {
+    // Fields 14 and 15 of /proc/<pid>/stat (utime, stime), in clock ticks of 10 ms; the name in field 2 may hold spaces.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+    return (Number(fields[11]) + Number(fields[12])) * 10
   } catch {
     return Number.NaN
   }

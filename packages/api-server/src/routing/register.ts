@@ -41,9 +41,8 @@ export function successStatus(route: AnyRoute): number {
 export function toResponse(result: unknown, status: number): Response {
   if (result instanceof Response) return result
   if (result instanceof Reply) {
-    const headers = new Headers(result.headers)
-    if (result.status === 204 || result.body === undefined) return new Response(null, { status: result.status, headers })
-    return jsonResponse(JSON.stringify(result.body), result.status, headers)
+    if (result.status === 204 || result.body === undefined) return new Response(null, { status: result.status, headers: result.headers })
+    return jsonResponse(JSON.stringify(result.body), result.status, result.headers)
   }
   if (result === undefined) return new Response(null, { status: 204 })
   return jsonResponse(JSON.stringify(result), status)

@@ -105,10 +105,12 @@ export interface ComponentStore {
    * Link header up front.
    */
   listIds(query: ComponentListQuery): Promise<Page<string>>
+  /** The same page as `list` as one JSON array (`JSON.stringify` of its items), in UTF-8 bytes: for responses. */
+  listJson(query: ComponentListQuery): Promise<{ json: Uint8Array; total: number; nextCursor: string | null }>
   /** NOT_FOUND when unknown, or deleted unless `includeDeleted`. */
   get(id: string, options?: { includeDeleted?: boolean }): Promise<Component>
-  /** The same record as get, as its JSON text (`JSON.stringify` of it) with its version: for responses. */
-  getJson(id: string, options?: { includeDeleted?: boolean }): Promise<{ json: string; version: number }>
+  /** The same record as get, as its JSON text (`JSON.stringify` of it) in UTF-8 bytes, with its version: for responses. */
+  getJson(id: string, options?: { includeDeleted?: boolean }): Promise<{ json: Uint8Array; version: number }>
   getByIpn(ipn: string): Promise<Component>
   /** The components among `ids`, in the order of `ids`; unknown ids, and deleted ones unless `includeDeleted`, are skipped. */
   getMany(ids: readonly string[], options?: { includeDeleted?: boolean }): Promise<Component[]>

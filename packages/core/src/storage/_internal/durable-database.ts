@@ -2,11 +2,12 @@ import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, re
 import { join } from 'node:path'
 import { crc32 } from 'node:zlib'
 import { open, rename, rm } from 'node:fs/promises'
-import initSqlJs, { type Database, type SqlJsStatic } from 'sql.js'
+import type { Database, SqlJsStatic } from 'sql.js'
 import { ComplibError } from '../../errors'
 import { fsyncDir, Journal, journalPath, listJournalGenerations, readJournal, truncateJournal } from './journal'
 import { Mutex } from './mutex'
-import { StatementCache, type JournaledStatement, type SqlExecutor, type SqlParam } from './sql-executor'
+import { StatementCache, type BytesRow, type JournaledStatement, type SqlExecutor, type SqlParam } from './sql-executor'
+import { ByteStatements, loadSqlEngine, type SqlEngine } from './sqlite-bytes'
 
 export interface DurableDatabaseOptions {
   /** Folder of the snapshot and journal files. Omit for a database that lives in memory only (tests). */
@@ -28,7 +29,8 @@ const SNAPSHOT = 'complib.sqlite'
 const SNAPSHOT_SUM = 'complib.sqlite.sum'
 const LOCK = 'complib.lock'
 
-let sqlJs: Promise<SqlJsStatic> | undefined
+/** sql.js, loaded once per process (see sqlite-bytes.ts). */
+let engine: SqlEngine | undefined
 
 /**
  * One sql.js database made durable by a journal of committed transactions and
@@ -57,7 +59,8 @@ export class DurableDatabase {
 
   /** Opens (or creates) the database in `options.dir`. */
   static async open(options: DurableDatabaseOptions): Promise<DurableDatabase> {
-    const SQL = await (sqlJs ??= initSqlJs())
+    engine ??= await loadSqlEngine()
+    const SQL = engine.SQL
     const dir = options.dir
     if (!dir) {
       const db = new SQL.Database()
@@ -182,7 +185,7 @@ export class DurableDatabase {
    */
   async exportCopy(statements: readonly string[]): Promise<Uint8Array> {
     const bytes = await this.exportBytes()
-    const SQL = await initSqlJs()
+    const { SQL } = await loadSqlEngine()
     const copy = new SQL.Database(bytes)
     try {
       for (const sql of statements) copy.run(sql)
@@ -246,7 +249,7 @@ export class DurableDatabase {
     const wait = this.mutex.acquire()
     if (wait) await wait
     try {
-      const SQL = await sqlJs!
+      const { SQL } = await loadSqlEngine()
       await this.journal?.drain()
       const fresh = DurableDatabase._load(SQL, dir, this.options)
       this.cache.clear(true)
@@ -263,7 +266,7 @@ export class DurableDatabase {
   }
 
   private _configure(): void {
-    this.cache = new StatementCache(this.db)
+    this.cache = new StatementCache(this.db, engine ? ByteStatements.create(engine, this.db) : null)
     // The rollback journal only has to support ROLLBACK; durability is ours.
     this.db.run('PRAGMA journal_mode = MEMORY')
     this.db.run('PRAGMA synchronous = OFF')
@@ -398,6 +401,12 @@ class _Recorder implements AtomicExecutor {
 
   get<T>(sql: string, params?: readonly SqlParam[]): T | undefined {
     const row = this.cache.get<T>(sql, params)
+    this._assertRead(sql)
+    return row
+  }
+
+  bytesRow(sql: string, params?: readonly SqlParam[]): BytesRow | undefined {
+    const row = this.cache.bytesRow(sql, params)
     this._assertRead(sql)
     return row
   }

@@ -1,4 +1,5 @@
 import type { Database, SqlValue, Statement } from 'sql.js'
+import type { ByteStatements } from './sqlite-bytes'
 
 export type SqlParam = string | number | null | Uint8Array | boolean | undefined
 export type SqlRow = Record<string, SqlValue>
@@ -12,6 +13,17 @@ export interface SqlExecutor {
   run(sql: string, params?: readonly SqlParam[]): { changes: number }
   all<T = SqlRow>(sql: string, params?: readonly SqlParam[]): T[]
   get<T = SqlRow>(sql: string, params?: readonly SqlParam[]): T | undefined
+  /**
+   * The first row (undefined without one): column 0 as its UTF-8 bytes (null
+   * for NULL), the other columns as numbers. For texts that go out as they
+   * are stored, such as a response body. Parameters are strings or numbers.
+   */
+  bytesRow(sql: string, params?: readonly SqlParam[]): BytesRow | undefined
+}
+
+export interface BytesRow {
+  bytes: Uint8Array | null
+  numbers: number[]
 }
 
 /** A statement as journaled: SQL text and its bound parameters. */
@@ -23,7 +35,11 @@ export type JournaledStatement = [sql: string, params: SqlParam[]]
  */
 export class StatementCache {
   private readonly statements = new Map<string, Statement>()
-  constructor(public db: Database) {}
+  /** `byteStatements`: the fast path of `bytes` (null: sql.js's getters, then an encode). */
+  constructor(
+    public db: Database,
+    private readonly byteStatements: ByteStatements | null = null,
+  ) {}
 
   prepare(sql: string): Statement {
     let stmt = this.statements.get(sql)
@@ -37,6 +53,7 @@ export class StatementCache {
   /** Forgets every cached statement (freeing them when the database is still open). */
   clear(free: boolean): void {
     if (free) for (const stmt of this.statements.values()) stmt.free()
+    if (free) this.byteStatements?.clear()
     this.statements.clear()
     this.columns = new WeakMap()
   }
@@ -84,6 +101,20 @@ export class StatementCache {
     try {
       stmt.bind(_normalize(params))
       return stmt.step() ? (_row(this._names(stmt), stmt.get()) as T) : undefined
+    } finally {
+      stmt.reset()
+    }
+  }
+
+  bytesRow(sql: string, params: readonly SqlParam[] = []): BytesRow | undefined {
+    if (this.byteStatements) return this.byteStatements.firstRow(sql, params)
+    const stmt = this.prepare(sql)
+    try {
+      stmt.bind(_normalize(params))
+      if (!stmt.step()) return undefined
+      const [first, ...rest] = stmt.get()
+      const bytes = first === null || first === undefined ? null : typeof first === 'string' ? Buffer.from(first, 'utf8') : Buffer.from(first as Uint8Array)
+      return { bytes, numbers: rest.map(Number) }
     } finally {
       stmt.reset()
     }

@@ -56,8 +56,13 @@ export function computeComponents(ex: SqlExecutor, ids: readonly string[]): Map<
   return out
 }
 
+/** The view stored with the latest history event of the component whose id is `idColumn` (a correlated subquery). */
+export function storedViewOf(idColumn: string): string {
+  return `(SELECT e.snapshot FROM component_events e WHERE e.component_id = ${idColumn} ORDER BY e.seq DESC LIMIT 1)`
+}
+
 /** The view stored with component `c`'s latest history event (a correlated subquery over the `components c` row). */
-export const STORED_VIEW = '(SELECT e.snapshot FROM component_events e WHERE e.component_id = c.id ORDER BY e.seq DESC LIMIT 1)'
+export const STORED_VIEW = storedViewOf('c.id')
 
 /**
  * The stored views of `ids` as JSON text, keyed by id (deleted components only

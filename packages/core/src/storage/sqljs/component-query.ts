@@ -2,11 +2,34 @@ import type { ComponentListQuery } from '../../schemas'
 import type { SqlExecutor, SqlParam } from '../_internal/sql-executor'
 import type { Page } from '../types'
 import { decodeCursor, encodeCursor, placeholders } from './_shared'
+import { loadComponentJsonList, storedViewOf } from './component-core'
 
 /**
- * The query behind `components.list` and `components.listIds`: filters,
+ * The query behind `components.list`, `listIds` and `listJson`: filters,
  * sort and keyset cursor (`[sortValue, id]`, ties broken by id).
  */
+
+/**
+ * The same page as queryComponentIds as one JSON array, in UTF-8 bytes: what
+ * a response sends. SQLite joins the page's stored views itself and the
+ * bytes are copied out as they are, never decoded into a string and encoded
+ * again. The views are looked up by the page's ids only, so a sort that needs
+ * a temporary b-tree never carries views.
+ */
+export function queryComponentJsonPage(ex: SqlExecutor, query: ComponentListQuery): { json: Uint8Array; total: number; nextCursor: string | null } {
+  const page = queryComponentIds(ex, query)
+  // group_concat joins the rows in the order it gets them, here json_each's scan of the id array; an
+  // `ORDER BY` inside it would sort the views themselves and cost more than the rest of the query.
+  // The storage contract checks the order of every sort (listJson against listIds).
+  const row = ex.bytesRow(
+    `SELECT '[' || coalesce(group_concat(v, ','), '') || ']', count(v) FROM (SELECT ${storedViewOf('j.value')} AS v FROM json_each(?) j)`,
+    [JSON.stringify(page.items)],
+  )!
+  // A component without a stored view (not expected: see _storedViews) has it computed.
+  const json = row.numbers[0] === page.items.length ? row.bytes! : Buffer.from(`[${loadComponentJsonList(ex, page.items, true).join(',')}]`, 'utf8')
+  return { json, total: page.total, nextCursor: page.nextCursor }
+}
+
 export function queryComponentIds(ex: SqlExecutor, query: ComponentListQuery): Page<string> {
   const where: string[] = []
   const params: SqlParam[] = []

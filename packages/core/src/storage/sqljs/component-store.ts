@@ -6,7 +6,7 @@ import type { ComponentStore } from '../types'
 import { checkVersion, conflict, decodeCursor, encodeCursor, notFound, now } from './_shared'
 import { setLinks, setMpns, setParameters, setTags } from './component-children'
 import { loadComponent, loadComponentJsonList, readComponentsForDelivery, rereadComponentsForDelivery, STORED_VIEW, loadComponentList, loadComponents, requireComponentRow, touchComponent, unindexComponent } from './component-core'
-import { queryComponentIds } from './component-query'
+import { queryComponentIds, queryComponentJsonPage } from './component-query'
 import type { SyncRepo } from './repo'
 
 export const components = {
@@ -17,16 +17,18 @@ export const components = {
 
   listIds: (ex, query) => queryComponentIds(ex, query),
 
+  listJson: (ex, query) => queryComponentJsonPage(ex, query),
+
   get: (ex, id, options) => loadComponent(ex, id, options?.includeDeleted ?? false),
 
   getJson(ex, id, options) {
-    // One lookup: the row's version and state with its stored view.
-    const row = ex.get<{ version: number; deleted_at: string | null; json: string | null }>(
-      `SELECT c.version, c.deleted_at, ${STORED_VIEW} AS json FROM components c WHERE c.id = ?`,
-      [id],
-    )
-    if (!row || (row.deleted_at !== null && !options?.includeDeleted)) throw notFound('component', id)
-    return { json: row.json ?? loadComponentJsonList(ex, [id], true)[0]!, version: row.version }
+    // One lookup: the stored view's bytes as they are (no decode, no encode) and the version.
+    const row = ex.bytesRow(`SELECT ${STORED_VIEW}, c.version FROM components c WHERE c.id = ? AND (c.deleted_at IS NULL OR ?)`, [
+      id,
+      options?.includeDeleted ? 1 : 0,
+    ])
+    if (!row) throw notFound('component', id)
+    return { json: row.bytes ?? Buffer.from(loadComponentJsonList(ex, [id], true)[0]!, 'utf8'), version: row.numbers[0]! }
   },
 
   getByIpn(ex, ipn) {

@@ -85,6 +85,33 @@ export function componentsSuite(storage: () => Storage): void {
       expect(ids.total).toBe(5)
     })
 
+    it('lists JSON texts with the same pages as list, in every sort and with filters', async () => {
+      for (const name of ['b', 'A', 'c', 'a', 'B']) await storage().components.create({ name, tags: name === name.toLowerCase() ? ['lower'] : [] })
+      const gone = await storage().components.create({ name: 'Aa' })
+      await storage().components.delete(gone.id)
+      for (const sort of ['name', '-name', 'id', '-id', 'ipn', '-updatedAt'] as const) {
+        for (const extra of [{}, { tag: 'lower' }, { includeDeleted: true }]) {
+          let cursor: string | undefined
+          do {
+            const query = q({ limit: 2, sort, ...extra, ...(cursor ? { cursor } : {}) })
+            // listIds and getManyJson are the independent route to the same page.
+            const ids = await storage().components.listIds(query)
+            const expected = await storage().components.getManyJson(ids.items, { includeDeleted: true })
+            const json = await storage().components.listJson(query)
+            const full = await storage().components.list(query)
+            expect(new TextDecoder().decode(json.json)).toBe(`[${expected.join(',')}]`)
+            expect(full.items.map((c) => JSON.stringify(c))).toEqual(expected)
+            expect([json.total, json.nextCursor]).toEqual([ids.total, ids.nextCursor])
+            cursor = ids.nextCursor ?? undefined
+          } while (cursor)
+        }
+      }
+      const byName = JSON.parse(new TextDecoder().decode((await storage().components.listJson(q({ limit: 10, sort: 'name' }))).json)) as Array<{ name: string }>
+      expect(byName.map((c) => c.name.toLowerCase())).toEqual(['a', 'a', 'b', 'b', 'c'])
+      const none = await storage().components.listJson(q({ q: 'nothing-matches-this' }))
+      expect([new TextDecoder().decode(none.json), none.total, none.nextCursor]).toEqual(['[]', 0, null])
+    })
+
     it('updates only what changed, bumping the version and recording history', async () => {
       const c = await storage().components.create({ name: 'A', description: 'x' })
       const same = await storage().components.update(c.id, { name: 'A', description: 'x' })
@@ -174,9 +201,16 @@ export function componentsSuite(storage: () => Storage): void {
       expect((await storage().components.getMany([b.id, 'cmp_01JD7W3T9X4QF5B8S2M6K0N1PZ', a.id, d.id])).map((c) => c.name)).toEqual(['B', 'A'])
       expect((await storage().components.getMany([d.id], { includeDeleted: true })).map((c) => c.name)).toEqual(['D'])
       // The JSON texts are those records, exactly.
-      expect(await storage().components.getJson(a.id)).toEqual({ json: JSON.stringify(await storage().components.get(a.id)), version: 1 })
+      const text = (json: Uint8Array) => new TextDecoder().decode(json)
+      const one = await storage().components.getJson(a.id)
+      expect([text(one.json), one.version]).toEqual([JSON.stringify(await storage().components.get(a.id)), 1])
       await expect(storage().components.getJson(d.id)).rejects.toMatchObject({ code: 'NOT_FOUND' })
-      expect((await storage().components.getJson(d.id, { includeDeleted: true })).json).toBe(JSON.stringify(await storage().components.get(d.id, { includeDeleted: true })))
+      await expect(storage().components.getJson('cmp_unknown')).rejects.toMatchObject({ code: 'NOT_FOUND' })
+      const wide = await storage().components.create({ name: 'Résistance 4,7 kΩ 🙂', description: 'ä\u0000"\\' })
+      expect(text((await storage().components.getJson(wide.id)).json)).toBe(JSON.stringify(await storage().components.get(wide.id)))
+      const wideList = await storage().components.listJson({ limit: 100, sort: 'name', includeDeleted: false })
+      expect(JSON.parse(text(wideList.json))).toEqual(await storage().components.getMany([a.id, b.id, wide.id]))
+      expect(text((await storage().components.getJson(d.id, { includeDeleted: true })).json)).toBe(JSON.stringify(await storage().components.get(d.id, { includeDeleted: true })))
       const asked = [b.id, 'cmp_01JD7W3T9X4QF5B8S2M6K0N1PZ', a.id, d.id]
       expect(await storage().components.getManyJson(asked)).toEqual((await storage().components.getMany(asked)).map((c) => JSON.stringify(c)))
       expect(await storage().components.getManyJson(asked, { includeDeleted: true })).toEqual((await storage().components.getMany(asked, { includeDeleted: true })).map((c) => JSON.stringify(c)))

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest'
+import { ByteStatements, loadSqlEngine } from './sqlite-bytes'
+import { StatementCache } from './sql-executor'
+
+describe('reading texts as bytes', async () => {
+  const engine = await loadSqlEngine()
+  const db = new engine.SQL.Database()
+  db.run(`CREATE TABLE t (id TEXT PRIMARY KEY, body TEXT, n INTEGER)`)
+  db.run(`INSERT INTO t VALUES ('a', 'Résistance 4,7 kΩ 🙂', 7), ('b', NULL, 8), ('c', '', -3), ('d', 'x' || char(0) || 'y', 2.5)`)
+  const fast = ByteStatements.create(engine, db)
+  const slow = new StatementCache(db)
+  const text = (bytes: Uint8Array | null | undefined) => (bytes ? new TextDecoder().decode(bytes) : bytes)
+
+  it('captures the wasm memory, so the server takes the fast path', () => {
+    expect(engine.memory).toBeDefined()
+    expect(fast).not.toBeNull()
+  })
+
+  for (const [name, read] of [
+    ['the fast path', (sql: string, params: Array<string | number>) => fast!.firstRow(sql, params)],
+    ['the fallback', (sql: string, params: Array<string | number>) => slow.bytesRow(sql, params)],
+  ] as const) {
+    it(`${name}: gives a text's UTF-8 bytes and the other columns as numbers`, () => {
+      const row = read('SELECT body, n, length(body) FROM t WHERE id = ?', ['a'])!
+      expect(text(row.bytes)).toBe('Résistance 4,7 kΩ 🙂')
+      expect(row.numbers).toEqual([7, 19])
+      expect(Buffer.from(row.bytes!).equals(Buffer.from('Résistance 4,7 kΩ 🙂', 'utf8'))).toBe(true)
+    })
+
+    it(`${name}: tells NULL, an empty text and no row apart, and keeps a NUL inside a text`, () => {
+      expect(read('SELECT body, n FROM t WHERE id = ?', ['b'])).toEqual({ bytes: null, numbers: [8] })
+      expect(text(read('SELECT body, n FROM t WHERE id = ?', ['c'])!.bytes)).toBe('')
+      expect(read('SELECT body FROM t WHERE id = ?', ['zzz'])).toBeUndefined()
+      const d = read('SELECT body, n FROM t WHERE id = ?', ['d'])!
+      expect([text(d.bytes), d.numbers]).toEqual(['x\u0000y', [2.5]])
+    })
+
+    it(`${name}: binds numbers, integral or not, and reuses its statement`, () => {
+      for (let i = 0; i < 3; i++) expect(text(read('SELECT group_concat(id, \',\' ORDER BY id) FROM t WHERE n > ?', [2.4])!.bytes)).toBe('a,b,d')
+      expect(text(read('SELECT id FROM t WHERE n = ?', [-3])!.bytes)).toBe('c')
+    })
+  }
+
+  it('names the SQL error, and a parameter it cannot bind', () => {
+    expect(() => fast!.firstRow('SELECT nope FROM t', [])).toThrow(/no such column: nope/)
+    expect(() => fast!.firstRow('SELECT body FROM t WHERE id = ?', [null])).toThrow(TypeError)
+    // The statement was reset: it still answers.
+    expect(text(fast!.firstRow('SELECT body FROM t WHERE id = ?', ['a'])!.bytes)).toBe('Résistance 4,7 kΩ 🙂')
+  })
+})
