@@ -56,13 +56,20 @@ export function computeComponents(ex: SqlExecutor, ids: readonly string[]): Map<
   return out
 }
 
-/** The view stored with the latest history event of the component whose id is `idColumn` (a correlated subquery). */
-export function storedViewOf(idColumn: string): string {
-  return `(SELECT e.snapshot FROM component_events e WHERE e.component_id = ${idColumn} ORDER BY e.seq DESC LIMIT 1)`
-}
+/**
+ * Joins each `components c` row to the history event holding its current
+ * view, `e.snapshot`: event `view_seq`, which the schema's trigger keeps on
+ * the latest event that stored a view. A join, not a correlated subquery per
+ * row: SQLite sets a subquery up for every row it runs for, which cost more
+ * than the lookups themselves (a page of 50 took 125 µs that way, 45 as a join).
+ */
+export const VIEW_JOIN = 'LEFT JOIN component_events e ON e.seq = c.view_seq'
 
-/** The view stored with component `c`'s latest history event (a correlated subquery over the `components c` row). */
-export const STORED_VIEW = storedViewOf('c.id')
+/**
+ * The current view of one `components c` row as a scalar subquery: for a
+ * single row this is the cheaper form (2.4 µs against 9 for VIEW_JOIN).
+ */
+export const VIEW_OF_ROW = '(SELECT e.snapshot FROM component_events e WHERE e.seq = c.view_seq)'
 
 /**
  * The stored views of `ids` as JSON text, keyed by id (deleted components only
@@ -77,7 +84,7 @@ function _storedViews(ex: SqlExecutor, ids: readonly string[], includeDeleted: b
   const missing: string[] = []
   for (const part of chunks([...new Set(ids)])) {
     for (const row of ex.all<{ id: string; json: string | null }>(
-      `SELECT c.id AS id, ${STORED_VIEW} AS json FROM components c WHERE c.id IN (${placeholders(part.length)})${includeDeleted ? '' : ' AND c.deleted_at IS NULL'}`,
+      `SELECT c.id AS id, e.snapshot AS json FROM components c ${VIEW_JOIN} WHERE c.id IN (${placeholders(part.length)})${includeDeleted ? '' : ' AND c.deleted_at IS NULL'}`,
       part,
     )) {
       if (row.json === null) missing.push(row.id)

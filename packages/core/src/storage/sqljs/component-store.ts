@@ -5,7 +5,7 @@ import type { SqlExecutor } from '../_internal/sql-executor'
 import type { ComponentStore } from '../types'
 import { checkVersion, conflict, decodeCursor, encodeCursor, notFound, now } from './_shared'
 import { setLinks, setMpns, setParameters, setTags } from './component-children'
-import { loadComponent, loadComponentJsonList, readComponentsForDelivery, rereadComponentsForDelivery, STORED_VIEW, loadComponentList, loadComponents, requireComponentRow, touchComponent, unindexComponent } from './component-core'
+import { loadComponent, loadComponentJsonList, readComponentsForDelivery, rereadComponentsForDelivery, VIEW_OF_ROW, loadComponentList, loadComponents, requireComponentRow, touchComponent, unindexComponent } from './component-core'
 import { queryComponentIds, queryComponentJsonPage } from './component-query'
 import type { SyncRepo } from './repo'
 
@@ -23,7 +23,7 @@ export const components = {
 
   getJson(ex, id, options) {
     // One lookup: the stored view's bytes as they are (no decode, no encode) and the version.
-    const row = ex.bytesRow(`SELECT ${STORED_VIEW}, c.version FROM components c WHERE c.id = ? AND (c.deleted_at IS NULL OR ?)`, [
+    const row = ex.bytesRow(`SELECT ${VIEW_OF_ROW}, c.version FROM components c WHERE c.id = ? AND (c.deleted_at IS NULL OR ?)`, [
       id,
       options?.includeDeleted ? 1 : 0,
     ])
