@@ -6,7 +6,7 @@ import type { Database, SqlJsStatic } from 'sql.js'
 import { ComplibError } from '../../errors'
 import { fsyncDir, Journal, journalPath, listJournalGenerations, readJournal, truncateJournal } from './journal'
 import { Mutex } from './mutex'
-import { StatementCache, type BytesRow, type JournaledStatement, type SqlExecutor, type SqlParam } from './sql-executor'
+import { StatementCache, type BytesRow, type JournaledStatement, type JsonArrayRows, type SqlExecutor, type SqlParam } from './sql-executor'
 import { ByteStatements, loadSqlEngine, type SqlEngine } from './sqlite-bytes'
 
 export interface DurableDatabaseOptions {
@@ -409,6 +409,12 @@ class _Recorder implements AtomicExecutor {
     const row = this.cache.bytesRow(sql, params)
     this._assertRead(sql)
     return row
+  }
+
+  jsonArray(sql: string, params: readonly SqlParam[], max: number): JsonArrayRows {
+    const rows = this.cache.jsonArray(sql, params, max)
+    this._assertRead(sql)
+    return rows
   }
 
   private _assertRead(sql: string): void {

@@ -19,11 +19,28 @@ export interface SqlExecutor {
    * are stored, such as a response body. Parameters are strings or numbers.
    */
   bytesRow(sql: string, params?: readonly SqlParam[]): BytesRow | undefined
+  /**
+   * Column 0 of the first `max` rows joined into one JSON array in UTF-8
+   * bytes, `[text1,text2,…]`, each text as it is stored (they must be JSON
+   * texts; NULLs and empty texts are left out and counted). For a page of
+   * stored records: see JsonArrayRows. Parameters are strings or numbers.
+   */
+  jsonArray(sql: string, params: readonly SqlParam[], max: number): JsonArrayRows
 }
 
 export interface BytesRow {
   bytes: Uint8Array | null
   numbers: number[]
+}
+
+export interface JsonArrayRows {
+  json: Uint8Array
+  /** Rows the query gave, counting at most `max + 1`: a query for `max + 1` rows tells whether more follow. */
+  rows: number
+  /** Rows among the first `max` whose column 0 was NULL or empty, so left out of `json`. */
+  missing: number
+  /** The other columns of row `max`, as texts (null for NULL); null with fewer rows. A next page's cursor is made of them. */
+  atMax: Array<string | null> | null
 }
 
 /** A statement as journaled: SQL text and its bound parameters. */
@@ -104,6 +121,26 @@ export class StatementCache {
     } finally {
       stmt.reset()
     }
+  }
+
+  jsonArray(sql: string, params: readonly SqlParam[], max: number): JsonArrayRows {
+    if (this.byteStatements) return this.byteStatements.jsonArray(sql, params, max)
+    const stmt = this.prepare(sql)
+    const texts: string[] = []
+    let rows = 0
+    let atMax: Array<string | null> | null = null
+    try {
+      stmt.bind(_normalize(params))
+      while (stmt.step()) {
+        if (++rows > max) break
+        const [first, ...rest] = stmt.get()
+        if (typeof first === 'string' && first !== '') texts.push(first)
+        if (rows === max) atMax = rest.map((v) => (v === null ? null : String(v)))
+      }
+    } finally {
+      stmt.reset()
+    }
+    return { json: Buffer.from(`[${texts.join(',')}]`, 'utf8'), rows, missing: Math.min(rows, max) - texts.length, atMax }
   }
 
   bytesRow(sql: string, params: readonly SqlParam[] = []): BytesRow | undefined {

@@ -41,9 +41,43 @@ describe('reading texts as bytes', async () => {
     })
   }
 
+  for (const [name, array] of [
+    ['the fast path', (sql: string, params: Array<string | number | null>, max: number) => fast!.jsonArray(sql, params, max)],
+    ['the fallback', (sql: string, params: Array<string | number | null>, max: number) => slow.jsonArray(sql, params, max)],
+  ] as const) {
+    const views = `SELECT '{"id":' || json_quote(id) || ',"body":' || json_quote(body) || '}', id, n FROM t WHERE n > ? ORDER BY id LIMIT ?`
+    const parse = (bytes: Uint8Array) => JSON.parse(new TextDecoder().decode(bytes)) as unknown
+
+    it(`${name}: joins the first max texts into one JSON array, and tells whether more rows followed`, () => {
+      const page = array(views, [0, 3], 2)
+      expect(parse(page.json)).toEqual([
+        { id: 'a', body: 'Résistance 4,7 kΩ 🙂' },
+        { id: 'b', body: null },
+      ])
+      expect(page).toMatchObject({ rows: 3, missing: 0, atMax: ['b', '8'] })
+      const all = array(views, [-10, 10], 10)
+      expect((parse(all.json) as Array<{ id: string }>).map((v) => v.id)).toEqual(['a', 'b', 'c', 'd'])
+      expect(all).toMatchObject({ rows: 4, missing: 0, atMax: null })
+      expect(parse(array(views, [100, 10], 10).json)).toEqual([])
+    })
+
+    it(`${name}: leaves NULL and empty texts out and counts them`, () => {
+      const page = array('SELECT body, id FROM t ORDER BY id', [], 3)
+      expect(new TextDecoder().decode(page.json)).toBe('[Résistance 4,7 kΩ 🙂]')
+      expect(page).toMatchObject({ rows: 4, missing: 2, atMax: ['c'] })
+    })
+
+    it(`${name}: binds null as NULL, and grows past its first guess`, () => {
+      expect(array('SELECT body FROM t WHERE body IS ?', [null], 5)).toMatchObject({ rows: 1, missing: 1 })
+      // The first row sizes the buffer; a later, much longer one makes it grow.
+      const long = array(`SELECT json_quote(CASE WHEN value = 3 THEN printf('%.200000c', 'x') ELSE 'y' END) FROM json_each('[1,2,3,4]')`, [], 4)
+      expect((parse(long.json) as string[]).map((v) => v.length)).toEqual([1, 1, 200000, 1])
+    })
+  }
+
   it('names the SQL error, and a parameter it cannot bind', () => {
     expect(() => fast!.firstRow('SELECT nope FROM t', [])).toThrow(/no such column: nope/)
-    expect(() => fast!.firstRow('SELECT body FROM t WHERE id = ?', [null])).toThrow(TypeError)
+    expect(() => fast!.firstRow('SELECT body FROM t WHERE id = ?', [true])).toThrow(TypeError)
     // The statement was reset: it still answers.
     expect(text(fast!.firstRow('SELECT body FROM t WHERE id = ?', ['a'])!.bytes)).toBe('Résistance 4,7 kΩ 🙂')
   })

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import initSqlJs, { type Database, type SqlJsStatic } from 'sql.js'
-import type { BytesRow, SqlParam } from './sql-executor'
+import type { BytesRow, JsonArrayRows, SqlParam } from './sql-executor'
 
 /**
  * Reads a text column as the UTF-8 bytes SQLite holds, copied straight out of
@@ -126,6 +126,43 @@ export class ByteStatements {
     }
   }
 
+  /** See SqlExecutor.jsonArray. */
+  jsonArray(sql: string, params: readonly SqlParam[], max: number): JsonArrayRows {
+    const stmt = this._prepare(sql)
+    const api = this.api
+    let out: Buffer = Buffer.allocUnsafe(16384)
+    let length = 0
+    out[length++] = 0x5b // [
+    let rows = 0
+    let written = 0
+    let atMax: Array<string | null> | null = null
+    try {
+      params.forEach((value, i) => this._bind(stmt, i + 1, value))
+      for (;;) {
+        const rc = api._sqlite3_step(stmt)
+        if (rc === SQLITE_DONE) break
+        if (rc !== SQLITE_ROW) throw this._error(rc)
+        if (++rows > max) break
+        const pointer = api._sqlite3_column_blob(stmt, 0)
+        const bytes = pointer === 0 ? 0 : api._sqlite3_column_bytes(stmt, 0)
+        if (bytes > 0) {
+          // Room for this text, a comma and the closing bracket; the first text sizes the page.
+          const need = length + bytes + 2
+          if (need > out.length) out = _grow(out, length, Math.max(need, written === 0 ? (bytes + 1) * max + 2 : out.length * 2))
+          if (written++ > 0) out[length++] = 0x2c // ,
+          out.set(new Uint8Array(this.memory.buffer, pointer, bytes), length)
+          length += bytes
+        }
+        if (rows === max) atMax = this._texts(stmt)
+      }
+    } finally {
+      api._sqlite3_reset(stmt)
+      api._sqlite3_clear_bindings(stmt)
+    }
+    out[length++] = 0x5d // ]
+    return { json: out.subarray(0, length), rows, missing: Math.min(rows, max) - written, atMax }
+  }
+
   /** Finalizes every statement (before the database closes or is replaced). */
   clear(): void {
     for (const stmt of this.statements.values()) this.api._sqlite3_finalize(stmt)
@@ -150,6 +187,20 @@ export class ByteStatements {
     }
   }
 
+  /** Columns 1 … n of the current row as texts (null for NULL). */
+  private _texts(stmt: number): Array<string | null> {
+    const api = this.api
+    const texts: Array<string | null> = []
+    for (let i = 1, n = api._sqlite3_column_count(stmt); i < n; i++) {
+      if (api._sqlite3_column_type(stmt, i) === SQLITE_NULL) texts.push(null)
+      else {
+        const pointer = api._sqlite3_column_blob(stmt, i)
+        texts.push(pointer === 0 ? '' : Buffer.from(this.memory.buffer, pointer, api._sqlite3_column_bytes(stmt, i)).toString('utf8'))
+      }
+    }
+    return texts
+  }
+
   private _bind(stmt: number, index: number, value: SqlParam): void {
     const api = this.api
     let rc: number
@@ -161,10 +212,13 @@ export class ByteStatements {
       } finally {
         api._free(pointer)
       }
+    } else if (value === null) {
+      // Every parameter is NULL until bound, and clear_bindings after each use makes it so again.
+      return
     } else if (typeof value === 'number') {
       rc = value === (value | 0) ? api._sqlite3_bind_int(stmt, index, value) : api._sqlite3_bind_double(stmt, index, value)
     } else {
-      throw new TypeError(`[storage] a byte query binds strings and numbers, not ${value === null ? 'null' : typeof value}`)
+      throw new TypeError(`[storage] a byte query binds strings, numbers and null, not ${typeof value}`)
     }
     if (rc !== 0) throw this._error(rc)
   }
@@ -186,4 +240,11 @@ export class ByteStatements {
     while (heap[end] !== 0) end++
     return new Error(`[storage] sqlite error ${rc}: ${Buffer.from(heap.subarray(message, end)).toString('utf8')}`)
   }
+}
+
+/** A larger buffer holding the first `length` bytes of `buffer`. */
+function _grow(buffer: Buffer, length: number, size: number): Buffer {
+  const next = Buffer.allocUnsafe(size)
+  buffer.copy(next, 0, 0, length)
+  return next
 }

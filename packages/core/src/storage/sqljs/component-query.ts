@@ -2,7 +2,7 @@ import type { ComponentListQuery } from '../../schemas'
 import type { SqlExecutor, SqlParam } from '../_internal/sql-executor'
 import type { Page } from '../types'
 import { decodeCursor, encodeCursor, placeholders } from './_shared'
-import { loadComponentJsonList, VIEW_JOIN } from './component-core'
+import { loadComponentJsonList } from './component-core'
 
 /**
  * The query behind `components.list`, `listIds` and `listJson`: filters,
@@ -11,28 +11,41 @@ import { loadComponentJsonList, VIEW_JOIN } from './component-core'
 
 /**
  * The same page as queryComponentIds as one JSON array, in UTF-8 bytes: what
- * a response sends. SQLite joins the page's stored views itself and the
- * bytes are copied out as they are, never decoded into a string and encoded
- * again. The views are looked up by the page's ids only, so a sort that needs
- * a temporary b-tree never carries views.
+ * a response sends. One statement: the page query gives the ids in order
+ * (with the sort key and view_seq), and each row is joined to the event that
+ * holds its view. The views are copied out as the bytes SQLite holds, never
+ * decoded into strings and encoded again; a sort that needs a temporary
+ * b-tree sorts ids, never views.
  */
 export function queryComponentJsonPage(ex: SqlExecutor, query: ComponentListQuery): { json: Uint8Array; total: number; nextCursor: string | null } {
-  const page = queryComponentIds(ex, query)
-  // group_concat joins the rows in the order it gets them: CROSS JOIN makes SQLite scan json_each, in
-  // the order of the ids, as the outer loop. An `ORDER BY` inside group_concat would sort the views
-  // themselves and cost more than the rest of the query. The storage contract checks the order of
-  // every sort (listJson against listIds).
-  const row = ex.bytesRow(
-    `SELECT '[' || coalesce(group_concat(e.snapshot, ','), '') || ']', count(e.snapshot)
-     FROM json_each(?) j CROSS JOIN components c ON c.id = j.value ${VIEW_JOIN}`,
-    [JSON.stringify(page.items)],
-  )!
+  const page = _pageQuery(ex, query)
+  // The page query is the outer loop of the LEFT JOIN, so rows come in its order. The storage
+  // contract checks the order of every sort (listJson against listIds).
+  const rows = ex.jsonArray(`SELECT e.snapshot, p.id, p.k FROM (${page.sql}) p LEFT JOIN component_events e ON e.seq = p.view_seq`, page.params, query.limit)
   // A component without a stored view (not expected: see _storedViews) has it computed.
-  const json = row.numbers[0] === page.items.length ? row.bytes! : Buffer.from(`[${loadComponentJsonList(ex, page.items, true).join(',')}]`, 'utf8')
-  return { json, total: page.total, nextCursor: page.nextCursor }
+  if (rows.missing > 0) {
+    const ids = queryComponentIds(ex, query)
+    return { json: Buffer.from(`[${loadComponentJsonList(ex, ids.items, true).join(',')}]`, 'utf8'), total: ids.total, nextCursor: ids.nextCursor }
+  }
+  const nextCursor = rows.rows > query.limit && rows.atMax ? page.cursorOf(rows.atMax[0]!, rows.atMax[1] ?? null) : null
+  return { json: rows.json, total: page.total, nextCursor }
 }
 
 export function queryComponentIds(ex: SqlExecutor, query: ComponentListQuery): Page<string> {
+  const page = _pageQuery(ex, query)
+  const rows = ex.all<{ id: string; k: string | null }>(page.sql, page.params)
+  const more = rows.length > query.limit
+  if (more) rows.pop()
+  const last = rows.at(-1)
+  return { items: rows.map((r) => r.id), total: page.total, nextCursor: more && last ? page.cursorOf(last.id, last.k) : null }
+}
+
+/**
+ * The query for a page of ids (`id`, the sort key `k`, `view_seq`), `limit + 1`
+ * rows to tell whether more follow; the total it counts from; and the cursor
+ * that continues after a row.
+ */
+function _pageQuery(ex: SqlExecutor, query: ComponentListQuery): { sql: string; params: SqlParam[]; total: number; cursorOf: (id: string, k: string | null) => string } {
   const where: string[] = []
   const params: SqlParam[] = []
   if (!query.includeDeleted) where.push('c.deleted_at IS NULL')
@@ -101,16 +114,14 @@ export function queryComponentIds(ex: SqlExecutor, query: ComponentListQuery): P
   }
   const dir = desc ? 'DESC' : 'ASC'
   const order = key === 'c.id' ? `c.id ${dir}` : `${key} ${dir}, c.id ${dir}`
-  const rows = ex.all<{ id: string; k: string | null }>(
-    `SELECT c.id AS id, ${key} AS k FROM components c ${keyed.length ? `WHERE ${keyed.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ?`,
-    [...keyedParams, query.limit + 1],
-  )
-  const more = rows.length > query.limit
-  if (more) rows.pop()
-  const last = rows.at(-1)
-  const nextCursor = more && last ? encodeCursor(key === 'c.id' ? [last.id] : [last.k, last.id]) : null
-  return { items: rows.map((r) => r.id), total, nextCursor }
+  return {
+    sql: `SELECT c.id AS id, ${key} AS k, c.view_seq AS view_seq FROM components c ${keyed.length ? `WHERE ${keyed.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ?`,
+    params: [...keyedParams, query.limit + 1],
+    total,
+    cursorOf: (id, k) => encodeCursor(key === 'c.id' ? [id] : [k, id]),
+  }
 }
+
 
 const SORT_COLUMNS = {
   id: 'c.id',
