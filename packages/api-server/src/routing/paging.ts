@@ -6,9 +6,10 @@
 export function pageHeaders(url: URL, page: { total: number; nextCursor: string | null }): Record<string, string> {
   const headers: Record<string, string> = { 'x-total-count': String(page.total) }
   if (page.nextCursor) {
-    const next = new URL(url)
-    next.searchParams.set('cursor', page.nextCursor)
-    headers.link = `<${next.pathname}${next.search}>; rel="next"`
+    // The query alone, not a copy of the whole URL: this runs for every page.
+    const query = new URLSearchParams(url.search)
+    query.set('cursor', page.nextCursor)
+    headers.link = `<${url.pathname}?${query}>; rel="next"`
   }
   return headers
 }

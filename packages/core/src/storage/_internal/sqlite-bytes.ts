@@ -130,7 +130,8 @@ export class ByteStatements {
   jsonArray(sql: string, params: readonly SqlParam[], max: number): JsonArrayRows {
     const stmt = this._prepare(sql)
     const api = this.api
-    let out: Buffer = Buffer.allocUnsafe(16384)
+    // Sized by the first text (see below); until then, room for `[]`.
+    let out: Buffer = Buffer.allocUnsafe(2)
     let length = 0
     out[length++] = 0x5b // [
     let rows = 0
@@ -146,9 +147,10 @@ export class ByteStatements {
         const pointer = api._sqlite3_column_blob(stmt, 0)
         const bytes = pointer === 0 ? 0 : api._sqlite3_column_bytes(stmt, 0)
         if (bytes > 0) {
-          // Room for this text, a comma and the closing bracket; the first text sizes the page.
+          // Room for this text, a comma and the closing bracket. The first text sizes the array for
+          // `max` texts half as long again; a longer run doubles it.
           const need = length + bytes + 2
-          if (need > out.length) out = _grow(out, length, Math.max(need, written === 0 ? (bytes + 1) * max + 2 : out.length * 2))
+          if (need > out.length) out = _grow(out, length, Math.max(need, written === 0 ? Math.ceil((bytes + 1) * max * 1.5) + 2 : out.length * 2))
           if (written++ > 0) out[length++] = 0x2c // ,
           out.set(new Uint8Array(this.memory.buffer, pointer, bytes), length)
           length += bytes
