@@ -78,7 +78,11 @@ export async function startServerProcess(dir: string): Promise<ServerProcess> {
     stdio: ['ignore', 'ignore', 'pipe'],
   })
   let stderr = ''
-  child.stderr!.on('data', (d) => (stderr += d))
+  child.stderr!.on('data', (d) => {
+    stderr += d
+    // Snapshots and other storage events explain jumps in the figures (a snapshot copies the whole database).
+    for (const line of String(d).split('\n')) if (line.startsWith('[storage]')) console.log(`bench: server: ${line}`)
+  })
   // A server that dies mid-run says why, instead of leaving only the client's "other side closed".
   let stopping = false
   child.once('exit', (code, signal) => {
