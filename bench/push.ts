@@ -48,7 +48,6 @@ export async function benchPush(ctx: HttpBenchContext, server: ServerProcess): P
       peaks.push(server.peakRss())
     }
     ctx.log(`push rounds: server ${subject.map(int).join(', ')}; plain loop ${baseline.map(int).join(', ')} components/s`)
-    ctx.log(`push memory: peak RSS per round ${peaks.map(mb).join(', ')}`)
     const peak = Math.max(...peaks)
     const ratio = median(subject) / median(baseline)
     return [

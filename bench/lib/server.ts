@@ -7,6 +7,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, r
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import createSqlJsStorage from '../../packages/core/src/storage/sqljs'
 import { seedLibrary } from './library-data'
@@ -78,10 +79,10 @@ export async function startServerProcess(dir: string): Promise<ServerProcess> {
     stdio: ['ignore', 'ignore', 'pipe'],
   })
   let stderr = ''
-  child.stderr!.on('data', (d) => {
-    stderr += d
+  createInterface({ input: child.stderr! }).on('line', (line) => {
+    stderr += `${line}\n`
     // Snapshots and other storage events explain jumps in the figures (a snapshot copies the whole database).
-    for (const line of String(d).split('\n')) if (line.startsWith('[storage]')) console.log(`bench: server: ${line}`)
+    if (line.startsWith('[storage]')) console.log(`bench: server: ${line}`)
   })
   // A server that dies mid-run says why, instead of leaving only the client's "other side closed".
   let stopping = false

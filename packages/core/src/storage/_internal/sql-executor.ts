@@ -16,14 +16,14 @@ export interface SqlExecutor {
   /**
    * The first row (undefined without one): column 0 as its UTF-8 bytes (null
    * for NULL), the other columns as numbers. For texts that go out as they
-   * are stored, such as a response body. Parameters are strings or numbers.
+   * are stored, such as a response body. Parameters: no blobs.
    */
   bytesRow(sql: string, params?: readonly SqlParam[]): BytesRow | undefined
   /**
    * Column 0 of the first `max` rows joined into one JSON array in UTF-8
    * bytes, `[text1,text2,…]`, each text as it is stored (they must be JSON
    * texts; NULLs and empty texts are left out and counted). For a page of
-   * stored records: see JsonArrayRows. Parameters are strings or numbers.
+   * stored records: see JsonArrayRows. Parameters: no blobs.
    */
   jsonArray(sql: string, params: readonly SqlParam[], max: number): JsonArrayRows
 }

@@ -214,13 +214,15 @@ export class ByteStatements {
       } finally {
         api._free(pointer)
       }
-    } else if (value === null) {
+    } else if (value === null || value === undefined) {
       // Every parameter is NULL until bound, and clear_bindings after each use makes it so again.
       return
-    } else if (typeof value === 'number') {
-      rc = value === (value | 0) ? api._sqlite3_bind_int(stmt, index, value) : api._sqlite3_bind_double(stmt, index, value)
+    } else if (typeof value === 'number' || typeof value === 'boolean') {
+      // As the other executor binds them: booleans as 1 and 0.
+      const n = Number(value)
+      rc = n === (n | 0) ? api._sqlite3_bind_int(stmt, index, n) : api._sqlite3_bind_double(stmt, index, n)
     } else {
-      throw new TypeError(`[storage] a byte query binds strings, numbers and null, not ${typeof value}`)
+      throw new TypeError(`[storage] a byte query binds strings, numbers, booleans and null, not a blob`)
     }
     if (rc !== 0) throw this._error(rc)
   }

@@ -4,10 +4,8 @@ import type { Page } from '../types'
 import { decodeCursor, encodeCursor, placeholders } from './_shared'
 import { loadComponentJsonList } from './component-core'
 
-/**
- * The query behind `components.list`, `listIds` and `listJson`: filters,
- * sort and keyset cursor (`[sortValue, id]`, ties broken by id).
- */
+// The query behind `components.list`, `listIds` and `listJson`: filters,
+// sort and keyset cursor (`[sortValue, id]`, ties broken by id).
 
 /**
  * The same page as queryComponentIds as one JSON array, in UTF-8 bytes: what
@@ -121,7 +119,6 @@ function _pageQuery(ex: SqlExecutor, query: ComponentListQuery): { sql: string; 
     cursorOf: (id, k) => encodeCursor(key === 'c.id' ? [id] : [k, id]),
   }
 }
-
 
 const SORT_COLUMNS = {
   id: 'c.id',

@@ -299,8 +299,8 @@ const MIGRATIONS: ReadonlyArray<string | readonly string[]> = [
   ['ALTER TABLE run_batches ADD COLUMN mark INTEGER'],
   // view_seq is the history event that holds the component's current view: reads fetch
   // that event by its primary key instead of searching the component's events for the
-  // latest (a page of 50 went from about 120 to 50 µs, one component from 8 to 2.5 µs).
-  // The trigger keeps it on every event that stores a view.
+  // latest (docs/decisions.md, "Read path"). The trigger keeps it on every event that
+  // stores a view.
   [
     'ALTER TABLE components ADD COLUMN view_seq INTEGER',
     'UPDATE components SET view_seq = (SELECT max(e.seq) FROM component_events e WHERE e.component_id = components.id AND e.snapshot IS NOT NULL)',
