@@ -3,20 +3,34 @@ import { mkdir, open, readFile, rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { ComplibError } from '@complib/core'
 
-/** Where attachment bytes live, addressed by their SHA-256. */
+/** How many records refer to a digest (`storage.attachments.countBySha256`). */
+export type CountUsers = (sha256: string) => Promise<number>
+
+/**
+ * Where attachment bytes live, addressed by their SHA-256. Several records may
+ * share one copy, so the bytes go only when the last record using them does;
+ * the count of users and the removal happen under a lock per digest that an
+ * upload also holds from writing its bytes to committing its record (issue 18,
+ * finding 3: a delete counting before the record of a racing upload existed).
+ */
 export interface BlobStore {
-  /** Stores the bytes durably (fsync'd before it resolves); returns their digest. Storing the same bytes twice keeps one copy. */
-  put(bytes: Uint8Array): Promise<string>
+  /**
+   * Stores the bytes durably (fsync'd; the same bytes twice keep one copy), then,
+   * still under the digest's lock, runs `commit(sha256)`: the write of the record
+   * that refers to them. When `commit` throws, the bytes go again unless `users`
+   * still counts some.
+   */
+  put<T>(bytes: Uint8Array, commit: (sha256: string) => Promise<T>, users: CountUsers): Promise<T>
   get(sha256: string): Promise<Uint8Array>
-  delete(sha256: string): Promise<void>
+  /** After a record referring to `sha256` was deleted: removes the bytes, under the digest's lock, when `users` counts none. */
+  release(sha256: string, users: CountUsers): Promise<void>
 }
 
 /** Blobs as files under `dir/<first two hex>/<sha256>`, written to a temporary file, fsync'd, then renamed. */
 export function createFileBlobStore(dir: string): BlobStore {
   const pathOf = (sha: string) => join(dir, sha.slice(0, 2), sha)
-  return {
-    async put(bytes) {
-      const sha = createHash('sha256').update(bytes).digest('hex')
+  return _contentAddressed({
+    async write(sha, bytes) {
       const folder = join(dir, sha.slice(0, 2))
       const tmp = join(folder, `.${sha}.${randomBytes(4).toString('hex')}.tmp`)
       try {
@@ -36,38 +50,84 @@ export function createFileBlobStore(dir: string): BlobStore {
         await rm(tmp, { force: true }).catch(() => {})
         throw _storageError(error)
       }
-      return sha
     },
-    async get(sha) {
+    async read(sha) {
       try {
         return await readFile(pathOf(_checkSha(sha)))
       } catch (error) {
         throw new ComplibError('NOT_FOUND', `the stored content ${sha} is missing from the data folder`, { cause: error })
       }
     },
-    async delete(sha) {
+    async remove(sha) {
       await rm(pathOf(_checkSha(sha)), { force: true })
     },
-  }
+  })
 }
 
 /** Blobs in memory, for an in-memory library (tests, dry runs). */
 export function createMemoryBlobStore(): BlobStore {
   const blobs = new Map<string, Uint8Array>()
-  return {
-    async put(bytes) {
-      const sha = createHash('sha256').update(bytes).digest('hex')
+  return _contentAddressed({
+    async write(sha, bytes) {
       blobs.set(sha, new Uint8Array(bytes))
-      return sha
     },
-    async get(sha) {
+    async read(sha) {
       const bytes = blobs.get(sha)
       if (!bytes) throw new ComplibError('NOT_FOUND', `the stored content ${sha} is missing`)
       return bytes
     },
-    async delete(sha) {
+    async remove(sha) {
       blobs.delete(sha)
     },
+  })
+}
+
+/** What an engine provides: bytes by digest, nothing about who uses them. */
+interface _Bytes {
+  write(sha256: string, bytes: Uint8Array): Promise<void>
+  read(sha256: string): Promise<Uint8Array>
+  remove(sha256: string): Promise<void>
+}
+
+/** The reference rules every engine shares: the digest's lock around write + commit and around count + remove. */
+function _contentAddressed(engine: _Bytes): BlobStore {
+  const withLock = _createLocks()
+  const removeUnused = async (sha: string, users: CountUsers) => {
+    if ((await users(sha)) === 0) await engine.remove(sha)
+  }
+  return {
+    async put(bytes, commit, users) {
+      const sha = createHash('sha256').update(bytes).digest('hex')
+      return withLock(sha, async () => {
+        await engine.write(sha, bytes)
+        try {
+          return await commit(sha)
+        } catch (error) {
+          await removeUnused(sha, users).catch(() => {})
+          throw error
+        }
+      })
+    },
+    get: (sha) => engine.read(sha),
+    release: (sha, users) => withLock(sha, () => removeUnused(sha, users)),
+  }
+}
+
+/** Runs tasks one after another per key; keys are forgotten once idle. */
+function _createLocks(): <T>(key: string, task: () => Promise<T>) => Promise<T> {
+  const tails = new Map<string, Promise<void>>()
+  return async (key, task) => {
+    const run = (tails.get(key) ?? Promise.resolve()).then(task)
+    const tail = run.then(
+      () => {},
+      () => {},
+    )
+    tails.set(key, tail)
+    try {
+      return await run
+    } finally {
+      if (tails.get(key) === tail) tails.delete(key)
+    }
   }
 }
 

@@ -1,5 +1,6 @@
 import { Attachment, AttachmentFromUrl, AttachmentKind, AttachmentListQuery, AttachmentPatch, AttachmentUploadMeta, ComplibError, FileName, fromZodError, idSchema } from '@complib/core'
 import * as z from 'zod'
+import type { CountUsers } from '../blobs'
 import { attachmentDisposition } from '../routing/content-disposition'
 import { defineRoute, type AppServices } from '../routing/define-route'
 import { PAGE_HEADERS, pageHeaders } from '../routing/paging'
@@ -38,22 +39,21 @@ export const attachmentRoutes = [
     responses: { 201: { description: 'Stored', schema: Attachment, headers: { location: { description: 'URL of the attachment' } } } },
     handler: async ({ event, query, services }) => {
       const upload = await _readUpload(event.req, query)
-      const sha256 = await services.blobs.put(upload.bytes)
-      try {
-        const attachment = await services.storage.attachments.create({
-          componentId: upload.componentId ?? null,
-          name: upload.name,
-          kind: upload.kind ?? _kindOf(upload.contentType),
-          contentType: upload.contentType,
-          size: upload.bytes.byteLength,
-          sha256,
-          url: null,
-        })
-        return created(attachment, `/api/attachments/${attachment.id}`)
-      } catch (error) {
-        await _dropIfUnused(services, sha256)
-        throw error
-      }
+      const attachment = await services.blobs.put(
+        upload.bytes,
+        (sha256) =>
+          services.storage.attachments.create({
+            componentId: upload.componentId ?? null,
+            name: upload.name,
+            kind: upload.kind ?? _kindOf(upload.contentType),
+            contentType: upload.contentType,
+            size: upload.bytes.byteLength,
+            sha256,
+            url: null,
+          }),
+        _users(services),
+      )
+      return created(attachment, `/api/attachments/${attachment.id}`)
     },
   }),
   defineRoute({
@@ -111,7 +111,7 @@ export const attachmentRoutes = [
     responses: { 204: { description: 'Deleted' } },
     handler: async ({ params, services }) => {
       const deleted = await services.storage.attachments.delete(params.id)
-      if (deleted.sha256) await _dropIfUnused(services, deleted.sha256)
+      if (deleted.sha256) await services.blobs.release(deleted.sha256, _users(services))
       return noContent()
     },
   }),
@@ -206,8 +206,9 @@ function _kindOf(contentType: string): AttachmentKind {
   return 'other'
 }
 
-async function _dropIfUnused(services: AppServices, sha256: string): Promise<void> {
-  if ((await services.storage.attachments.countBySha256(sha256)) === 0) await services.blobs.delete(sha256)
+/** Records referring to a digest: what decides whether its bytes may go (see BlobStore). */
+function _users(services: AppServices): CountUsers {
+  return (sha256) => services.storage.attachments.countBySha256(sha256)
 }
 
 /** The decoded last path segment of a URL; as written when its percent-encoding is malformed (`%E0%A4%A`). */
