@@ -1,4 +1,4 @@
-import { ComplibError, ERROR_STATUS, type ConnectorDefinition, type ErrorCode, type Storage } from '@complib/core'
+import { ComplibError, ERROR_STATUS, isComplibError, type ConnectorDefinition, type ErrorCode, type Storage } from '@complib/core'
 import { H3, type HTTPError } from 'h3'
 import { join } from 'node:path'
 import { createPushRunner, type PushRunner } from '@complib/connector-webhook'
@@ -8,7 +8,9 @@ import { BUILT_IN_CONNECTOR_TYPES } from './connectors/registry'
 import { toProblemResponse } from './problem'
 import { ROUTES } from './routes'
 import { docsRoutes } from './routes/docs'
-import { registerRoutes } from './routing/register'
+import { allowedMethods, registerRoutes } from './routing/register'
+import { ClientGoneError } from './routing/request'
+import { assertIdentityEncoding, createBrowserSafety } from './http/browser-safety'
 
 export interface AppOptions {
   storage: Storage
@@ -20,7 +22,19 @@ export interface AppOptions {
   connectors?: readonly ConnectorDefinition[] | undefined
   /** When set, every request must carry `Authorization: Bearer <apiKey>`. */
   apiKey?: string | undefined
+  /**
+   * Web origins besides the server's own whose pages may change the library
+   * (and read answers, through CORS). docs/decisions.md, "Browsers".
+   */
+  allowedOrigins?: readonly string[] | undefined
+  /**
+   * Host names, besides the loopback ones, that requests may be addressed to;
+   * undefined accepts any `Host` (startServer sets it on a loopback bind, against DNS rebinding).
+   */
+  allowedHosts?: readonly string[] | undefined
   log?: ((message: string, cause?: unknown) => void) | undefined
+  /** One-line notes of what is not a fault (a client that went away mid-request). */
+  debug?: ((message: string) => void) | undefined
 }
 
 /**
@@ -32,15 +46,40 @@ export interface AppOptions {
  * const res = await app.fetch(new Request('http://local/api/health'))
  */
 export function createApp(options: AppOptions): H3 {
+  const safety = createBrowserSafety({ allowedOrigins: options.allowedOrigins, allowedHosts: options.allowedHosts })
+  const routes = [...ROUTES, ...docsRoutes(ROUTES)]
   const app = new H3({
     // Errors are answered (and 5xx logged) by toProblemResponse; h3's own logging would repeat them.
     silent: true,
-    onError: (error) => toProblemResponse(_fromH3Error(error), options.log),
+    onError: (error, event) => {
+      const cause = _fromH3Error(error)
+      if (isComplibError(cause) && cause.cause instanceof ClientGoneError) options.debug?.(`[http] ${event.req.method} ${event.url.pathname}: ${cause.cause.message}`)
+      const res = toProblemResponse(cause, options.log)
+      const cors = safety.corsHeaders(event)
+      if (cors) for (const [name, value] of Object.entries(cors)) res.headers.set(name, value)
+      return res
+    },
+  })
+
+  // Before anything else (the API key too): a page on another site learns nothing, not even whether a key is needed.
+  app.use((event) => {
+    safety.check(event)
+    assertIdentityEncoding(event)
+    const cors = safety.corsHeaders(event)
+    if (cors) for (const [name, value] of Object.entries(cors)) event.res.headers.set(name, value)
+  })
+  // OPTIONS: what a path allows; for an allowed origin, the CORS preflight answer too. Needs no key.
+  app.on('OPTIONS', '/**', (event) => {
+    const allow = allowedMethods(routes, event.url.pathname)
+    if (allow.length === 0) throw new ComplibError('NOT_FOUND', `no route for ${event.url.pathname}`)
+    return new Response(null, { status: 204, headers: { allow: allow.join(', '), ...safety.corsHeaders(event) } })
   })
 
   if (options.apiKey) {
     const apiKey = options.apiKey
     app.use((event) => {
+      // A CORS preflight never carries credentials; OPTIONS tells only which methods a path allows.
+      if (event.req.method === 'OPTIONS') return
       if (!isAuthorized(event.req.headers.get('authorization'), apiKey)) {
         throw new ComplibError('UNAUTHORIZED', 'send the API key as `Authorization: Bearer <key>`', {
           headers: { 'www-authenticate': 'Bearer realm="complib"' },
@@ -49,7 +88,7 @@ export function createApp(options: AppOptions): H3 {
     })
   }
 
-  registerRoutes(app, [...ROUTES, ...docsRoutes(ROUTES)], {
+  registerRoutes(app, routes, {
     storage: options.storage,
     dataDir: options.dataDir,
     blobs: options.dataDir ? createFileBlobStore(join(options.dataDir, 'attachments')) : createMemoryBlobStore(),
@@ -58,7 +97,13 @@ export function createApp(options: AppOptions): H3 {
   })
 
   app.all('/**', (event) => {
-    throw new ComplibError('NOT_FOUND', `no route for ${event.req.method} ${new URL(event.req.url).pathname}`)
+    const allow = allowedMethods(routes, event.url.pathname)
+    if (allow.length > 0) {
+      throw new ComplibError('METHOD_NOT_ALLOWED', `${event.req.method} is not allowed on ${event.url.pathname}; it allows ${allow.join(', ')}`, {
+        headers: { allow: allow.join(', ') },
+      })
+    }
+    throw new ComplibError('NOT_FOUND', `no route for ${event.req.method} ${event.url.pathname}`)
   })
   return app
 }

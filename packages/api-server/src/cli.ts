@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util'
+import { createLogOnce } from './http/node-listener'
 import { pushCommand } from './push-command'
 import { DEFAULTS, startServer } from './server'
 import { APP_VERSION } from './version'
@@ -7,13 +8,17 @@ const USAGE = `complib ${APP_VERSION}: a local service for electronic component 
 
 Usage:
   complib serve [--host 127.0.0.1] [--port 4000] [--data ./data] [--api-key KEY] [--connector MODULE]…
+                [--allowed-origin ORIGIN]… [--allowed-host NAME]…
   complib push <connector id or name> [--follow] [--url http://127.0.0.1:4000] [--api-key KEY]
   complib --version
 
 Environment: COMPLIB_HOST, COMPLIB_PORT, COMPLIB_DATA_DIR, COMPLIB_API_KEY (flags win).
 Listening off loopback requires an API key; clients send it as "Authorization: Bearer KEY".
 --connector loads a connector package (a name or a path; repeatable), as does
-"connectors" in <data>/complib.config.json.`
+"connectors" in <data>/complib.config.json.
+Browsers: only pages of this server may change the library. --allowed-origin lets a
+trusted front end elsewhere (e.g. https://parts.example.com) do so too, with CORS;
+--allowed-host adds a name the server answers to on loopback (e.g. behind a local proxy).`
 
 /** Entry of the `complib` command; returns the exit code (it keeps running while serving). */
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
@@ -28,6 +33,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         data: { type: 'string' },
         'api-key': { type: 'string' },
         connector: { type: 'string', multiple: true },
+        'allowed-origin': { type: 'string', multiple: true },
+        'allowed-host': { type: 'string', multiple: true },
         url: { type: 'string' },
         follow: { type: 'boolean', short: 'f' },
         help: { type: 'boolean', short: 'h' },
@@ -81,6 +88,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       dataDir: values.data ?? env.COMPLIB_DATA_DIR ?? DEFAULTS.dataDir,
       apiKey: values['api-key'] ?? env.COMPLIB_API_KEY,
       connectors: values.connector,
+      allowedOrigins: values['allowed-origin'],
+      allowedHosts: values['allowed-host'],
     })
   } catch (error) {
     console.error(`complib: ${(error as Error).message}`)
@@ -97,9 +106,12 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       },
     )
   }
-  // Every write is journaled before it is acknowledged, so staying up is safe: a stray
-  // rejection is a bug to report, not a reason to drop every client's connection.
-  process.on('unhandledRejection', (reason) => console.error('complib: unhandled rejection (a bug, please report it):', reason))
+  // The last resort: every write is durable before it is acknowledged, so staying up is
+  // safe. A stray error is a bug to report (once per cause), not a reason to drop every
+  // client's connection; requests are guarded before this (http/node-listener.ts).
+  const report = createLogOnce((message, cause) => console.error(message, cause))
+  process.on('unhandledRejection', (reason) => report('complib: unhandled rejection (a bug, please report it)', reason))
+  process.on('uncaughtException', (error) => report('complib: uncaught exception (a bug, please report it)', error))
   process.once('SIGINT', () => stop('SIGINT'))
   process.once('SIGTERM', () => stop('SIGTERM'))
   return new Promise<number>(() => {})

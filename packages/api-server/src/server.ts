@@ -3,11 +3,13 @@ import type { AddressInfo } from 'node:net'
 import { resolve } from 'node:path'
 import { createPushRunner } from '@complib/connector-webhook'
 import { createSqlJsStorage, type ConnectorDefinition, type SqlJsStorage } from '@complib/core'
-import { toNodeHandler } from 'h3'
+import { toNodeHandler } from 'h3/node'
 import { createApp } from './app'
 import { isLoopbackHost } from './auth'
 import { configuredConnectorModules, loadConnectorTypes } from './connectors/load'
 import { answerClientError } from './client-error'
+import { toOrigin } from './http/browser-safety'
+import { createRequestListener } from './http/node-listener'
 
 export interface ServerOptions {
   host?: string | undefined
@@ -15,6 +17,10 @@ export interface ServerOptions {
   /** Data folder: database snapshot, journal, attachments. */
   dataDir?: string | undefined
   apiKey?: string | undefined
+  /** Web origins whose pages may use the API besides the server's own (`--allowed-origin`). */
+  allowedOrigins?: readonly string[] | undefined
+  /** Names besides localhost, 127.0.0.1 and [::1] that a loopback server answers to (`--allowed-host`). */
+  allowedHosts?: readonly string[] | undefined
   /**
    * Connector types to load besides the built-in webhook one: definitions, or
    * modules (package names or paths, resolved from the working folder) that
@@ -45,6 +51,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const dataDir = resolve(options.dataDir ?? DEFAULTS.dataDir)
   const log = options.log ?? ((m, cause) => (cause ? console.error(m, cause) : console.error(m)))
   assertSafeBinding(host, options.apiKey)
+  // A typo in an origin stops the start, before the data folder is touched.
+  const allowedOrigins = (options.allowedOrigins ?? []).map(toOrigin)
 
   // Connector packages load before the data folder is opened: a broken one stops the start cleanly.
   const given = options.connectors ?? []
@@ -57,8 +65,19 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   ]
   const storage = await createSqlJsStorage({ dir: dataDir, log })
   const runner = createPushRunner({ storage, connectors, log })
-  const app = createApp({ storage, runner, connectors, dataDir, apiKey: options.apiKey, log })
-  const server = createServer(toNodeHandler(app))
+  const app = createApp({
+    storage,
+    runner,
+    connectors,
+    dataDir,
+    apiKey: options.apiKey,
+    allowedOrigins,
+    // On loopback, Host must name this machine (DNS rebinding); off loopback the API key guards the door.
+    allowedHosts: isLoopbackHost(host) ? (options.allowedHosts ?? []) : undefined,
+    log,
+    debug: process.env.COMPLIB_DEBUG ? (m) => console.error(m) : undefined,
+  })
+  const server = createServer(createRequestListener(toNodeHandler(app), { log }))
   server.on('clientError', answerClientError)
   try {
     await new Promise<void>((resolveListen, reject) => {

@@ -63,9 +63,15 @@ function _errorCodes(route: AnyRoute): ErrorCode[] {
   // Every route refuses unknown query parameters (400) and, with an API key set, a missing key (401).
   const codes = new Set<ErrorCode>(['VALIDATION_FAILED', 'UNAUTHORIZED', ...(route.errors ?? [])])
   if (route.params) codes.add('NOT_FOUND')
-  if (route.body) codes.add('PAYLOAD_TOO_LARGE')
-  // Any write may meet a full data folder.
-  if (route.method !== 'GET') codes.add('INSUFFICIENT_STORAGE')
+  if (route.body) {
+    codes.add('PAYLOAD_TOO_LARGE')
+    codes.add('UNSUPPORTED_MEDIA_TYPE')
+  }
+  // Any write may meet a full data folder, and is refused from a page of another origin.
+  if (route.method !== 'GET') {
+    codes.add('INSUFFICIENT_STORAGE')
+    codes.add('FORBIDDEN')
+  }
   return [...codes]
 }
 
@@ -75,6 +81,8 @@ function _errorDescription(code: ErrorCode): string {
       return 'Invalid input: the problem names each offending field in `errors`'
     case 401:
       return 'An API key is required (off loopback) and was missing or wrong'
+    case 403:
+      return 'Refused: sent from a page of another origin, or to a Host that is not this server (docs/decisions.md, "Browsers")'
     case 404:
       return 'No such record'
     case 409:
@@ -83,6 +91,8 @@ function _errorDescription(code: ErrorCode): string {
       return 'If-Match names an older version'
     case 413:
       return 'Body larger than the limit'
+    case 415:
+      return 'The body is not sent as application/json, or is compressed'
     case 507:
       return 'The data folder is full: nothing was saved; retry once space is freed'
     default:

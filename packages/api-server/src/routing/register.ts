@@ -1,5 +1,5 @@
 import { ComplibError, fromZodError } from '@complib/core'
-import { getRouterParams, type H3 } from 'h3'
+import { getRouterParams, type H3, type H3Event } from 'h3'
 import * as z from 'zod'
 import type { AnyRoute, AppServices } from './define-route'
 import { jsonResponse, Reply } from './reply'
@@ -15,7 +15,7 @@ export function registerRoutes(app: H3, routes: readonly AnyRoute[], services: A
     const status = successStatus(route)
     // Unknown query parameters are errors, not silently ignored typos.
     const query = route.query ? route.query.strict() : undefined
-    app.on(route.method, toH3Path(route.path), async (event) => {
+    const handle = async (event: H3Event) => {
       // h3 parses the URL once (lazily, srvx FastURL); no second parse per request.
       const url = event.url
       const params = route.params ? _parse(route.params, getRouterParams(event, { decode: true }), 'path') : undefined
@@ -23,8 +23,44 @@ export function registerRoutes(app: H3, routes: readonly AnyRoute[], services: A
       const body = route.body ? _parse(route.body, await readJsonBody(event.req, route.bodyLimit ?? DEFAULT_BODY_LIMIT), 'body') : undefined
       const result = await route.handler({ event, params, query: parsedQuery, body, services, url })
       return toResponse(result, status)
-    })
+    }
+    app.on(route.method, toH3Path(route.path), handle)
+    // HEAD is GET without the body (RFC 9110 §9.3.2): the same status and headers.
+    if (route.method === 'GET') {
+      app.on('HEAD', toH3Path(route.path), async (event) => {
+        const res = await handle(event)
+        await res.body?.cancel().catch(() => {})
+        return new Response(null, { status: res.status, headers: res.headers })
+      })
+    }
   }
+}
+
+/**
+ * The methods a path answers to, for `Allow` (OPTIONS, 405): HEAD wherever
+ * GET is, OPTIONS everywhere. Empty when no route has the path.
+ */
+export function allowedMethods(routes: readonly AnyRoute[], pathname: string): string[] {
+  const methods = new Set<string>()
+  for (const route of routes) if (_pathPattern(route.path).test(pathname)) methods.add(route.method)
+  if (methods.size === 0) return []
+  if (methods.has('GET')) methods.add('HEAD')
+  methods.add('OPTIONS')
+  return [...methods]
+}
+
+const _patterns = new Map<string, RegExp>()
+function _pathPattern(path: string): RegExp {
+  let pattern = _patterns.get(path)
+  if (!pattern) {
+    const source = path
+      .split(/(\{\w+\})/)
+      .map((part) => (part.startsWith('{') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join('')
+    pattern = new RegExp(`^${source}/?$`)
+    _patterns.set(path, pattern)
+  }
+  return pattern
 }
 
 /** `/api/components/{id}` → `/api/components/:id` */

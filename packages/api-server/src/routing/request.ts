@@ -16,7 +16,15 @@ export async function readBodyBytes(request: Request, limit: number): Promise<Ui
   let size = 0
   const reader = request.body.getReader()
   for (;;) {
-    const { done, value } = await reader.read()
+    let chunk: Awaited<ReturnType<typeof reader.read>>
+    try {
+      chunk = await reader.read()
+    } catch (error) {
+      throw new ComplibError('BAD_REQUEST', 'the body did not arrive whole (the client closed the connection or its framing was malformed); nothing was applied', {
+        cause: new ClientGoneError(error),
+      })
+    }
+    const { done, value } = chunk
     if (done) break
     size += value.byteLength
     if (size > limit) {
@@ -35,14 +43,18 @@ export async function readBodyBytes(request: Request, limit: number): Promise<Ui
 }
 
 /**
- * Reads a JSON body. The content type is not insisted on (curl's `-d` sends
- * form encoding), but a multipart or other clearly non-JSON body is a 415, and
- * text that is not JSON is a 400 naming `body`.
+ * Reads a JSON body. The content type must be JSON (`application/json` or a
+ * `+json` type): `text/plain` and form encodings are what a page on another
+ * site can send without asking first (docs/decisions.md, "Browsers"), so
+ * they are a 415, as is a body without a type. Text that is not JSON is a
+ * 400 naming `body`.
  */
 export async function readJsonBody(request: Request, limit: number): Promise<unknown> {
-  const type = (request.headers.get('content-type') ?? '').toLowerCase()
-  if (type.startsWith('multipart/') || type.startsWith('image/') || type === 'application/octet-stream') {
-    throw new ComplibError('UNSUPPORTED_MEDIA_TYPE', `send the body as application/json, not ${type}`)
+  const type = request.headers.get('content-type')
+  if (!isJsonMediaType(type)) {
+    throw new ComplibError('UNSUPPORTED_MEDIA_TYPE', type ? `send the body as application/json, not ${type}` : 'send the body with Content-Type: application/json', {
+      headers: { 'accept-post': 'application/json' },
+    })
   }
   const bytes = await readBodyBytes(request, limit)
   let text: string
@@ -112,6 +124,21 @@ export function ifMatchVersion(request: Request): number | undefined {
     })
   }
   return Number(match[1])
+}
+
+/** Whether a Content-Type names JSON: `application/json` or `application/<x>+json`, parameters aside. */
+export function isJsonMediaType(type: string | null): boolean {
+  if (!type) return false
+  const media = type.split(';', 1)[0]!.trim().toLowerCase()
+  return media === 'application/json' || (media.startsWith('application/') && media.endsWith('+json'))
+}
+
+/** The cause of a body that stopped arriving: the client went away, which is theirs, not a server fault. */
+export class ClientGoneError extends Error {
+  constructor(cause: unknown) {
+    super(`the client went away mid-body (${cause instanceof Error ? cause.message : String(cause)})`, { cause })
+    this.name = 'ClientGoneError'
+  }
 }
 
 function _tooLarge(limit: number): ComplibError {
