@@ -79,6 +79,62 @@ describe('imports', () => {
   })
 })
 
+describe('import regressions (issue 18)', () => {
+  it('an import with a column named constructor/valueOf/__proto__/hasOwnProperty missing from some rows is previewed, not a 5xx', async () => {
+    for (const column of ['constructor', 'valueOf', '__proto__', 'hasOwnProperty', 'toString']) {
+      const csv = await upload(`name,ipn,${column}\nA,C-${column}-1,1\nB,C-${column}-2\n`)
+      expect(csv.status, `${column}: ${csv.text}`).toBe(201)
+      expect(csv.body.columns).toEqual(['name', 'ipn', column])
+      expect(csv.body.summary).toEqual({ create: 2, update: 0, invalid: 0 })
+      expect(csv.body.preview.map((r: { input: { parameters?: unknown } }) => r.input.parameters)).toEqual([[{ type: column, value: '1' }], undefined])
+      const json = await upload(`[{"name":"A","ipn":"J-${column}-1","${column}":"1"},{"name":"B","ipn":"J-${column}-2"}]`, '', 'application/json')
+      expect(json.status, `${column}: ${json.text}`).toBe(201)
+      expect(json.body.columns).toEqual(['name', 'ipn', column])
+      // The stored session is read back from JSON (ordinary objects): PATCH and commit plan it again.
+      const patched = await api.call('PATCH', `/api/imports/${json.body.id}`, { body: { upsertKey: 'ipn' } })
+      expect(patched.status, patched.text).toBe(200)
+      const committed = await api.call('POST', `/api/imports/${json.body.id}/commit`)
+      expect(committed.status, committed.text).toBe(200)
+      expect(committed.body.result).toEqual({ created: 2, updated: 0 })
+    }
+  })
+
+  it('an import cell nested 5,000 levels deep is a 400 naming the row and column', async () => {
+    const deep = '['.repeat(5000) + ']'.repeat(5000)
+    const res = await upload(`[{"name":"A"},{"name":"B","Notes":${deep}}]`, '', 'application/json')
+    expect(res.status, res.text).toBe(400)
+    expect(res.body.errors).toEqual([{ path: 'rows[3].Notes', message: expect.stringMatching(/nested deeper than 32/) }])
+  })
+
+  it('an import cell over 64 KiB is a 400 naming the row and column', async () => {
+    const res = await upload(`name,ipn,Notes\nA,N-1,${'x'.repeat(64 * 1024 + 1)}\n`)
+    expect(res.status, res.text).toBe(400)
+    expect(res.body.errors).toEqual([{ path: 'rows[2].Notes', message: expect.stringMatching(/larger than 65536 bytes/) }])
+  })
+
+  it('a second commit of an import session is a 409 (parallel commits: exactly one 200)', async () => {
+    // Keyed by MPN, with generated ipns: a second commit of the same plan conflicts with nothing.
+    const rows = Array.from({ length: 50 }, (_, i) => `Part ${i},Yageo,PAR-${i}`)
+    const res = await upload(`name,Manufacturer,MPN\n${rows.join('\n')}\n`, '?upsertKey=mpn')
+    const answers = await Promise.all(Array.from({ length: 4 }, () => api.call('POST', `/api/imports/${res.body.id}/commit`)))
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409, 409])
+    expect(answers.find((a) => a.status === 200)!.body.result).toEqual({ created: 50, updated: 0 })
+    const session = (await api.call('GET', `/api/imports/${res.body.id}`)).body
+    expect(session).toMatchObject({ status: 'committed', result: { created: 50, updated: 0 } })
+    expect((await api.call('POST', `/api/imports/${res.body.id}/commit`)).status).toBe(409)
+    expect((await api.call('PATCH', `/api/imports/${res.body.id}`, { body: { upsertKey: 'mpn' } })).status).toBe(409)
+    expect((await api.call('GET', '/api/components?limit=100')).body).toHaveLength(50)
+  })
+
+  it('a commit refused for invalid rows leaves the session pending, so a fixed mapping commits', async () => {
+    const res = await upload('ipn,Name,Status\nA-1,Part A,retired-ish\n')
+    expect((await api.call('POST', `/api/imports/${res.body.id}/commit`)).status).toBe(400)
+    expect((await api.call('GET', `/api/imports/${res.body.id}`)).body.status).toBe('pending')
+    await api.call('PATCH', `/api/imports/${res.body.id}`, { body: { mapping: { Status: 'ignore' } } })
+    expect((await api.call('POST', `/api/imports/${res.body.id}/commit`)).status).toBe(200)
+  })
+})
+
 describe('exports', () => {
   it('exports CSV that imports back to the same components', async () => {
     await api.call('POST', `/api/imports/${(await upload(CSV)).body.id}/commit`)

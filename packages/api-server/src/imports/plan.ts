@@ -1,6 +1,7 @@
-import { ComplibError, ComponentCreate, ComponentPatch, type ImportTarget, type Storage, type UpsertKey } from '@complib/core'
-import { parse as parseCsv } from 'csv-parse/sync'
+import { ComplibError, ComponentCreate, ComponentPatch, type ImportTarget, type StorageSession, type UpsertKey } from '@complib/core'
 import * as z from 'zod'
+import { createYielder } from '../_internal/yielder'
+import { cellOf, type ImportRow } from './read-rows'
 
 
 export interface ImportRowError {
@@ -14,40 +15,6 @@ export type PlannedRow =
 export interface ImportPlan {
   rows: PlannedRow[]
   errors: ImportRowError[]
-}
-
-const MAX_ROWS = 20_000
-
-/** Reads an uploaded CSV (header row first) or JSON (an array of objects) into rows of text cells. */
-export function readRows(text: string, format: 'csv' | 'json'): Record<string, string>[] {
-  let rows: unknown
-  try {
-    rows = format === 'csv' ? parseCsv(text, { columns: true, skip_empty_lines: true, bom: true, trim: true, relax_column_count: true }) : JSON.parse(text)
-  } catch (error) {
-    const message = `not valid ${format.toUpperCase()} (${(error as Error).message})`
-    throw new ComplibError('VALIDATION_FAILED', `body: ${message}`, { errors: [{ path: 'body', message }] })
-  }
-  if (!Array.isArray(rows) || !rows.every((r) => r !== null && typeof r === 'object' && !Array.isArray(r))) {
-    throw new ComplibError('VALIDATION_FAILED', 'body: expected a list of rows (objects)', { errors: [{ path: 'body', message: 'expected an array of objects' }] })
-  }
-  if (rows.length === 0) throw new ComplibError('VALIDATION_FAILED', 'body: the file has no rows', { errors: [{ path: 'body', message: 'no rows' }] })
-  if (rows.length > MAX_ROWS) throw new ComplibError('PAYLOAD_TOO_LARGE', `the file has ${rows.length} rows; an import takes at most ${MAX_ROWS}`)
-  return (rows as Record<string, unknown>[]).map((r) =>
-    Object.fromEntries(Object.entries(r).map(([k, v]) => [k.trim(), _cell(v, format)])),
-  )
-}
-
-function _cell(v: unknown, format: 'csv' | 'json'): string {
-  const text = v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v)
-  // Our CSV export guards cells that a spreadsheet would run as formulas with a leading quote; take it off again.
-  return format === 'csv' && /^'[=+\-@]/.test(text) ? text.slice(1) : text
-}
-
-/** The columns of the rows, in first-seen order. */
-export function columnsOf(rows: Record<string, string>[]): string[] {
-  const seen = new Set<string>()
-  for (const r of rows) for (const k of Object.keys(r)) if (k) seen.add(k)
-  return [...seen]
 }
 
 const GUESSES: Array<[RegExp, ImportTarget]> = [
@@ -64,19 +31,24 @@ const GUESSES: Array<[RegExp, ImportTarget]> = [
 
 /** A first mapping: known names map to their field; any other column becomes a parameter. */
 export function guessMapping(columns: string[]): Record<string, ImportTarget> {
-  return Object.fromEntries(columns.map((c) => [c, GUESSES.find(([re]) => re.test(c))?.[1] ?? 'parameter']))
+  const mapping: Record<string, ImportTarget> = Object.create(null)
+  for (const c of columns) mapping[c] = GUESSES.find(([re]) => re.test(c))?.[1] ?? 'parameter'
+  return mapping
 }
 
 /**
  * Turns rows into planned creates and updates under a mapping. Every row is
  * validated with the same schema as `POST /api/components`; errors name the
  * row (1-based, as a spreadsheet shows it after the header) and the field.
+ * Gives other requests a turn now and then (createYielder).
  */
-export async function planImport(storage: Storage, rows: Record<string, string>[], mapping: Record<string, ImportTarget>, upsertKey: UpsertKey): Promise<ImportPlan> {
+export async function planImport(storage: StorageSession, rows: ImportRow[], mapping: Record<string, ImportTarget>, upsertKey: UpsertKey): Promise<ImportPlan> {
   const planned: PlannedRow[] = []
   const errors: ImportRowError[] = []
   const seenKeys = new Map<string, number>()
+  const yieldTurn = createYielder()
   for (const [i, cells] of rows.entries()) {
+    await yieldTurn()
     const row = i + 2
     const raw = _toInput(cells, mapping)
     const mpn = (raw.mpns as Array<{ manufacturer: string; partNumber: string }> | undefined)?.[0]
@@ -104,36 +76,36 @@ export async function planImport(storage: Storage, rows: Record<string, string>[
   return { rows: planned, errors }
 }
 
-/** Applies a plan inside one transaction: every row or none. */
-export async function commitImport(storage: Storage, plan: PlannedRow[]): Promise<{ created: number; updated: number }> {
-  return storage.transaction(async (tx) => {
-    let created = 0
-    let updated = 0
-    for (const p of plan) {
-      try {
-        if (p.action === 'create') {
-          await tx.components.create(p.input)
-          created++
-        } else {
-          await tx.components.update(p.componentId, p.input)
-          updated++
-        }
-      } catch (error) {
-        const e = error as ComplibError
-        throw new ComplibError(e.code ?? 'INTERNAL', `row ${p.row}: ${e.detail ?? String(error)}`, { errors: [{ path: `rows[${p.row}]`, message: e.detail ?? String(error) }], cause: error })
+/** Applies a plan inside the caller's transaction (`tx`), so that it lands whole or not at all. */
+export async function applyImport(tx: StorageSession, plan: PlannedRow[]): Promise<{ created: number; updated: number }> {
+  let created = 0
+  let updated = 0
+  const yieldTurn = createYielder()
+  for (const p of plan) {
+    await yieldTurn()
+    try {
+      if (p.action === 'create') {
+        await tx.components.create(p.input)
+        created++
+      } else {
+        await tx.components.update(p.componentId, p.input)
+        updated++
       }
+    } catch (error) {
+      const e = error as ComplibError
+      throw new ComplibError(e.code ?? 'INTERNAL', `row ${p.row}: ${e.detail ?? String(error)}`, { errors: [{ path: `rows[${p.row}]`, message: e.detail ?? String(error) }], cause: error })
     }
-    return { created, updated }
-  })
+  }
+  return { created, updated }
 }
 
-function _toInput(cells: Record<string, string>, mapping: Record<string, ImportTarget>): Record<string, unknown> {
+function _toInput(cells: ImportRow, mapping: Record<string, ImportTarget>): Record<string, unknown> {
   const input: Record<string, unknown> = {}
   const parameters: Array<{ type: string; value: string }> = []
   let manufacturer = ''
   let partNumber = ''
   for (const [column, target] of Object.entries(mapping)) {
-    const value = (cells[column] ?? '').trim()
+    const value = cellOf(cells, column).trim()
     if (target === 'ignore' || value === '') continue
     if (target === 'parameter') parameters.push({ type: column, value })
     else if (target === 'tags') input.tags = value.split(/[;,|]/).map((t) => t.trim()).filter(Boolean)
@@ -146,7 +118,7 @@ function _toInput(cells: Record<string, string>, mapping: Record<string, ImportT
   return input
 }
 
-async function _findExisting(storage: Storage, ipn: string | undefined, mpn: { manufacturer: string; partNumber: string } | undefined, key: UpsertKey): Promise<string | null> {
+async function _findExisting(storage: StorageSession, ipn: string | undefined, mpn: { manufacturer: string; partNumber: string } | undefined, key: UpsertKey): Promise<string | null> {
   if (key === 'ipn') {
     try {
       return (await storage.components.getByIpn(ipn!)).id

@@ -1,7 +1,8 @@
-import { ComplibError, ExportQuery, ImportCreateQuery, ImportPatch, ImportSession, idSchema, type Component, type ImportRecord, type ImportTarget, type Storage, type UpsertKey } from '@complib/core'
+import { ComplibError, ExportQuery, ImportCreateQuery, ImportPatch, ImportSession, idSchema, isComplibError, type Component, type ImportRecord, type ImportTarget, type Storage, type StorageSession, type UpsertKey } from '@complib/core'
 import { stringify } from 'csv-stringify/sync'
 import * as z from 'zod'
-import { columnsOf, commitImport, guessMapping, planImport, readRows, type ImportPlan } from '../imports/plan'
+import { applyImport, guessMapping, planImport, type ImportPlan } from '../imports/plan'
+import { columnsOf, readRows, type ImportRow } from '../imports/read-rows'
 import { defineRoute } from '../routing/define-route'
 import { created, noContent } from '../routing/reply'
 import { ifMatchVersion, readBodyBytes } from '../routing/request'
@@ -13,7 +14,7 @@ const PREVIEW_ROWS = 20
 interface _Data {
   format: 'csv' | 'json'
   fileName: string | null
-  rows: Record<string, string>[]
+  rows: ImportRow[]
   columns: string[]
   mapping: Record<string, ImportTarget>
   upsertKey: UpsertKey
@@ -70,16 +71,23 @@ export const importExportRoutes = [
     handler: async ({ params, body, services, event }) => {
       const record = await services.storage.imports.get(params.id)
       const data = record.data as unknown as _Data
-      if (record.status !== 'pending') throw new ComplibError('CONFLICT', `import ${record.id} was already committed`)
+      if (record.status !== 'pending') throw _alreadyCommitted(record.id)
       const unknown = Object.keys(body.mapping ?? {}).find((c) => !data.columns.includes(c))
       if (unknown !== undefined) {
         throw new ComplibError('VALIDATION_FAILED', `body.mapping: the file has no column "${unknown}"`, { errors: [{ path: `body.mapping.${unknown}`, message: 'no such column' }] })
       }
-      const mapping = { ...data.mapping, ...body.mapping }
+      const mapping: Record<string, ImportTarget> = Object.assign(Object.create(null), data.mapping, body.mapping)
       const upsertKey = body.upsertKey ?? data.upsertKey
       const plan = await planImport(services.storage, data.rows, mapping, upsertKey)
       const next: _Data = { ...data, mapping, upsertKey, plan }
-      return _view(await services.storage.imports.update(record.id, { data: next as unknown as Record<string, unknown> }, { ifVersion: ifMatchVersion(event.req) }))
+      const ifVersion = ifMatchVersion(event.req)
+      // A commit may have landed while the plan was made: it must not be overwritten.
+      return _view(
+        await services.storage.transaction(async (tx) => {
+          await _pendingSession(tx, record.id)
+          return tx.imports.update(record.id, { data: next as unknown as Record<string, unknown> }, { ifVersion })
+        }),
+      )
     },
   }),
   defineRoute({
@@ -101,24 +109,34 @@ export const importExportRoutes = [
     group: 'import-export',
     operationId: 'commitImport',
     summary: 'Apply the import: every row or none',
-    description: 'Refused with a 400 listing the invalid rows while any row is invalid. The plan is recomputed first, so changes made since the preview are taken into account.',
+    description:
+      'Refused with a 400 listing the invalid rows while any row is invalid, leaving the session pending. The plan is recomputed first, so changes made since the preview are taken into account. A session commits once: a second commit, or one made while another runs, is a 409.',
     params: Params,
     errors: ['CONFLICT'],
     responses: { 200: { description: 'The committed session', schema: ImportSession } },
-    handler: async ({ params, services }) => {
-      const record = await services.storage.imports.get(params.id)
-      const data = record.data as unknown as _Data
-      if (record.status !== 'pending') throw new ComplibError('CONFLICT', `import ${record.id} was already committed`)
-      const plan = await planImport(services.storage, data.rows, data.mapping, data.upsertKey)
-      if (plan.errors.length) {
-        throw new ComplibError('VALIDATION_FAILED', `${plan.errors.length} rows are invalid; fix the file or the mapping (first: row ${plan.errors[0]!.row}, ${plan.errors[0]!.path}: ${plan.errors[0]!.message})`, {
-          errors: plan.errors.slice(0, 100).map((e) => ({ path: `rows[${e.row}].${e.path}`, message: e.message })),
-        })
-      }
-      const result = await commitImport(services.storage, plan.rows)
-      const next: _Data = { ...data, plan, result }
-      return _view(await services.storage.imports.update(record.id, { status: 'committed', data: next as unknown as Record<string, unknown> }))
-    },
+    handler: async ({ params, services }) =>
+      // One transaction: the session is claimed (pending → committed) before any row is applied, and a
+      // failure undoes the claim with the rows. Transactions run one at a time, and the claim is a
+      // versioned write, so of two commits exactly one wins; the other finds it committed (409).
+      _view(
+        await services.storage.transaction(async (tx) => {
+          const record = await _pendingSession(tx, params.id)
+          const claimed = await tx.imports.update(record.id, { status: 'committed' }, { ifVersion: record.version }).catch((error: unknown) => {
+            if (isComplibError(error) && error.code === 'PRECONDITION_FAILED') throw _alreadyCommitted(record.id)
+            throw error
+          })
+          const data = claimed.data as unknown as _Data
+          const plan = await planImport(tx, data.rows, data.mapping, data.upsertKey)
+          if (plan.errors.length) {
+            throw new ComplibError('VALIDATION_FAILED', `${plan.errors.length} rows are invalid; fix the file or the mapping (first: row ${plan.errors[0]!.row}, ${plan.errors[0]!.path}: ${plan.errors[0]!.message})`, {
+              errors: plan.errors.slice(0, 100).map((e) => ({ path: `rows[${e.row}].${e.path}`, message: e.message })),
+            })
+          }
+          const result = await applyImport(tx, plan.rows)
+          const next: _Data = { ...data, plan, result }
+          return tx.imports.update(record.id, { data: next as unknown as Record<string, unknown> })
+        }),
+      ),
   }),
   defineRoute({
     method: 'GET',
@@ -180,6 +198,17 @@ async function* _allComponents(storage: Storage, includeDeleted: boolean): Async
     yield* page.items
     cursor = page.nextCursor ?? undefined
   } while (cursor)
+}
+
+/** The session, or a 409 when it was committed already. */
+async function _pendingSession(tx: StorageSession, id: string): Promise<ImportRecord> {
+  const record = await tx.imports.get(id)
+  if (record.status !== 'pending') throw _alreadyCommitted(id)
+  return record
+}
+
+function _alreadyCommitted(id: string): ComplibError {
+  return new ComplibError('CONFLICT', `import ${id} was already committed`)
 }
 
 function _view(record: ImportRecord): z.infer<typeof ImportSession> {

@@ -1,0 +1,118 @@
+import { ComplibError } from '@complib/core'
+import { parse as parseCsv } from 'csv-parse/sync'
+
+/**
+ * One row of an import: column name → text cell. Rows are made without a
+ * prototype, and read with `cellOf`, because a column may be named
+ * `constructor`, `valueOf` or `__proto__` (a row without that cell must not
+ * find `Object.prototype`'s member instead: issue 18, finding 5).
+ */
+export type ImportRow = Record<string, string>
+
+/** Most rows one import takes. */
+export const IMPORT_MAX_ROWS = 5_000
+/** Most columns one import takes (each is mapped and read for every row). */
+export const IMPORT_MAX_COLUMNS = 256
+/** Deepest nesting of a JSON import's cell (an object or array cell is kept as its JSON text). */
+export const IMPORT_CELL_MAX_DEPTH = 32
+/** Largest cell, in UTF-8 bytes of its text. */
+export const IMPORT_CELL_MAX_BYTES = 64 * 1024
+
+/**
+ * Reads an uploaded CSV (header row first) or JSON (an array of objects) into
+ * rows of text cells. A cell nested deeper than IMPORT_CELL_MAX_DEPTH or
+ * larger than IMPORT_CELL_MAX_BYTES, too many rows or too many columns, is a
+ * 400 (413 for rows) naming where, as `rows[<row>].<column>` with rows counted
+ * as a spreadsheet shows them (the first after the header is 2).
+ */
+export function readRows(text: string, format: 'csv' | 'json'): ImportRow[] {
+  const records = format === 'csv' ? _csvRecords(text) : _jsonRecords(text)
+  if (records.length === 0) throw _invalid('body', 'no rows', 'body: the file has no rows')
+  if (records.length > IMPORT_MAX_ROWS) throw new ComplibError('PAYLOAD_TOO_LARGE', `the file has ${records.length} rows; an import takes at most ${IMPORT_MAX_ROWS}`)
+  const rows = records.map((entries, i) => {
+    const row: ImportRow = Object.create(null)
+    for (const [key, value] of entries) {
+      const column = key.trim()
+      row[column] = _cell(value, format, `rows[${i + 2}].${column}`)
+    }
+    return row
+  })
+  const columns = columnsOf(rows)
+  if (columns.length > IMPORT_MAX_COLUMNS) {
+    throw _invalid('columns', `${columns.length} columns; an import takes at most ${IMPORT_MAX_COLUMNS}`, `the file has ${columns.length} columns; an import takes at most ${IMPORT_MAX_COLUMNS}`)
+  }
+  return rows
+}
+
+/** The cell of `column` in `row`, '' when the row has none (never a member of Object.prototype). */
+export function cellOf(row: ImportRow, column: string): string {
+  return Object.hasOwn(row, column) ? row[column]! : ''
+}
+
+/** The columns of the rows, in first-seen order. */
+export function columnsOf(rows: ImportRow[]): string[] {
+  const seen = new Set<string>()
+  for (const r of rows) for (const k of Object.keys(r)) if (k) seen.add(k)
+  return [...seen]
+}
+
+/** The data rows as [column, cell] pairs: the header names the cells; a row's missing cells are absent, extra ones ignored. */
+function _csvRecords(text: string): Array<Array<[string, unknown]>> {
+  let records: string[][]
+  try {
+    // Arrays, not csv-parse's `columns: true` objects, whose keys would meet Object.prototype.
+    records = parseCsv(text, { skip_empty_lines: true, bom: true, trim: true, relax_column_count: true }) as string[][]
+  } catch (error) {
+    throw _unreadable('csv', error)
+  }
+  const [header = [], ...data] = records
+  return data.map((cells) => cells.slice(0, header.length).map((cell, i) => [header[i]!, cell] as [string, unknown]))
+}
+
+function _jsonRecords(text: string): Array<Array<[string, unknown]>> {
+  let rows: unknown
+  try {
+    rows = JSON.parse(text)
+  } catch (error) {
+    throw _unreadable('json', error)
+  }
+  if (!Array.isArray(rows) || !rows.every((r) => r !== null && typeof r === 'object' && !Array.isArray(r))) {
+    throw _invalid('body', 'expected an array of objects', 'body: expected a list of rows (objects)')
+  }
+  // Object.entries gives own keys only: JSON.parse makes a `"__proto__"` key an own one.
+  return (rows as object[]).map((r) => Object.entries(r))
+}
+
+function _cell(v: unknown, format: 'csv' | 'json', path: string): string {
+  let text: string
+  if (v === null || v === undefined) text = ''
+  else if (typeof v === 'object') {
+    // JSON.stringify recurses: check the depth first, without recursion, so deep nesting cannot overflow the stack.
+    if (_depthOver(v, IMPORT_CELL_MAX_DEPTH)) throw _invalid(path, `nested deeper than ${IMPORT_CELL_MAX_DEPTH} levels`)
+    text = JSON.stringify(v)
+  } else text = String(v)
+  if (text.length > IMPORT_CELL_MAX_BYTES / 3 && Buffer.byteLength(text) > IMPORT_CELL_MAX_BYTES) throw _invalid(path, `larger than ${IMPORT_CELL_MAX_BYTES} bytes`)
+  // Our CSV export guards cells that a spreadsheet would run as formulas with a leading quote; take it off again.
+  return format === 'csv' && /^'[=+\-@]/.test(text) ? text.slice(1) : text
+}
+
+/** Whether `root` (an object or array) nests more than `max` levels, itself being level 1. */
+function _depthOver(root: object, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[root, 1]]
+  while (stack.length) {
+    const [value, depth] = stack.pop()!
+    if (value === null || typeof value !== 'object') continue
+    if (depth > max) return true
+    for (const child of Object.values(value)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1])
+  }
+  return false
+}
+
+function _unreadable(format: 'csv' | 'json', error: unknown): ComplibError {
+  const message = `not valid ${format.toUpperCase()} (${(error as Error).message})`
+  return _invalid('body', message)
+}
+
+function _invalid(path: string, message: string, detail = `${path}: ${message}`): ComplibError {
+  return new ComplibError('VALIDATION_FAILED', detail, { errors: [{ path, message }] })
+}
