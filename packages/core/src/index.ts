@@ -21,6 +21,9 @@ export { COMPONENT_STATUSES, ComponentStatus, STATUS_TRANSITIONS, assertTransiti
 // values
 export { parseSiNumber } from './si-number'
 
+// identifiers (ipn, unique names): how they compare
+export { findRefusedCharacter, foldKey } from './identifiers'
+
 // schemas (one per resource: validation, types and OpenAPI from one source)
 export * from './schemas'
 

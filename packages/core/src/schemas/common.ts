@@ -1,4 +1,5 @@
 import * as z from 'zod'
+import { findRefusedCharacter } from '../identifiers'
 
 /** An ISO 8601 timestamp in UTC, e.g. `2026-11-23T06:18:00.000Z`. */
 export const Timestamp = z.iso.datetime().meta({ example: '2026-11-23T06:18:00.000Z' })
@@ -16,6 +17,34 @@ export type LinkSummary = z.infer<typeof LinkSummary>
 
 /** A short single-line name. */
 export const Name = z.string().trim().min(1).max(200)
+/**
+ * An identifier: an ipn or the unique name of a tag, manufacturer (and
+ * alias), location or parameter type. Stored as typed after NFC and trimming;
+ * invisible and bidirectional control characters are refused, naming the
+ * character. Compared with foldKey (docs/decisions.md, "Identifiers").
+ *
+ * @example
+ * const TagName = identifierSchema(64)
+ */
+export function identifierSchema(max: number) {
+  return z
+    .string()
+    .normalize('NFC')
+    .trim()
+    .min(1)
+    .max(max)
+    .check((ctx) => {
+      const refused = findRefusedCharacter(ctx.value)
+      if (refused) {
+        ctx.issues.push({
+          code: 'custom',
+          input: ctx.value,
+          message: `contains ${refused}, an invisible or bidirectional control character`,
+        })
+      }
+    })
+}
+
 /** Free text, may be absent or null. */
 export const Description = z.string().max(10_000).nullable()
 

@@ -1,7 +1,7 @@
 import * as z from 'zod'
 import { idSchema } from '../ids'
 import { ComponentStatus } from '../status'
-import { Description, LinkSummary, Name, QueryBoolean, PageQuery, Timestamp, recordFields } from './common'
+import { Description, LinkSummary, Name, QueryBoolean, PageQuery, Timestamp, identifierSchema, recordFields } from './common'
 
 /** A parameter as embedded in a component: `{ type, value, unit? }`. `value` is text (e.g. `10k`). */
 export const ComponentParameter = z
@@ -16,21 +16,17 @@ export type ComponentParameter = z.infer<typeof ComponentParameter>
 /** A manufacturer part number as embedded in a component. */
 export const ComponentMpn = z
   .object({
-    manufacturer: z.string().trim().min(1).max(200),
+    manufacturer: identifierSchema(200),
     partNumber: z.string().trim().min(1).max(200),
   })
   .meta({ id: 'ComponentMpn' })
 export type ComponentMpn = z.infer<typeof ComponentMpn>
 
-export const Ipn = z
-  .string()
-  .trim()
-  .min(1)
-  .max(64)
+export const Ipn = identifierSchema(64)
   .regex(/^[^\s/?#]+$/, { error: 'an ipn has no spaces, slashes, ? or #' })
   .meta({ description: 'Internal part number, unique among non-deleted components', example: 'RES-00042' })
 
-export const TagName = z.string().trim().min(1).max(64)
+export const TagName = identifierSchema(64)
 
 /** A link given by id, or by a `{ id }` object as returned in a component (so GET output can be sent back). */
 const linkInput = (kind: 'symbol' | 'footprint') =>

@@ -1,6 +1,6 @@
 import * as z from 'zod'
 import { idSchema } from '../ids'
-import { Description, Name, PageQuery, Timestamp, recordFields } from './common'
+import { Description, PageQuery, Timestamp, identifierSchema, recordFields } from './common'
 
 /** A stock location; locations nest (`parentId`), `path` is the names from the root, joined by ` / `. */
 export const Location = z
@@ -22,7 +22,7 @@ export const LocationTreeNode: z.ZodType<LocationTreeNode> = Location.extend({
   },
 }).meta({ id: 'LocationTreeNode' })
 
-const writable = { name: Name, parentId: idSchema('location').nullable(), description: Description }
+const writable = { name: identifierSchema(200), parentId: idSchema('location').nullable(), description: Description }
 export const LocationCreate = z
   .strictObject({ name: writable.name, parentId: writable.parentId.optional(), description: writable.description.optional() })
   .meta({ id: 'LocationCreate' })

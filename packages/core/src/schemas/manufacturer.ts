@@ -1,6 +1,6 @@
 import * as z from 'zod'
 import { idSchema } from '../ids'
-import { Name, PageQuery, recordFields } from './common'
+import { PageQuery, identifierSchema, recordFields } from './common'
 
 export const Manufacturer = z
   .object({
@@ -15,9 +15,9 @@ export const Manufacturer = z
 export type Manufacturer = z.infer<typeof Manufacturer>
 
 const writable = {
-  name: Name,
+  name: identifierSchema(200),
   website: z.url({ protocol: /^https?$/ }).max(2000).nullable(),
-  aliases: z.array(z.string().trim().min(1).max(200)).max(50),
+  aliases: z.array(identifierSchema(200)).max(50),
 }
 export const ManufacturerCreate = z
   .strictObject({ name: writable.name, website: writable.website.optional(), aliases: writable.aliases.optional() })

@@ -1,6 +1,6 @@
 import * as z from 'zod'
 import { idSchema } from '../ids'
-import { PageQuery, recordFields } from './common'
+import { PageQuery, identifierSchema, recordFields } from './common'
 
 /** A manufacturer part number of one component, as its own record. */
 export const Mpn = z
@@ -15,8 +15,10 @@ export const Mpn = z
   .meta({ id: 'Mpn' })
 export type Mpn = z.infer<typeof Mpn>
 
-const manufacturer = z.string().trim().min(1).max(200).meta({ description: 'Manufacturer name (created when new)' })
+const manufacturer = identifierSchema(200).meta({ description: 'Manufacturer name (created when new)' })
 const partNumber = z.string().trim().min(1).max(200)
+/** A manufacturer looked up, never created: compared by foldKey, so nothing is refused. */
+const manufacturerQuery = z.string().trim().min(1).max(200)
 
 export const MpnCreate = z.strictObject({ manufacturer, partNumber }).meta({ id: 'MpnCreate' })
 export type MpnCreate = z.input<typeof MpnCreate>
@@ -27,7 +29,7 @@ export type MpnPatch = z.input<typeof MpnPatch>
 export const MpnResolveRequest = z
   .strictObject({
     items: z
-      .array(z.strictObject({ partNumber, manufacturer: manufacturer.optional() }))
+      .array(z.strictObject({ partNumber, manufacturer: manufacturerQuery.optional() }))
       .min(1)
       .max(5000),
   })

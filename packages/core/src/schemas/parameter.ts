@@ -1,6 +1,6 @@
 import * as z from 'zod'
 import { idSchema } from '../ids'
-import { Description, PageQuery, recordFields } from './common'
+import { Description, PageQuery, identifierSchema, recordFields } from './common'
 
 /** A kind of parameter (`Resistance`, `Tolerance`, …) with its unit, used for parametric search. */
 export const ParameterType = z
@@ -16,7 +16,7 @@ export const ParameterType = z
 export type ParameterType = z.infer<typeof ParameterType>
 
 const writable = {
-  name: z.string().trim().min(1).max(100),
+  name: identifierSchema(100),
   unit: z.string().trim().min(1).max(32).nullable(),
   kind: z.enum(['number', 'text']),
   description: Description,

@@ -64,7 +64,7 @@ const REPOS = {
  * await storage.close()
  */
 export default async function createSqlJsStorage(options: SqlJsStorageOptions = {}): Promise<SqlJsStorage> {
-  const db = await DurableDatabase.open({ ...options, migrate })
+  const db = await DurableDatabase.open({ ...options, migrate: (ex) => migrate(ex, options.log) })
   const root = _bindSession((fn) => db.run(fn))
   return defineStorage<SqlJsStorage>({
     name: NAME,

@@ -5,6 +5,7 @@ import { catalogSuite } from './storage/catalog-suite'
 import { componentsSuite } from './storage/components-suite'
 import { connectorsSuite } from './storage/connectors'
 import { documentsSuite } from './storage/documents'
+import { identifiersSuite } from './storage/identifiers'
 import { libraryItemsSuite } from './storage/library-items'
 import { librarySuite } from './storage/library-suite'
 import { locationsSuite } from './storage/locations'
@@ -45,6 +46,7 @@ export function testStorage(name: string, factory: StorageFactory): void {
     componentsSuite(get)
     catalogSuite(get)
     tagsSuite(get)
+    identifiersSuite(get)
     parametersSuite(get)
     mpnsSuite(get)
     librarySuite(get)

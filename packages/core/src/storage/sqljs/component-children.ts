@@ -1,4 +1,5 @@
 import { ComplibError } from '../../errors'
+import { foldKey } from '../../identifiers'
 import { createId } from '../../ids'
 import type { ComponentMpn, ComponentParameter } from '../../schemas'
 import { parseSiNumber } from '../../si-number'
@@ -12,30 +13,45 @@ import { placeholders } from './_shared'
  * version, record history and re-index.
  */
 
-/** The tag named `name` (case-insensitive), created when missing. */
+/** The tag named `name` (compared by foldKey), or null. */
+export function findTag(ex: SqlExecutor, name: string): string | null {
+  return ex.get<{ id: string }>('SELECT id FROM tags WHERE name_key = ?', [foldKey(name)])?.id ?? null
+}
+
+/** The tag named `name` (compared by foldKey), created when missing. */
 export function findOrCreateTag(ex: SqlExecutor, name: string, at: string): string {
-  const row = ex.get<{ id: string }>('SELECT id FROM tags WHERE name = ?', [name])
-  if (row) return row.id
+  const found = findTag(ex, name)
+  if (found) return found
   const id = createId('tag')
-  ex.run('INSERT INTO tags (id, name, color, description, created_at, updated_at, version) VALUES (?, ?, NULL, NULL, ?, ?, 1)', [id, name, at, at])
+  ex.run('INSERT INTO tags (id, name, name_key, color, description, created_at, updated_at, version) VALUES (?, ?, ?, NULL, NULL, ?, ?, 1)', [id, name, foldKey(name), at, at])
   return id
 }
 
-/** The manufacturer named `name` or carrying it as an alias (case-insensitive), created when missing. */
-export function findOrCreateManufacturer(ex: SqlExecutor, name: string, at: string): string {
+/** The manufacturer named `name` or carrying it as an alias (compared by foldKey), or null. */
+export function findManufacturer(ex: SqlExecutor, name: string): string | null {
+  const key = foldKey(name)
   const row =
-    ex.get<{ id: string }>('SELECT id FROM manufacturers WHERE name = ?', [name]) ??
-    ex.get<{ id: string }>(
-      'SELECT m.id FROM manufacturers m, json_each(m.aliases) a WHERE a.value = ? COLLATE NOCASE ORDER BY m.id LIMIT 1',
-      [name],
-    )
-  if (row) return row.id
+    ex.get<{ id: string }>('SELECT id FROM manufacturers WHERE name_key = ?', [key]) ??
+    ex.get<{ id: string }>('SELECT m.id FROM manufacturers m, json_each(m.alias_keys) a WHERE a.value = ? ORDER BY m.id LIMIT 1', [key])
+  return row?.id ?? null
+}
+
+/** The manufacturer named `name` or carrying it as an alias (compared by foldKey), created when missing. */
+export function findOrCreateManufacturer(ex: SqlExecutor, name: string, at: string): string {
+  const found = findManufacturer(ex, name)
+  if (found) return found
   const id = createId('manufacturer')
-  ex.run(`INSERT INTO manufacturers (id, name, website, aliases, created_at, updated_at, version) VALUES (?, ?, NULL, '[]', ?, ?, 1)`, [id, name, at, at])
+  ex.run(`INSERT INTO manufacturers (id, name, name_key, website, aliases, created_at, updated_at, version) VALUES (?, ?, ?, NULL, '[]', ?, ?, 1)`, [
+    id,
+    name,
+    foldKey(name),
+    at,
+    at,
+  ])
   return id
 }
 
-/** Replaces the tags of a component by names (duplicates, case-insensitive, collapse). */
+/** Replaces the tags of a component by names (names with the same foldKey collapse). */
 export function setTags(ex: SqlExecutor, componentId: string, names: readonly string[], at: string): void {
   ex.run('DELETE FROM component_tags WHERE component_id = ?', [componentId])
   const seen = new Set<string>()

@@ -1,3 +1,4 @@
+import { foldKey } from '../../identifiers'
 import type { ComponentListQuery } from '../../schemas'
 import type { SqlExecutor, SqlParam } from '../_internal/sql-executor'
 import type { Page } from '../types'
@@ -60,16 +61,16 @@ function _pageQuery(ex: SqlExecutor, query: ComponentListQuery): { sql: string; 
     params.push(...query.status)
   }
   if (query.tag) {
-    where.push('EXISTS (SELECT 1 FROM component_tags ct JOIN tags t ON t.id = ct.tag_id WHERE ct.component_id = c.id AND t.name = ?)')
-    params.push(query.tag)
+    where.push('EXISTS (SELECT 1 FROM component_tags ct JOIN tags t ON t.id = ct.tag_id WHERE ct.component_id = c.id AND t.name_key = ?)')
+    params.push(foldKey(query.tag))
   }
   if (query.category) {
     where.push('c.category = ? COLLATE NOCASE')
     params.push(query.category)
   }
   if (query.manufacturer) {
-    where.push('EXISTS (SELECT 1 FROM mpns m JOIN manufacturers f ON f.id = m.manufacturer_id WHERE m.component_id = c.id AND f.name = ?)')
-    params.push(query.manufacturer)
+    where.push('EXISTS (SELECT 1 FROM mpns m JOIN manufacturers f ON f.id = m.manufacturer_id WHERE m.component_id = c.id AND f.name_key = ?)')
+    params.push(foldKey(query.manufacturer))
   }
   if (query.symbolId) {
     where.push('EXISTS (SELECT 1 FROM component_symbols l WHERE l.component_id = c.id AND l.item_id = ?)')

@@ -1,3 +1,4 @@
+import { foldKey } from '../../identifiers'
 import { createId } from '../../ids'
 import type { Component, ComponentChange, ComponentCreateParsed, ComponentHistoryEntry, ComponentPatchParsed } from '../../schemas'
 import { assertTransition } from '../../status'
@@ -32,7 +33,7 @@ export const components = {
   },
 
   getByIpn(ex, ipn) {
-    const row = ex.get<{ id: string }>('SELECT id FROM components WHERE ipn = ? AND deleted_at IS NULL', [ipn])
+    const row = ex.get<{ id: string }>('SELECT id FROM components WHERE ipn_key = ? AND deleted_at IS NULL', [foldKey(ipn)])
     if (!row) throw notFound('component with ipn', ipn)
     return loadComponent(ex, row.id)
   },
@@ -55,7 +56,9 @@ export const components = {
     checkVersion('component', id, row.version, options?.ifVersion)
     const before = loadComponents(ex, [id]).get(id)!
     if (patch.status !== undefined) assertTransition(row.status, patch.status)
-    if (patch.ipn !== undefined && patch.ipn.toLowerCase() !== row.ipn.toLowerCase()) _assertIpnFree(ex, patch.ipn, id)
+    // The same ipn sent back unchanged is no change (a component kept from before foldKey holds no key: identifier-keys.ts).
+    const ipnChanged = patch.ipn !== undefined && patch.ipn !== row.ipn
+    if (ipnChanged) _assertIpnFree(ex, patch.ipn!, id)
     const changed = _changedFields(before, patch)
     if (changed.length === 0) return before
     const at = now()
@@ -72,6 +75,10 @@ export const components = {
         fields.push(`${column} = ?`)
         values.push(patch[key] ?? null)
       }
+    }
+    if (ipnChanged) {
+      fields.push('ipn_key = ?')
+      values.push(foldKey(patch.ipn!))
     }
     if (fields.length) ex.run(`UPDATE components SET ${fields.join(', ')} WHERE id = ?`, [...values, id])
     _writeChildren(ex, id, patch, at)
@@ -90,7 +97,7 @@ export const components = {
     const row = requireComponentRow(ex, id, true)
     if (row.deleted_at === null) return loadComponent(ex, id)
     _assertIpnFree(ex, row.ipn, id)
-    ex.run('UPDATE components SET deleted_at = NULL WHERE id = ?', [id])
+    ex.run('UPDATE components SET deleted_at = NULL, ipn_key = ? WHERE id = ?', [foldKey(row.ipn), id])
     return touchComponent(ex, id, 'restore', ['deletedAt'])
   },
 
@@ -172,16 +179,17 @@ function _create(ex: SqlExecutor, input: ComponentCreateParsed): Component {
   const ipn = input.ipn ?? _nextIpn(ex, 'CMP-')
   _assertIpnFree(ex, ipn, null)
   ex.run(
-    'INSERT INTO components (id, ipn, name, description, status, category, created_at, updated_at, deleted_at, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, 1)',
-    [id, ipn, input.name, input.description ?? null, input.status ?? 'active', input.category ?? null, at, at],
+    'INSERT INTO components (id, ipn, ipn_key, name, description, status, category, created_at, updated_at, deleted_at, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, 1)',
+    [id, ipn, foldKey(ipn), input.name, input.description ?? null, input.status ?? 'active', input.category ?? null, at, at],
   )
   _writeChildren(ex, id, input, at)
   return touchComponent(ex, id, 'create', Object.keys(input), at)
 }
 
+/** An ipn that reads as a live component's (foldKey) is a 409 naming that component and its ipn as stored. */
 function _assertIpnFree(ex: SqlExecutor, ipn: string, exceptId: string | null): void {
-  const taken = ex.get<{ id: string }>('SELECT id FROM components WHERE ipn = ? AND deleted_at IS NULL AND id IS NOT ?', [ipn, exceptId])
-  if (taken) throw conflict('body.ipn', `ipn ${ipn} is already used by component ${taken.id}`)
+  const taken = ex.get<{ id: string; ipn: string }>('SELECT id, ipn FROM components WHERE ipn_key = ? AND deleted_at IS NULL AND id IS NOT ?', [foldKey(ipn), exceptId])
+  if (taken) throw conflict('body.ipn', `ipn ${ipn} is already used by component ${taken.id}${taken.ipn === ipn ? '' : ` (as ${taken.ipn})`}`)
 }
 
 /**
@@ -199,7 +207,10 @@ function _nextIpn(ex: SqlExecutor, prefix: string): string {
     max = Math.max(max, Number(digits))
     width = Math.max(width, digits.length)
   }
-  return `${prefix}${String(max + 1).padStart(width, '0')}`
+  // A live ipn outside the range can still read the same (full-width digits): skip it.
+  let next = max + 1
+  while (ex.get('SELECT 1 FROM components WHERE ipn_key = ? AND deleted_at IS NULL', [foldKey(`${prefix}${String(next).padStart(width, '0')}`)])) next++
+  return `${prefix}${String(next).padStart(width, '0')}`
 }
 
 function _writeChildren(ex: SqlExecutor, id: string, input: ComponentCreateParsed | ComponentPatchParsed, at: string): void {

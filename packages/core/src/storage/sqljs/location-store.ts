@@ -1,4 +1,5 @@
 import { ComplibError } from '../../errors'
+import { foldKey } from '../../identifiers'
 import { createId } from '../../ids'
 import type { Location, LocationTreeNode, StockEntry } from '../../schemas'
 import type { SqlExecutor, SqlParam } from '../_internal/sql-executor'
@@ -47,9 +48,10 @@ export const locations = {
     _assertSiblingNameFree(ex, parentId, input.name, null)
     const at = now()
     const id = createId('location')
-    ex.run('INSERT INTO locations (id, name, parent_id, description, created_at, updated_at, version) VALUES (?, ?, ?, ?, ?, ?, 1)', [
+    ex.run('INSERT INTO locations (id, name, name_key, parent_id, description, created_at, updated_at, version) VALUES (?, ?, ?, ?, ?, ?, ?, 1)', [
       id,
       input.name,
+      foldKey(input.name),
       parentId,
       input.description ?? null,
       at,
@@ -72,8 +74,18 @@ export const locations = {
     }
     const description = patch.description === undefined ? current.description : patch.description
     if (name === current.name && parentId === current.parentId && description === current.description) return current
-    if (name.toLowerCase() !== current.name.toLowerCase() || parentId !== current.parentId) _assertSiblingNameFree(ex, parentId, name, id)
-    ex.run('UPDATE locations SET name = ?, parent_id = ?, description = ?, updated_at = ?, version = version + 1 WHERE id = ?', [name, parentId, description, now(), id])
+    // The key is checked and written when the name or the parent changes only: a location
+    // kept from before foldKey holds none (identifier-keys.ts).
+    const moved = name !== current.name || parentId !== current.parentId
+    if (moved) _assertSiblingNameFree(ex, parentId, name, id)
+    ex.run('UPDATE locations SET name = ?, name_key = coalesce(?, name_key), parent_id = ?, description = ?, updated_at = ?, version = version + 1 WHERE id = ?', [
+      name,
+      moved ? foldKey(name) : null,
+      parentId,
+      description,
+      now(),
+      id,
+    ])
     return _get(ex, id)
   },
 
@@ -196,6 +208,7 @@ function _invalid(path: string, message: string): ComplibError {
 }
 
 function _assertSiblingNameFree(ex: SqlExecutor, parentId: string | null, name: string, exceptId: string | null): void {
-  const row = ex.get<{ id: string }>('SELECT id FROM locations WHERE parent_id IS ? AND name = ? COLLATE NOCASE AND id IS NOT ?', [parentId, name, exceptId])
-  if (row) throw conflict('body.name', `a location named ${name} already exists there (${row.id})`)
+  // The form of the unique index locations_sibling_name_key, so the index answers.
+  const row = ex.get<{ id: string; name: string }>(`SELECT id, name FROM locations WHERE ifnull(parent_id, '') = ? AND name_key = ? AND id IS NOT ?`, [parentId ?? '', foldKey(name), exceptId])
+  if (row) throw conflict('body.name', `a location named ${row.name} already exists there (${row.id})`)
 }

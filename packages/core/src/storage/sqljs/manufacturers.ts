@@ -1,10 +1,12 @@
 import { ComplibError } from '../../errors'
+import { foldKey } from '../../identifiers'
 import { createId } from '../../ids'
 import type { Manufacturer } from '../../schemas'
 import type { SqlExecutor } from '../_internal/sql-executor'
 import type { ManufacturerStore } from '../types'
 import { checkMerge, checkVersion, chunks, conflict, likeEscape, liveComponentIds, notFound, now, pageByName, placeholders } from './_shared'
 import { touchComponent } from './component-core'
+import { aliasKeys } from './identifier-keys'
 import type { SyncRepo } from './repo'
 
 const COLUMNS = `f.id AS id, f.name AS name, f.website AS website, f.aliases AS aliases,
@@ -35,11 +37,14 @@ export const manufacturers = {
     _assertNameFree(ex, input.name, null)
     const at = now()
     const id = createId('manufacturer')
-    ex.run('INSERT INTO manufacturers (id, name, website, aliases, created_at, updated_at, version) VALUES (?, ?, ?, ?, ?, ?, 1)', [
+    const aliases = _aliases(input.aliases ?? [], input.name)
+    ex.run('INSERT INTO manufacturers (id, name, name_key, website, aliases, alias_keys, created_at, updated_at, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)', [
       id,
       input.name,
+      foldKey(input.name),
       input.website ?? null,
-      JSON.stringify(_aliases(input.aliases ?? [], input.name)),
+      JSON.stringify(aliases),
+      aliasKeys(aliases),
       at,
       at,
     ])
@@ -57,10 +62,13 @@ export const manufacturers = {
     const aliases = _aliases(patch.aliases ?? current.aliases, name)
     if (!renamed && website === current.website && JSON.stringify(aliases) === JSON.stringify(current.aliases)) return current
     const at = now()
-    ex.run('UPDATE manufacturers SET name = ?, website = ?, aliases = ?, updated_at = ?, version = version + 1 WHERE id = ?', [
+    // The key is written on a rename only: a manufacturer kept from before foldKey holds none (identifier-keys.ts).
+    ex.run('UPDATE manufacturers SET name = ?, name_key = coalesce(?, name_key), website = ?, aliases = ?, alias_keys = ?, updated_at = ?, version = version + 1 WHERE id = ?', [
       name,
+      renamed ? foldKey(name) : null,
       website,
       JSON.stringify(aliases),
+      aliasKeys(aliases),
       at,
       id,
     ])
@@ -101,7 +109,8 @@ export const manufacturers = {
       ex.run('UPDATE mpns SET manufacturer_id = ?, updated_at = ?, version = version + 1 WHERE manufacturer_id = ?', [targetId, at, source.id])
       ex.run('DELETE FROM manufacturers WHERE id = ?', [source.id])
     }
-    ex.run('UPDATE manufacturers SET aliases = ?, updated_at = ?, version = version + 1 WHERE id = ?', [JSON.stringify(_aliases(aliases, target.name)), at, targetId])
+    const merged = _aliases(aliases, target.name)
+    ex.run('UPDATE manufacturers SET aliases = ?, alias_keys = ?, updated_at = ?, version = version + 1 WHERE id = ?', [JSON.stringify(merged), aliasKeys(merged), at, targetId])
     for (const componentId of affected) touchComponent(ex, componentId, 'update', ['mpns'], at)
     return _get(ex, targetId)
   },
@@ -138,16 +147,16 @@ function _view(r: _Row): Manufacturer {
 }
 
 function _assertNameFree(ex: SqlExecutor, name: string, exceptId: string | null): void {
-  const row = ex.get<{ id: string }>('SELECT id FROM manufacturers WHERE name = ? AND id IS NOT ?', [name, exceptId])
-  if (row) throw conflict('body.name', `a manufacturer named ${name} exists (${row.id})`)
+  const row = ex.get<{ id: string; name: string }>('SELECT id, name FROM manufacturers WHERE name_key = ? AND id IS NOT ?', [foldKey(name), exceptId])
+  if (row) throw conflict('body.name', `a manufacturer named ${row.name} exists (${row.id})`)
 }
 
-/** Aliases in first-seen order, without case-insensitive repeats and without the name itself. */
+/** Aliases in first-seen order, without repeats (by foldKey) and without the name itself. */
 function _aliases(aliases: readonly string[], name: string): string[] {
-  const seen = new Set([name.toLowerCase()])
+  const seen = new Set([foldKey(name)])
   const out: string[] = []
   for (const alias of aliases) {
-    const key = alias.toLowerCase()
+    const key = foldKey(alias)
     if (seen.has(key)) continue
     seen.add(key)
     out.push(alias)

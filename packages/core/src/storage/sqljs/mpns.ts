@@ -1,9 +1,10 @@
 import { ComplibError } from '../../errors'
+import { foldKey } from '../../identifiers'
 import type { Mpn, MpnResolveResult } from '../../schemas'
 import type { SqlExecutor, SqlParam } from '../_internal/sql-executor'
 import type { MpnStore } from '../types'
 import { checkVersion, chunks, decodeCursor, encodeCursor, likeEscape, notFound, now } from './_shared'
-import { findOrCreateManufacturer, insertMpn } from './component-children'
+import { findManufacturer, findOrCreateManufacturer, insertMpn } from './component-children'
 import { requireComponentRow, touchComponent } from './component-core'
 import type { SyncRepo } from './repo'
 
@@ -71,7 +72,7 @@ export const mpns = {
     const current = _get(ex, id)
     checkVersion('mpn', id, current.version, options?.ifVersion)
     const partNumber = patch.partNumber ?? current.partNumber
-    const manufacturerId = patch.manufacturer === undefined ? current.manufacturerId : _findManufacturer(ex, patch.manufacturer)
+    const manufacturerId = patch.manufacturer === undefined ? current.manufacturerId : findManufacturer(ex, patch.manufacturer)
     if (manufacturerId === current.manufacturerId && partNumber === current.partNumber) return current
     if (
       manufacturerId !== null &&
@@ -98,8 +99,9 @@ export const mpns = {
   resolve(ex, items) {
     const results: MpnResolveResult[] = items.map((item) => ({ partNumber: item.partNumber, manufacturer: item.manufacturer ?? null, matches: [] }))
     // One query per chunk of the BOM: the items travel as a JSON array and are joined
-    // in SQL, so part_number's NOCASE collation decides what matches.
-    const indexed = items.map((item, i) => ({ i, p: item.partNumber, m: item.manufacturer ?? null }))
+    // in SQL, so part_number's NOCASE collation decides what matches; a manufacturer
+    // matches by its name's or an alias's foldKey.
+    const indexed = items.map((item, i) => ({ i, p: item.partNumber, m: item.manufacturer == null ? null : foldKey(item.manufacturer) }))
     for (const part of chunks(indexed)) {
       const rows = ex.all<{ i: number; component_id: string; ipn: string; name: string; manufacturer: string; part_number: string }>(
         `SELECT json_extract(j.value, '$.i') AS i, m.component_id, c.ipn, c.name, f.name AS manufacturer, m.part_number
@@ -108,8 +110,8 @@ export const mpns = {
          JOIN components c ON c.id = m.component_id AND c.deleted_at IS NULL
          JOIN manufacturers f ON f.id = m.manufacturer_id
          WHERE json_extract(j.value, '$.m') IS NULL
-            OR f.name = json_extract(j.value, '$.m')
-            OR EXISTS (SELECT 1 FROM json_each(f.aliases) a WHERE a.value = json_extract(j.value, '$.m') COLLATE NOCASE)
+            OR f.name_key = json_extract(j.value, '$.m')
+            OR EXISTS (SELECT 1 FROM json_each(f.alias_keys) a WHERE a.value = json_extract(j.value, '$.m'))
          ORDER BY i, m.component_id, m.position`,
         [JSON.stringify(part)],
       )
@@ -150,12 +152,4 @@ function _view(r: _Row): Mpn {
     updatedAt: r.updated_at,
     version: r.version,
   }
-}
-
-/** The manufacturer findOrCreateManufacturer would pick for `name`, without creating one. */
-function _findManufacturer(ex: SqlExecutor, name: string): string | null {
-  const byName = ex.get<{ id: string }>('SELECT id FROM manufacturers WHERE name = ?', [name])
-  if (byName) return byName.id
-  const byAlias = ex.get<{ id: string }>('SELECT f.id FROM manufacturers f, json_each(f.aliases) a WHERE a.value = ? COLLATE NOCASE ORDER BY f.id LIMIT 1', [name])
-  return byAlias?.id ?? null
 }

@@ -1,3 +1,4 @@
+import { foldKey } from '../../identifiers'
 import { createId } from '../../ids'
 import type { Parameter, ParameterType } from '../../schemas'
 import { parseSiNumber } from '../../si-number'
@@ -83,9 +84,10 @@ export const parameterTypes = {
     _assertTypeNameFree(ex, input.name, null)
     const at = now()
     const id = createId('parameterType')
-    ex.run('INSERT INTO parameter_types (id, name, unit, kind, description, created_at, updated_at, version) VALUES (?, ?, ?, ?, ?, ?, ?, 1)', [
+    ex.run('INSERT INTO parameter_types (id, name, name_key, unit, kind, description, created_at, updated_at, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)', [
       id,
       input.name,
+      foldKey(input.name),
       input.unit ?? null,
       input.kind,
       input.description ?? null,
@@ -104,10 +106,13 @@ export const parameterTypes = {
       kind: patch.kind ?? current.kind,
       description: patch.description === undefined ? current.description : patch.description,
     }
-    if (next.name !== current.name) _assertTypeNameFree(ex, next.name, id)
-    if (next.name === current.name && next.unit === current.unit && next.kind === current.kind && next.description === current.description) return current
-    ex.run('UPDATE parameter_types SET name = ?, unit = ?, kind = ?, description = ?, updated_at = ?, version = version + 1 WHERE id = ?', [
+    const renamed = next.name !== current.name
+    if (renamed) _assertTypeNameFree(ex, next.name, id)
+    if (!renamed && next.unit === current.unit && next.kind === current.kind && next.description === current.description) return current
+    // The key is written on a rename only: a type kept from before foldKey holds none (identifier-keys.ts).
+    ex.run('UPDATE parameter_types SET name = ?, name_key = coalesce(?, name_key), unit = ?, kind = ?, description = ?, updated_at = ?, version = version + 1 WHERE id = ?', [
       next.name,
+      renamed ? foldKey(next.name) : null,
       next.unit,
       next.kind,
       next.description,
@@ -187,6 +192,6 @@ function _typeView(r: _TypeRow): ParameterType {
 }
 
 function _assertTypeNameFree(ex: SqlExecutor, name: string, exceptId: string | null): void {
-  const row = ex.get<{ id: string }>('SELECT id FROM parameter_types WHERE name = ? AND id IS NOT ?', [name, exceptId])
-  if (row) throw conflict('body.name', `a parameter type named ${name} exists (${row.id})`)
+  const row = ex.get<{ id: string; name: string }>('SELECT id, name FROM parameter_types WHERE name_key = ? AND id IS NOT ?', [foldKey(name), exceptId])
+  if (row) throw conflict('body.name', `a parameter type named ${row.name} exists (${row.id})`)
 }

@@ -1,10 +1,9 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import initSqlJs from 'sql.js'
+import initSqlJs, { type Database } from 'sql.js'
 import { afterEach, describe, expect, it } from 'vitest'
 import createSqlJsStorage from '../sqljs'
-import { SCHEMA_VERSION } from './schema'
 
 const dirs: string[] = []
 afterEach(() => {
@@ -23,12 +22,14 @@ describe('schema migrations', () => {
     await before.components.delete(gone.id)
     await before.close()
 
-    // The same library as the previous schema version held it: no view_seq, no trigger.
+    // The same library as the schema version before view_seq (5) held it: no view_seq, no
+    // trigger, and none of the later steps (each undone here, newest first).
     const file = join(dir, 'complib.sqlite')
     const db = new (await initSqlJs()).Database(readFileSync(file))
+    _undoIdentifierKeys(db)
     db.run('DROP TRIGGER component_events_view')
     db.run('ALTER TABLE components DROP COLUMN view_seq')
-    db.run(`UPDATE meta SET value = ? WHERE key = 'schema_version'`, [String(SCHEMA_VERSION - 1)])
+    db.run(`UPDATE meta SET value = '5' WHERE key = 'schema_version'`)
     writeFileSync(file, db.export())
     db.close()
     rmSync(join(dir, 'complib.sqlite.sum'))
@@ -52,3 +53,12 @@ describe('schema migrations', () => {
     }
   })
 })
+
+/** Undoes addIdentifierKeys (identifier-keys.ts). */
+function _undoIdentifierKeys(db: Database): void {
+  for (const index of ['components_live_ipn_key', 'tags_name_key', 'manufacturers_name_key', 'parameter_types_name_key', 'locations_sibling_name_key']) db.run(`DROP INDEX ${index}`)
+  db.run('CREATE UNIQUE INDEX components_live_ipn ON components (ipn) WHERE deleted_at IS NULL')
+  db.run('ALTER TABLE components DROP COLUMN ipn_key')
+  for (const table of ['tags', 'manufacturers', 'parameter_types', 'locations']) db.run(`ALTER TABLE ${table} DROP COLUMN name_key`)
+  db.run('ALTER TABLE manufacturers DROP COLUMN alias_keys')
+}

@@ -1,4 +1,5 @@
 import type { SqlExecutor } from '../_internal/sql-executor'
+import { addIdentifierKeys } from './identifier-keys'
 
 /**
  * Schema of the embedded database. Each entry of MIGRATIONS runs once, in
@@ -7,8 +8,13 @@ import type { SqlExecutor } from '../_internal/sql-executor'
  * Conventions: ids are TEXT primary keys (`cmp_…`); timestamps are ISO 8601
  * TEXT set by the application (never `datetime('now')`: journal replay must
  * reproduce the same bytes); `version` bumps on every change of a record.
+ *
+ * An entry is SQL text, a list of single statements, or a function for a step
+ * SQLite cannot do alone (it runs inside the same transaction).
  */
-const MIGRATIONS: ReadonlyArray<string | readonly string[]> = [
+type Migration = string | readonly string[] | ((ex: SqlExecutor, log?: (message: string) => void) => void)
+
+const MIGRATIONS: ReadonlyArray<Migration> = [
   /* sql */ `
   CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 
@@ -307,23 +313,33 @@ const MIGRATIONS: ReadonlyArray<string | readonly string[]> = [
     `CREATE TRIGGER component_events_view AFTER INSERT ON component_events WHEN new.snapshot IS NOT NULL
      BEGIN UPDATE components SET view_seq = new.seq WHERE id = new.component_id; END`,
   ],
+  // Identifiers compare by foldKey (NFKC, case fold), kept in key columns under
+  // unique indexes (docs/decisions.md, "Identifiers"); computed in JavaScript.
+  addIdentifierKeys,
 ]
 
-/** Brings the schema up to date; returns whether it ran anything. */
-export function migrate(ex: SqlExecutor): boolean {
+/**
+ * Brings the schema up to date (or up to version `target`, for tests that
+ * make an older library); returns whether it ran anything. `log` hears what a
+ * step wants known.
+ */
+export function migrate(ex: SqlExecutor, log?: (message: string) => void, target: number = MIGRATIONS.length): boolean {
   ex.run('CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)')
   const row = ex.get<{ value: string }>(`SELECT value FROM meta WHERE key = 'schema_version'`)
   const current = row ? Number(row.value) : 0
-  for (let i = current; i < MIGRATIONS.length; i++) {
+  for (let i = current; i < target; i++) {
     const migration = MIGRATIONS[i]!
-    for (const statement of typeof migration === 'string' ? _splitStatements(migration) : migration) ex.run(statement)
+    if (typeof migration === 'function') migration(ex, log)
+    else for (const statement of typeof migration === 'string' ? _splitStatements(migration) : migration) ex.run(statement)
   }
-  if (current === MIGRATIONS.length) return false
-  ex.run(`INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)`, [String(MIGRATIONS.length)])
+  if (current >= target) return false
+  ex.run(`INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)`, [String(target)])
   return true
 }
 
 export const SCHEMA_VERSION = MIGRATIONS.length
+/** The schema version of a library from before identifier keys (addIdentifierKeys is the next step). */
+export const SCHEMA_VERSION_BEFORE_IDENTIFIER_KEYS = MIGRATIONS.indexOf(addIdentifierKeys)
 
 function _splitStatements(sql: string): string[] {
   return sql

@@ -1,9 +1,10 @@
+import { foldKey } from '../../identifiers'
 import { createId } from '../../ids'
 import type { Tag } from '../../schemas'
 import type { SqlExecutor } from '../_internal/sql-executor'
 import type { TagStore } from '../types'
 import { checkMerge, checkVersion, chunks, conflict, likeEscape, liveComponentIds, notFound, now, pageByName, placeholders } from './_shared'
-import { setTags } from './component-children'
+import { findTag, setTags } from './component-children'
 import { loadComponent, requireComponentRow, touchComponent } from './component-core'
 import type { SyncRepo } from './repo'
 
@@ -35,9 +36,10 @@ export const tags = {
     _assertNameFree(ex, input.name, null)
     const at = now()
     const id = createId('tag')
-    ex.run('INSERT INTO tags (id, name, color, description, created_at, updated_at, version) VALUES (?, ?, ?, ?, ?, ?, 1)', [
+    ex.run('INSERT INTO tags (id, name, name_key, color, description, created_at, updated_at, version) VALUES (?, ?, ?, ?, ?, ?, ?, 1)', [
       id,
       input.name,
+      foldKey(input.name),
       input.color ?? null,
       input.description ?? null,
       at,
@@ -59,8 +61,10 @@ export const tags = {
     // An unchanged record keeps its version, so an ETag stays valid after a no-op PATCH.
     if (!renamed && next.color === current.color && next.description === current.description) return current
     const at = now()
-    ex.run('UPDATE tags SET name = ?, color = ?, description = ?, updated_at = ?, version = version + 1 WHERE id = ?', [
+    // The key is written on a rename only: a tag kept from before foldKey holds none (identifier-keys.ts).
+    ex.run('UPDATE tags SET name = ?, name_key = coalesce(?, name_key), color = ?, description = ?, updated_at = ?, version = version + 1 WHERE id = ?', [
       next.name,
+      renamed ? foldKey(next.name) : null,
       next.color,
       next.description,
       at,
@@ -144,9 +148,8 @@ function _view(r: _Row): Tag {
 }
 
 function _assertNameFree(ex: SqlExecutor, name: string, exceptId: string | null): void {
-  // tags.name is COLLATE NOCASE, so `=` finds `SMD` for `smd`.
-  const row = ex.get<{ id: string }>('SELECT id FROM tags WHERE name = ? AND id IS NOT ?', [name, exceptId])
-  if (row) throw conflict('body.name', `a tag named ${name} exists (${row.id})`)
+  const row = ex.get<{ id: string; name: string }>('SELECT id, name FROM tags WHERE name_key = ? AND id IS NOT ?', [foldKey(name), exceptId])
+  if (row) throw conflict('body.name', `a tag named ${row.name} exists (${row.id})`)
 }
 
 /** Live components carrying any of the tags, in id order. */
@@ -170,9 +173,9 @@ function _sameTags(ex: SqlExecutor, componentId: string, names: readonly string[
   const current = ex.all<{ tag_id: string }>('SELECT tag_id FROM component_tags WHERE component_id = ? ORDER BY position', [componentId]).map((r) => r.tag_id)
   const wanted: string[] = []
   for (const name of names) {
-    const row = ex.get<{ id: string }>('SELECT id FROM tags WHERE name = ?', [name])
-    if (!row) return false
-    if (!wanted.includes(row.id)) wanted.push(row.id)
+    const id = findTag(ex, name)
+    if (!id) return false
+    if (!wanted.includes(id)) wanted.push(id)
   }
   return wanted.length === current.length && wanted.every((id, i) => id === current[i])
 }
