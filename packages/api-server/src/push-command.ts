@@ -20,6 +20,8 @@ interface _Run {
   batchesSucceeded: number
   batchesFailed: number
   entitiesSent: number
+  /** Absent from servers before it existed. */
+  entitiesSkipped?: number
   error: string | null
   batches?: Array<{ status: string }>
 }
@@ -55,7 +57,7 @@ export async function pushCommand(options: PushCommandOptions): Promise<number> 
     }
     if (out.isTTY) out.write('\n')
     out.write(
-      `complib: run ${run.id} ${run.status}: ${run.batchesSucceeded}/${run.batchesTotal} batches delivered, ${run.entitiesSent} components sent, ${run.batchesFailed} batches failed${run.error ? `\n  ${run.error}` : ''}\n`,
+      `complib: run ${run.id} ${run.status}: ${run.batchesSucceeded}/${run.batchesTotal} batches delivered, ${run.entitiesSent} components sent, ${run.entitiesSkipped ? `${run.entitiesSkipped} skipped (deleted during the run), ` : ''}${run.batchesFailed} batches failed${run.error ? `\n  ${run.error}` : ''}\n`,
     )
     return run.status === 'succeeded' ? 0 : 1
   } catch (error) {

@@ -1,4 +1,4 @@
-import type { Component, ConnectorDefinition, Run, Storage } from '@complib/core'
+import type { Component, ConnectorDefinition, ConnectorRunResult, Run, Storage } from '@complib/core'
 import { promisify } from 'node:util'
 import { inflateRaw } from 'node:zlib'
 import pLimit from 'p-limit'
@@ -34,15 +34,17 @@ export async function executePluginRun(runId: string, definition: ConnectorDefin
             const started = performance.now()
             const at = new Date().toISOString()
             try {
-              const entities = await _entities(storage, runId, batch.index)
+              const { entities, skipped } = await _entities(storage, runId, batch.index)
+              let sent = 0
               if (entities.length > 0) {
-                await definition.run(
+                const result = await definition.run(
                   { index: batch.index, deliveryId: batch.webhookId, entities },
                   { config, secrets, signal, log: (line) => void (logs.length < 200 && logs.push(String(line).slice(0, 2000))) },
                 )
+                sent = _sentCount(result, entities.length)
               }
               const attempt = { at, status: null, durationMs: Math.round(performance.now() - started), error: null }
-              await storage.runs.updateBatch(runId, batch.index, { status: 'succeeded', error: null, body: null, appendAttempts: [attempt] })
+              await storage.runs.updateBatch(runId, batch.index, { status: 'succeeded', error: null, body: null, appendAttempts: [attempt], entitiesSent: sent, ...skipped })
             } catch (error) {
               const message = signal.aborted ? 'stopped: the run was cancelled or the server is stopping' : error instanceof Error ? error.message : String(error)
               const attempt = { at, status: null, durationMs: Math.round(performance.now() - started), error: message }
@@ -65,13 +67,24 @@ export async function executePluginRun(runId: string, definition: ConnectorDefin
  * use; or, for a batch that went out before, read back at that mark (the same
  * records), or from the bytes an older version kept.
  */
-async function _entities(storage: Storage, runId: string, index: number): Promise<Component[]> {
+async function _entities(storage: Storage, runId: string, index: number): Promise<{ entities: Component[]; skipped: { entitiesSkipped: number } | Record<string, never> }> {
   const { ids, body, mark } = await storage.runs.getBatchPayload(runId, index)
-  if (body) return JSON.parse((await _inflate(body)).toString('utf8')) as Component[]
-  if (mark !== null) return (await storage.components.rereadForDelivery(ids, mark)).map((r) => JSON.parse(r) as Component)
+  // A body kept by an older version keeps the skipped count it has (none).
+  if (body) return { entities: JSON.parse((await _inflate(body)).toString('utf8')) as Component[], skipped: {} }
+  const records = mark !== null ? await storage.components.rereadForDelivery(ids, mark) : await _readAndMark(storage, runId, index, ids)
+  return { entities: records.map((r) => JSON.parse(r) as Component), skipped: { entitiesSkipped: ids.length - records.length } }
+}
+
+async function _readAndMark(storage: Storage, runId: string, index: number, ids: string[]): Promise<string[]> {
   const read = await storage.components.readForDelivery(ids)
   if (read.records.length) await storage.runs.updateBatch(runId, index, { status: 'sending', mark: read.mark })
-  return read.records.map((r) => JSON.parse(r) as Component)
+  return read.records
+}
+
+/** What `run` says it delivered (a type that filters its batch), else the whole batch. */
+function _sentCount(result: void | ConnectorRunResult, given: number): number {
+  const told = result?.entitiesSent
+  return Number.isInteger(told) && told! >= 0 && told! <= given ? told! : given
 }
 
 const _inflate = promisify(inflateRaw)

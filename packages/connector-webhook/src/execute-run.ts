@@ -86,20 +86,25 @@ async function _runBatch(job: _BatchJob): Promise<void> {
   let kept: string | null = null
   let entities: EntitiesJson
   let readMark: number | null = null
+  // Frozen ids that were gone (deleted, purged) when the batch was read; a kept body
+  // keeps the count recorded when it went out.
+  let skipped: { entitiesSkipped: number } | Record<string, never> = {}
   if (body) {
     kept = (await _inflate(body)).toString('utf8')
     entities = _entitiesOf(kept)
   } else if (mark !== null) {
     entities = _toJson(await storage.components.rereadForDelivery(ids, mark))
     kept = `{"entities":${entities.json}}`
+    skipped = { entitiesSkipped: ids.length - entities.count }
   } else {
     // The JSON is made once here; the sandbox and the body reuse it.
     const read = await storage.components.readForDelivery(ids)
     entities = _toJson(read.records)
     readMark = read.mark
+    skipped = { entitiesSkipped: ids.length - entities.count }
   }
   if (entities.count === 0) {
-    await storage.runs.updateBatch(job.runId, job.index, { status: 'succeeded', error: null })
+    await storage.runs.updateBatch(job.runId, job.index, { status: 'succeeded', error: null, entitiesSent: 0, ...skipped })
     return
   }
   let stored = kept
@@ -107,6 +112,10 @@ async function _runBatch(job: _BatchJob): Promise<void> {
   // a crash in between loses only the timing of attempts, never a batch.
   const attempts: Array<{ at: string; status: number | null; durationMs: number; error: string | null; retryAfter?: number }> = []
   let lastStatus: number | null = null
+  // What the receiver acknowledged: the entities of each distinct body answered 2xx
+  // (the code may send fewer than it was given; a resend of the same bytes counts once).
+  const acknowledged = new Set<string>()
+  let sentCount = 0
   // Set when push() settles: a send the code left pending must not reopen the batch or go out late.
   let finished = false
   try {
@@ -123,12 +132,12 @@ async function _runBatch(job: _BatchJob): Promise<void> {
           if ((sent === entities || sent.json === entities.json) && readMark !== null) {
             // The records as read (the usual case): their history mark is enough.
             if (finished) throw new Error(LATE_SEND)
-            await storage.runs.updateBatch(job.runId, job.index, { status: 'sending', mark: readMark })
+            await storage.runs.updateBatch(job.runId, job.index, { status: 'sending', mark: readMark, ...skipped })
           } else {
             // Bytes the code made itself, kept deflated (on libuv's pool, off the event loop).
             const deflated = await _deflate(text, { level: 1 })
             if (finished) throw new Error(LATE_SEND)
-            await storage.runs.updateBatch(job.runId, job.index, { status: 'sending', body: new Uint8Array(deflated.buffer, deflated.byteOffset, deflated.byteLength) })
+            await storage.runs.updateBatch(job.runId, job.index, { status: 'sending', body: new Uint8Array(deflated.buffer, deflated.byteOffset, deflated.byteLength), ...skipped })
           }
           stored = text
         }
@@ -137,6 +146,10 @@ async function _runBatch(job: _BatchJob): Promise<void> {
         )
         if (!result) throw new Error(LATE_SEND)
         lastStatus = result.status || null
+        if (result.ok && !acknowledged.has(text)) {
+          acknowledged.add(text)
+          sentCount += sent.count
+        }
         const attempt = { at: new Date().toISOString(), status: lastStatus, durationMs: Math.round(result.durationMs), error: result.error }
         attempts.push(result.retryAfter === undefined ? attempt : { ...attempt, retryAfter: result.retryAfter })
         return result.retryAfter === undefined ? { ok: result.ok, status: result.status } : { ok: result.ok, status: result.status, retryAfter: result.retryAfter }
@@ -147,7 +160,7 @@ async function _runBatch(job: _BatchJob): Promise<void> {
       },
     })
     finished = true
-    await storage.runs.updateBatch(job.runId, job.index, { status: 'succeeded', error: null, body: null, lastStatus, appendAttempts: attempts })
+    await storage.runs.updateBatch(job.runId, job.index, { status: 'succeeded', error: null, body: null, lastStatus, appendAttempts: attempts, entitiesSent: sentCount, ...skipped })
   } catch (error) {
     finished = true
     await storage.runs.updateBatch(job.runId, job.index, {
@@ -155,6 +168,7 @@ async function _runBatch(job: _BatchJob): Promise<void> {
       error: `[connector:webhook] batch ${job.index}: ${signal.aborted ? 'stopped: the run was cancelled or the server is stopping' : (error as Error).message}`,
       lastStatus,
       appendAttempts: attempts,
+      ...skipped,
     })
   }
 }
@@ -190,7 +204,8 @@ export async function finishRun(storage: Storage, runId: string, signal: AbortSi
     finishedAt: new Date().toISOString(),
     batchesSucceeded: succeeded.length,
     batchesFailed: failed.length,
-    entitiesSent: succeeded.reduce((n, b) => n + b.size, 0),
+    entitiesSent: succeeded.reduce((n, b) => n + b.entitiesSent, 0),
+    entitiesSkipped: detail.batches.reduce((n, b) => n + b.entitiesSkipped, 0),
   })
 }
 

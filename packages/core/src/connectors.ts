@@ -29,9 +29,16 @@ export interface ConnectorDefinition<Config extends Record<string, unknown> = Re
   /**
    * Delivers one batch. Resolving acknowledges it: it is recorded as sent and
    * never delivered again. Throwing (or rejecting) fails the batch with the
-   * error's message. Stop promptly when `context.signal` aborts.
+   * error's message. Stop promptly when `context.signal` aborts. A type that
+   * delivers only some of the batch's entities resolves with how many it did
+   * (`{ entitiesSent }`); otherwise the run counts the whole batch as sent.
    */
-  run(batch: ConnectorBatch, context: ConnectorContext<Config>): Promise<void>
+  run(batch: ConnectorBatch, context: ConnectorContext<Config>): Promise<void | ConnectorRunResult>
+}
+
+/** What `run` may resolve with: the entities of the batch it delivered, when it left some out. */
+export interface ConnectorRunResult {
+  entitiesSent: number
 }
 
 /** One batch of a run, as the runtime hands it to `run`. */

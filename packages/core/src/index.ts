@@ -31,6 +31,6 @@ export * from './schemas'
 export { defineStorage, isStorage } from './storage/define'
 
 // connector plugin contract
-export { defineConnector, isConnectorDefinition, type ConnectorBatch, type ConnectorContext, type ConnectorDefinition } from './connectors'
+export { defineConnector, isConnectorDefinition, type ConnectorBatch, type ConnectorContext, type ConnectorDefinition, type ConnectorRunResult } from './connectors'
 export { default as createSqlJsStorage, NAME as SQLJS_STORAGE_NAME, type SqlJsStorage, type SqlJsStorageOptions } from './storage/sqljs'
 export type * from './storage/types'

@@ -310,12 +310,12 @@ export interface RunCreate {
   batches: ReadonlyArray<{ webhookId: string; ids: readonly string[] }>
 }
 
-export type RunPatch = Partial<Pick<Run, 'status' | 'error' | 'startedAt' | 'finishedAt' | 'resumedAt' | 'batchesSucceeded' | 'batchesFailed' | 'entitiesSent'>> & {
+export type RunPatch = Partial<Pick<Run, 'status' | 'error' | 'startedAt' | 'finishedAt' | 'resumedAt' | 'batchesSucceeded' | 'batchesFailed' | 'entitiesSent' | 'entitiesSkipped'>> & {
   /** Appended to the run's logs (the store keeps the last 1,000 lines). */
   appendLogs?: readonly string[]
 }
 
-export type RunBatchPatch = Partial<Pick<RunBatch, 'status' | 'lastStatus' | 'error'>> & {
+export type RunBatchPatch = Partial<Pick<RunBatch, 'status' | 'lastStatus' | 'error' | 'entitiesSent' | 'entitiesSkipped'>> & {
   appendAttempt?: RunBatch['attempts'][number]
   /** Several attempts at once (in order). */
   appendAttempts?: ReadonlyArray<RunBatch['attempts'][number]>

@@ -59,6 +59,7 @@ export const runs = {
       ['batchesSucceeded', 'batches_succeeded'],
       ['batchesFailed', 'batches_failed'],
       ['entitiesSent', 'entities_sent'],
+      ['entitiesSkipped', 'entities_skipped'],
     ] as const) {
       if (patch[key] !== undefined) {
         sets.push(`${column} = ?`)
@@ -83,6 +84,8 @@ export const runs = {
     if (patch.error !== undefined) sets.push('error = ?') && values.push(patch.error)
     if (patch.body !== undefined) sets.push('body = ?') && values.push(patch.body)
     if (patch.mark !== undefined) sets.push('mark = ?') && values.push(patch.mark)
+    if (patch.entitiesSent !== undefined) sets.push('sent = ?') && values.push(patch.entitiesSent)
+    if (patch.entitiesSkipped !== undefined) sets.push('skipped = ?') && values.push(patch.entitiesSkipped)
     const added = [...(patch.appendAttempt ? [patch.appendAttempt] : []), ...(patch.appendAttempts ?? [])]
     if (added.length) {
       const attempts = [...(JSON.parse(current.attempts) as RunBatch['attempts']), ...added].slice(-MAX_ATTEMPTS)
@@ -111,6 +114,7 @@ interface _Row {
   batches_succeeded: number
   batches_failed: number
   entities_sent: number
+  entities_skipped: number
   error: string | null
   created_at: string
   started_at: string | null
@@ -125,13 +129,15 @@ interface _BatchRow {
   ids: string
   size: number
   status: RunBatch['status']
+  sent: number
+  skipped: number
   attempts: string
   last_status: number | null
   error: string | null
   body: Uint8Array | null
 }
 
-const _BATCH_COLUMNS = 'run_id, idx, webhook_id, size, status, attempts, last_status, error'
+const _BATCH_COLUMNS = 'run_id, idx, webhook_id, size, status, sent, skipped, attempts, last_status, error'
 
 function _row(ex: SqlExecutor, id: string): _Row {
   const row = ex.get<_Row>('SELECT * FROM runs WHERE id = ?', [id])
@@ -164,6 +170,7 @@ function _view(r: _Row): Run {
     batchesSucceeded: r.batches_succeeded,
     batchesFailed: r.batches_failed,
     entitiesSent: r.entities_sent,
+    entitiesSkipped: r.entities_skipped,
     error: r.error,
     createdAt: r.created_at,
     startedAt: r.started_at,
@@ -173,12 +180,14 @@ function _view(r: _Row): Run {
   }
 }
 
-function _batchView(r: Pick<_BatchRow, 'idx' | 'webhook_id' | 'size' | 'status' | 'attempts' | 'last_status' | 'error'>): RunBatch {
+function _batchView(r: Pick<_BatchRow, 'idx' | 'webhook_id' | 'size' | 'status' | 'sent' | 'skipped' | 'attempts' | 'last_status' | 'error'>): RunBatch {
   return {
     index: r.idx,
     webhookId: r.webhook_id,
     size: r.size,
     status: r.status,
+    entitiesSent: r.sent,
+    entitiesSkipped: r.skipped,
     attempts: JSON.parse(r.attempts) as RunBatch['attempts'],
     lastStatus: r.last_status,
     error: r.error,

@@ -26,6 +26,7 @@ describe('schema migrations', () => {
     // trigger, and none of the later steps (each undone here, newest first).
     const file = join(dir, 'complib.sqlite')
     const db = new (await initSqlJs()).Database(readFileSync(file))
+    _undoRunCounts(db)
     _undoIdentifierKeys(db)
     db.run('DROP TRIGGER component_events_view')
     db.run('ALTER TABLE components DROP COLUMN view_seq')
@@ -61,4 +62,10 @@ function _undoIdentifierKeys(db: Database): void {
   db.run('ALTER TABLE components DROP COLUMN ipn_key')
   for (const table of ['tags', 'manufacturers', 'parameter_types', 'locations']) db.run(`ALTER TABLE ${table} DROP COLUMN name_key`)
   db.run('ALTER TABLE manufacturers DROP COLUMN alias_keys')
+}
+
+/** Undoes the run counts step (sent and skipped per batch, skipped per run). */
+function _undoRunCounts(db: Database): void {
+  for (const column of ['sent', 'skipped']) db.run(`ALTER TABLE run_batches DROP COLUMN ${column}`)
+  db.run('ALTER TABLE runs DROP COLUMN entities_skipped')
 }

@@ -316,6 +316,15 @@ const MIGRATIONS: ReadonlyArray<Migration> = [
   // Identifiers compare by foldKey (NFKC, case fold), kept in key columns under
   // unique indexes (docs/decisions.md, "Identifiers"); computed in JavaScript.
   addIdentifierKeys,
+  // A run counts what its receivers acknowledged, per batch (sent), and the frozen
+  // ids gone before their batch was read (skipped); issue 18, finding 9. Batches
+  // acknowledged before keep the count older versions reported: their size.
+  [
+    'ALTER TABLE run_batches ADD COLUMN sent INTEGER NOT NULL DEFAULT 0',
+    'ALTER TABLE run_batches ADD COLUMN skipped INTEGER NOT NULL DEFAULT 0',
+    `UPDATE run_batches SET sent = size WHERE status = 'succeeded'`,
+    'ALTER TABLE runs ADD COLUMN entities_skipped INTEGER NOT NULL DEFAULT 0',
+  ],
 ]
 
 /**

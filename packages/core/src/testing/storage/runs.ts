@@ -22,11 +22,11 @@ export function runsSuite(storage: () => Storage): void {
           { webhookId: 'msg_b', ids: ['cmp_4'] },
         ],
       })
-      expect(run).toMatchObject({ connectorId: c.id, trigger: 'cron', status: 'queued', total: 4, batchesTotal: 2, batchesSucceeded: 0, batchesFailed: 0, entitiesSent: 0, error: null, startedAt: null, finishedAt: null, resumedAt: null, logs: [] })
+      expect(run).toMatchObject({ connectorId: c.id, trigger: 'cron', status: 'queued', total: 4, batchesTotal: 2, batchesSucceeded: 0, batchesFailed: 0, entitiesSent: 0, entitiesSkipped: 0, error: null, startedAt: null, finishedAt: null, resumedAt: null, logs: [] })
       expect(run.id).toMatch(/^run_/)
       expect(run.batches).toEqual([
-        { index: 0, webhookId: 'msg_a', size: 3, status: 'pending', attempts: [], lastStatus: null, error: null },
-        { index: 1, webhookId: 'msg_b', size: 1, status: 'pending', attempts: [], lastStatus: null, error: null },
+        { index: 0, webhookId: 'msg_a', size: 3, status: 'pending', entitiesSent: 0, entitiesSkipped: 0, attempts: [], lastStatus: null, error: null },
+        { index: 1, webhookId: 'msg_b', size: 1, status: 'pending', entitiesSent: 0, entitiesSkipped: 0, attempts: [], lastStatus: null, error: null },
       ])
       expect(await s.runs.get(run.id)).toEqual(run)
       expect(await s.runs.getBatchPayload(run.id, 1)).toEqual({ ids: ['cmp_4'], body: null, mark: null })
@@ -73,8 +73,8 @@ export function runsSuite(storage: () => Storage): void {
       const c = await _connector(s)
       const run = await s.runs.create({ connectorId: c.id, trigger: 'manual', batches: [{ webhookId: 'msg_1', ids: ['cmp_1'] }] })
       await s.runs.update(run.id, { status: 'running', startedAt: '2030-01-01T00:00:00.000Z', appendLogs: ['start', 'x'.repeat(5000)] })
-      const after = await s.runs.update(run.id, { batchesSucceeded: 1, entitiesSent: 1, appendLogs: Array.from({ length: 999 }, (_, i) => `line ${i}`) })
-      expect(after).toMatchObject({ status: 'running', startedAt: '2030-01-01T00:00:00.000Z', batchesSucceeded: 1, entitiesSent: 1, error: null })
+      const after = await s.runs.update(run.id, { batchesSucceeded: 1, entitiesSent: 1, entitiesSkipped: 2, appendLogs: Array.from({ length: 999 }, (_, i) => `line ${i}`) })
+      expect(after).toMatchObject({ status: 'running', startedAt: '2030-01-01T00:00:00.000Z', batchesSucceeded: 1, entitiesSent: 1, entitiesSkipped: 2, error: null })
       expect(after.logs).toHaveLength(1000)
       expect(after.logs[0]).toBe('x'.repeat(2000))
       expect(after.logs.at(-1)).toBe('line 998')
@@ -99,7 +99,8 @@ export function runsSuite(storage: () => Storage): void {
       expect(payload.ids).toEqual(['cmp_1', 'cmp_2'])
       expect(new TextDecoder().decode(payload.body!)).toBe('{"entities":[]}')
       expect((await s.runs.get(run.id)).batches[0]).toEqual(batch)
-      await s.runs.updateBatch(run.id, 0, { status: 'succeeded', body: null })
+      // What the receiver acknowledged and what was gone before the read, as the runner reports them.
+      expect(await s.runs.updateBatch(run.id, 0, { status: 'succeeded', body: null, entitiesSent: 1, entitiesSkipped: 1 })).toMatchObject({ entitiesSent: 1, entitiesSkipped: 1 })
       expect((await s.runs.getBatchPayload(run.id, 0)).body).toBeNull()
       // Or the history mark of the read the batch sent, instead of its bytes.
       await s.runs.updateBatch(run.id, 0, { status: 'sending', mark: 42 })

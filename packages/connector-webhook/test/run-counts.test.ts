@@ -1,0 +1,108 @@
+import { createSqlJsStorage, defineConnector, type Component, type ConnectorDefinition, type SqlJsStorage } from '@complib/core'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createPushRunner, type PushRunner } from '../src/runner'
+import { startReceiver } from './receiver'
+
+// Issue 18, finding 9: a run's entitiesSent counted the ids frozen at its start
+// (3,791 reported, 3,191 received when 600 were deleted mid-run). It counts
+// what the receiver acknowledged; components gone before their batch was read
+// are counted as skipped.
+
+const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
+let storage: SqlJsStorage
+let runner: PushRunner | undefined
+let receiver: Awaited<ReturnType<typeof startReceiver>> | undefined
+
+beforeEach(async () => {
+  storage = await createSqlJsStorage()
+})
+afterEach(async () => {
+  await runner?.close()
+  await receiver?.close()
+  await storage.close()
+  runner = receiver = undefined
+})
+
+async function seed(n: number): Promise<void> {
+  await storage.transaction(async (tx) => {
+    for (let i = 0; i < n; i++) await tx.components.create({ name: `part ${i}`, ipn: `P-${i}` })
+  })
+}
+const connector = (config: Record<string, unknown>, code: string | null = null, type = 'webhook') =>
+  storage.connectors.create({ type, name: 'hook', enabled: true, config: { requestsPerSecond: 1000, concurrency: 1, cron: null, ...config }, secret: SECRET, code })
+// The package has no zod of its own: a schema that takes any config will do for a plugin under test.
+const ANY_CONFIG = { parse: (v: unknown) => v, safeParse: (v: unknown) => ({ success: true, data: v }) } as unknown as ConnectorDefinition['configSchema']
+const receivedCount = () => receiver!.received.reduce((n, r) => n + (JSON.parse(r.raw.toString()) as { entities: unknown[] }).entities.length, 0)
+
+describe('run counts', () => {
+  it('a push where components are deleted mid-run reports entitiesSent equal to what the receiver received and the deleted ones as skipped', async () => {
+    // The first batch is held at the receiver while components of later batches are deleted and purged.
+    receiver = await startReceiver((_, i) => ({ status: 202, delayMs: i === 0 ? 400 : 0 }))
+    runner = createPushRunner({ storage })
+    await seed(1000)
+    const c = await connector({ url: receiver.url })
+    const run = await runner.start(c.id, 'manual')
+    while (receiver.received.length < 1) await new Promise((r) => setTimeout(r, 10))
+    const batch1 = (await storage.runs.getBatchPayload(run.id, 1)).ids
+    const batch3 = (await storage.runs.getBatchPayload(run.id, 3)).ids
+    for (const id of batch1.slice(0, 100)) await storage.components.delete(id)
+    for (const id of batch1.slice(100, 150)) await storage.components.purge(id)
+    for (const id of batch3) await storage.components.delete(id)
+    await runner.settled(c.id)
+    const done = await storage.runs.get(run.id)
+    expect(receivedCount()).toBe(600)
+    expect(done).toMatchObject({ status: 'succeeded', total: 1000, batchesSucceeded: 4, entitiesSent: 600, entitiesSkipped: 400 })
+    expect(done.batches.map((b) => [b.entitiesSent, b.entitiesSkipped])).toEqual([
+      [250, 0],
+      [100, 150],
+      [250, 0],
+      [0, 250],
+    ])
+  })
+
+  it('a push whose code sends only some of its entities reports what was sent', async () => {
+    receiver = await startReceiver()
+    runner = createPushRunner({ storage })
+    await seed(300)
+    const code = `async function push(entities, config, helpers) {
+      const even = entities.filter((e) => Number(e.ipn.slice(2)) % 2 === 0)
+      if (even.length) await helpers.sendWebhook(config.url, even)
+    }`
+    const c = await connector({ url: receiver.url }, code)
+    const run = await runner.start(c.id, 'manual')
+    await runner.settled(c.id)
+    expect(receivedCount()).toBe(150)
+    expect(await storage.runs.get(run.id)).toMatchObject({ status: 'succeeded', total: 300, entitiesSent: 150, entitiesSkipped: 0 })
+  })
+
+  it('a plugin run counts the entities it says it delivered (else its whole batch), and components deleted before their batch as skipped', async () => {
+    const delivered: Component[] = []
+    let hold!: () => void
+    const held = new Promise<void>((resolve) => (hold = resolve))
+    const plugin = defineConnector({
+      type: 'collect',
+      configSchema: ANY_CONFIG,
+      async run(batch) {
+        if (batch.index > 0) {
+          delivered.push(...batch.entities)
+          return
+        }
+        // The first batch is held while components of the second are deleted, and delivers only its even parts.
+        await held
+        const even = batch.entities.filter((e) => Number(e.ipn.slice(2)) % 2 === 0)
+        delivered.push(...even)
+        return { entitiesSent: even.length }
+      },
+    })
+    runner = createPushRunner({ storage, connectors: [plugin] })
+    await seed(300)
+    const c = await storage.connectors.create({ type: 'collect', name: 'collect', enabled: true, config: {}, secret: null, code: null })
+    const run = await runner.start(c.id, 'manual')
+    const batch1 = (await storage.runs.getBatchPayload(run.id, 1)).ids
+    for (const id of batch1.slice(0, 20)) await storage.components.delete(id)
+    hold()
+    await runner.settled(c.id)
+    expect(delivered).toHaveLength(125 + 30)
+    expect(await storage.runs.get(run.id)).toMatchObject({ status: 'succeeded', total: 300, entitiesSent: 155, entitiesSkipped: 20 })
+  })
+})

@@ -1,0 +1,53 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import initSqlJs from 'sql.js'
+import { afterEach, describe, expect, it } from 'vitest'
+import createSqlJsStorage from '../sqljs'
+
+const dirs: string[] = []
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
+})
+
+describe('run counts migration', () => {
+  it('gives the runs of a library from before per-batch counts the counts older versions reported', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'complib-run-counts-'))
+    dirs.push(dir)
+    const before = await createSqlJsStorage({ dir })
+    const c = await before.connectors.create({ type: 'webhook', name: 'hook', enabled: true, config: { url: 'http://127.0.0.1:9/hook' }, secret: 'whsec_x', code: null })
+    const run = await before.runs.create({
+      connectorId: c.id,
+      trigger: 'manual',
+      batches: [
+        { webhookId: 'msg_a', ids: ['cmp_1', 'cmp_2', 'cmp_3'] },
+        { webhookId: 'msg_b', ids: ['cmp_4'] },
+      ],
+    })
+    await before.runs.updateBatch(run.id, 0, { status: 'succeeded' })
+    await before.close()
+
+    // The same library one schema version back: the run-count columns (the newest step) not there yet.
+    const file = join(dir, 'complib.sqlite')
+    const db = new (await initSqlJs()).Database(readFileSync(file))
+    const version = Number(db.exec(`SELECT value FROM meta WHERE key = 'schema_version'`)[0]!.values[0]![0])
+    for (const column of ['sent', 'skipped']) db.run(`ALTER TABLE run_batches DROP COLUMN ${column}`)
+    db.run('ALTER TABLE runs DROP COLUMN entities_skipped')
+    db.run(`UPDATE meta SET value = ? WHERE key = 'schema_version'`, [String(version - 1)])
+    writeFileSync(file, db.export())
+    db.close()
+    rmSync(join(dir, 'complib.sqlite.sum'))
+
+    const after = await createSqlJsStorage({ dir })
+    try {
+      const detail = await after.runs.get(run.id)
+      expect(detail.entitiesSkipped).toBe(0)
+      expect(detail.batches.map((b) => [b.status, b.entitiesSent, b.entitiesSkipped])).toEqual([
+        ['succeeded', 3, 0],
+        ['pending', 0, 0],
+      ])
+    } finally {
+      await after.close()
+    }
+  })
+})
