@@ -38,7 +38,7 @@ describe('browser safety', () => {
   })
 
   it('form-encoded and type-less JSON bodies are a 415 too (the other content types a page sends without a preflight)', async () => {
-    for (const headers of [{ 'content-type': 'application/x-www-form-urlencoded' }, { 'content-type': 'multipart/form-data; boundary=x' }, {}]) {
+    for (const headers of [{ 'content-type': 'application/x-www-form-urlencoded' }, { 'content-type': 'multipart/form-data; boundary=x' }, {}] as Array<Record<string, string>>) {
       const res = await send({ method: 'POST', path: '/api/connectors', headers, body: CONNECTOR })
       expect(res.status, JSON.stringify(headers)).toBe(415)
     }
@@ -56,14 +56,15 @@ describe('browser safety', () => {
   })
 
   it('a state-changing request from another origin is a 403 problem, even as proper JSON', async () => {
-    for (const headers of [
+    const foreign: Array<Record<string, string>> = [
       { origin: 'http://evil.example' },
       { origin: 'null' },
       { origin: `http://localhost:${Number(port) + 1}` },
       { 'sec-fetch-site': 'cross-site' },
       { 'sec-fetch-site': 'same-site' },
       { referer: 'http://evil.example/page.html' },
-    ]) {
+    ]
+    for (const headers of foreign) {
       const res = await send({ method: 'POST', path: '/api/connectors', headers: { 'content-type': 'application/json', ...headers }, body: CONNECTOR })
       expect(res.status, JSON.stringify(headers)).toBe(403)
       expect(JSON.parse(res.text)).toMatchObject({ code: 'FORBIDDEN', detail: expect.stringContaining('--allowed-origin') })
@@ -89,7 +90,7 @@ describe('browser safety', () => {
   })
 
   it("passes the server's own pages: same-origin Origin, Sec-Fetch-Site same-origin or none, a same-origin Referer", async () => {
-    const cases = [
+    const cases: Array<Record<string, string>> = [
       { origin: `http://127.0.0.1:${port}` },
       { origin: `http://localhost:${port}`, host: `localhost:${port}` },
       { 'sec-fetch-site': 'same-origin' },
