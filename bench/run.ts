@@ -3,9 +3,13 @@
 // run it: the built `complib serve`, in its own process, on a generated
 // library. Every figure is printed beside a baseline measured in the same
 // run, and the table is written to bench-results/latest.md.
-// `--only=reads,push` runs some scenarios (cold start always runs: it starts the server).
+// `--only=reads,push` runs some scenarios (cold start always runs: it starts the server);
+// the scenarios are listing, reads, suggest, writes, push and fairness.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus } from 'node:os'
+import { BULK_BODY_LIMIT, BULK_MAX_CHILDREN, BULK_MAX_ITEMS, COMPONENT_LIMITS } from '../packages/core/src/schemas'
+import { IMPORT_BODY_LIMIT, IMPORT_MAX_CELLS, IMPORT_MAX_ROWS } from '../packages/api-server/src/imports/read-rows'
+import { benchFairness } from './fairness'
 import { benchColdStart, benchFullListing, benchReads, benchSuggest, benchWrites, type BenchRow, type HttpBenchContext } from './http'
 import { benchPush } from './push'
 import { buildServer, libraryFolder, startServerProcess } from './lib/server'
@@ -37,6 +41,10 @@ try {
     server = await startServerProcess(cold.dir)
   }
   if (wanted('push')) rows.push(...(await benchPush(ctx, server)))
+  if (wanted('fairness')) {
+    const limits = { bulkItems: BULK_MAX_ITEMS, bulkChildren: BULK_MAX_CHILDREN, bulkBodyBytes: BULK_BODY_LIMIT, ...COMPONENT_LIMITS, importRows: IMPORT_MAX_ROWS, importCells: IMPORT_MAX_CELLS, importBodyBytes: IMPORT_BODY_LIMIT }
+    rows.push(...(await benchFairness(ctx, server, limits)))
+  }
 } finally {
   await server.stop()
   rmSync(cold.dir, { recursive: true, force: true })

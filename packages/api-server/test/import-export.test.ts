@@ -112,6 +112,16 @@ describe('import regressions (issue 18)', () => {
     expect(res.body.errors).toEqual([{ path: 'rows[2].Notes', message: expect.stringMatching(/larger than 65536 bytes/) }])
   })
 
+  it('an import over 1,000 rows or 20,000 non-empty cells is a 413 naming the body', async () => {
+    const rows = await upload(`name\n${Array.from({ length: 1001 }, (_, i) => `p${i}`).join('\n')}\n`)
+    expect(rows.status, rows.text).toBe(413)
+    expect(rows.body.errors).toEqual([{ path: 'body', message: 'the file has 1001 rows; an import takes at most 1000' }])
+    const header = Array.from({ length: 25 }, (_, j) => `c${j}`).join(',')
+    const cells = await upload(`${header}\n${Array.from({ length: 801 }, () => Array.from({ length: 25 }, () => '1').join(',')).join('\n')}\n`)
+    expect(cells.status, cells.text).toBe(413)
+    expect(cells.body.detail).toBe('the file has 20025 non-empty cells; an import takes at most 20000')
+  })
+
   it('a second commit of an import session is a 409 (parallel commits: exactly one 200)', async () => {
     // Keyed by MPN, with generated ipns: a second commit of the same plan conflicts with nothing.
     const rows = Array.from({ length: 50 }, (_, i) => `Part ${i},Yageo,PAR-${i}`)

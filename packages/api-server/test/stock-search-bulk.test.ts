@@ -152,3 +152,38 @@ describe('bulk', () => {
     expect((await api.call('GET', '/api/jobs/nope')).status).toBe(400)
   })
 })
+
+describe('bulk limits (issue 18)', () => {
+  const params = (n: number) => Array.from({ length: n }, (_, j) => ({ type: `P${j}`, value: `${j}k` }))
+  const tags = (n: number) => Array.from({ length: n }, (_, j) => `t${j}`)
+
+  it('a bulk create over the per-component parameter/tag limits is a 400 naming the field', async () => {
+    // 200 parameters and 100 tags were accepted; one such bulk create of 1,000 held the server for ~10 s.
+    const res = await api.call('POST', '/api/bulk/components', { body: { items: [{ name: 'ok' }, { name: 'heavy', parameters: params(200), tags: tags(100) }] } })
+    expect(res.status, res.text).toBe(400)
+    expect(res.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['body.items[1].parameters', 'body.items[1].tags'])
+    const mpns = Array.from({ length: 11 }, (_, j) => ({ manufacturer: 'M', partNumber: `p${j}` }))
+    const patch = await api.call('PATCH', '/api/bulk/components', { body: { items: [{ id: MISSING_CMP, patch: { mpns } }] } })
+    expect(patch.status, patch.text).toBe(400)
+    expect(patch.body.errors.map((e: { path: string }) => e.path)).toEqual(['body.items[0].patch.mpns'])
+    expect(await ok('GET', '/api/components')).toEqual([])
+  })
+
+  it('takes a component at every per-component limit', async () => {
+    const res = await ok('POST', '/api/bulk/components', { items: [{ name: 'full', parameters: params(50), tags: tags(20) }] })
+    expect(res.items[0].parameters).toHaveLength(50)
+    expect(res.items[0].tags).toHaveLength(20)
+  })
+
+  it('a bulk request carrying more than 20,000 parameters, tags and MPNs in all is a 400 naming body.items', async () => {
+    const items = Array.from({ length: 401 }, (_, i) => ({ name: `p${i}`, parameters: params(50) }))
+    const res = await api.call('POST', '/api/bulk/components', { body: { items } })
+    expect(res.status, res.text).toBe(400)
+    expect(res.body.errors).toEqual([{ path: 'body.items', message: expect.stringMatching(/20050 parameters, tags.*at most 20000/) }])
+  })
+
+  it('a bulk body over 2 MiB is a 413', async () => {
+    const res = await api.call('POST', '/api/bulk/components', { body: { items: [{ name: 'x', description: 'x'.repeat(2 * 1024 * 1024) }] } })
+    expect(res.status, res.text).toBe(413)
+  })
+})

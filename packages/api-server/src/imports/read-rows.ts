@@ -1,4 +1,4 @@
-import { ComplibError } from '@complib/core'
+import { BULK_MAX_CHILDREN, BULK_MAX_ITEMS, ComplibError } from '@complib/core'
 import { parse as parseCsv } from 'csv-parse/sync'
 
 /**
@@ -9,10 +9,18 @@ import { parse as parseCsv } from 'csv-parse/sync'
  */
 export type ImportRow = Record<string, string>
 
-/** Most rows one import takes. */
-export const IMPORT_MAX_ROWS = 5_000
+/**
+ * Most rows, and most non-empty cells, one import takes: an import commits in
+ * one transaction, during which other writes and reads wait, so it is held to
+ * what one bulk request may carry (BULK_MAX_ITEMS, BULK_MAX_CHILDREN;
+ * docs/decisions.md, "Limits").
+ */
+export const IMPORT_MAX_ROWS = BULK_MAX_ITEMS
+export const IMPORT_MAX_CELLS = BULK_MAX_CHILDREN
 /** Most columns one import takes (each is mapped and read for every row). */
 export const IMPORT_MAX_COLUMNS = 256
+/** Largest import file, in bytes: reading it is one uninterrupted step, as is writing the session that keeps it. */
+export const IMPORT_BODY_LIMIT = 2 * 1024 * 1024
 /** Deepest nesting of a JSON import's cell (an object or array cell is kept as its JSON text). */
 export const IMPORT_CELL_MAX_DEPTH = 32
 /** Largest cell, in UTF-8 bytes of its text. */
@@ -28,15 +36,18 @@ export const IMPORT_CELL_MAX_BYTES = 64 * 1024
 export function readRows(text: string, format: 'csv' | 'json'): ImportRow[] {
   const records = format === 'csv' ? _csvRecords(text) : _jsonRecords(text)
   if (records.length === 0) throw _invalid('body', 'no rows', 'body: the file has no rows')
-  if (records.length > IMPORT_MAX_ROWS) throw new ComplibError('PAYLOAD_TOO_LARGE', `the file has ${records.length} rows; an import takes at most ${IMPORT_MAX_ROWS}`)
+  if (records.length > IMPORT_MAX_ROWS) throw _tooLarge(`the file has ${records.length} rows; an import takes at most ${IMPORT_MAX_ROWS}`)
+  let cells = 0
   const rows = records.map((entries, i) => {
     const row: ImportRow = Object.create(null)
     for (const [key, value] of entries) {
       const column = key.trim()
       row[column] = _cell(value, format, `rows[${i + 2}].${column}`)
+      if (row[column] !== '') cells++
     }
     return row
   })
+  if (cells > IMPORT_MAX_CELLS) throw _tooLarge(`the file has ${cells} non-empty cells; an import takes at most ${IMPORT_MAX_CELLS}`)
   const columns = columnsOf(rows)
   if (columns.length > IMPORT_MAX_COLUMNS) {
     throw _invalid('columns', `${columns.length} columns; an import takes at most ${IMPORT_MAX_COLUMNS}`, `the file has ${columns.length} columns; an import takes at most ${IMPORT_MAX_COLUMNS}`)
@@ -111,6 +122,10 @@ function _depthOver(root: object, max: number): boolean {
 function _unreadable(format: 'csv' | 'json', error: unknown): ComplibError {
   const message = `not valid ${format.toUpperCase()} (${(error as Error).message})`
   return _invalid('body', message)
+}
+
+function _tooLarge(message: string): ComplibError {
+  return new ComplibError('PAYLOAD_TOO_LARGE', message, { errors: [{ path: 'body', message }] })
 }
 
 function _invalid(path: string, message: string, detail = `${path}: ${message}`): ComplibError {

@@ -1,5 +1,6 @@
-import { BulkCreate, BulkIds, BulkPatch, BulkRestore, BulkResult, ComplibError, Job, idSchema, isComplibError, type Component, type StorageSession } from '@complib/core'
+import { BULK_BODY_LIMIT, BulkCreate, BulkIds, BulkPatch, BulkRestore, BulkResult, ComplibError, Job, idSchema, isComplibError, type Component, type StorageSession } from '@complib/core'
 import * as z from 'zod'
+import { createYielder } from '../_internal/yielder'
 import { defineRoute } from '../routing/define-route'
 import { noContent } from '../routing/reply'
 
@@ -30,6 +31,21 @@ async function runBulk(
   }
 }
 
+/**
+ * Runs `fn` on every item in order, giving other requests a turn now and then
+ * (createYielder): the transaction holds the storage for the whole loop, but
+ * requests that need none (health checks) are answered meanwhile.
+ */
+async function eachItem<I, T>(items: readonly I[], prefix: string, fn: (item: I) => Promise<T>): Promise<T[]> {
+  const out: T[] = []
+  const yieldTurn = createYielder()
+  for (const [i, item] of items.entries()) {
+    await yieldTurn()
+    out.push(await atItem(i, prefix, () => fn(item)))
+  }
+  return out
+}
+
 /** Names the failing item: `body.items[3].ipn`, `items[3]: ipn … is already used`. */
 function atItem<T>(index: number, prefix: string, fn: () => Promise<T>): Promise<T> {
   return fn().catch((error: unknown) => {
@@ -48,15 +64,11 @@ export const bulkRoutes = [
     operationId: 'bulkCreateComponents',
     summary: 'Create many components at once, atomically',
     body: BulkCreate,
-    bodyLimit: 16 * 1024 * 1024,
+    bodyLimit: BULK_BODY_LIMIT,
     errors: ['CONFLICT'],
     responses: { 200: { description: 'All created (or, for a dry run, all would be)', schema: BulkResult } },
     handler: ({ body, services }) =>
-      runBulk(services.storage, 'bulk-create', body.dryRun, async (tx) => {
-        const out: Component[] = []
-        for (const [i, item] of body.items.entries()) out.push(await atItem(i, 'items', () => tx.components.create(item)))
-        return out
-      }),
+      runBulk(services.storage, 'bulk-create', body.dryRun, (tx) => eachItem(body.items, 'items', (item) => tx.components.create(item))),
   }),
   defineRoute({
     method: 'PATCH',
@@ -66,17 +78,11 @@ export const bulkRoutes = [
     summary: 'Change many components at once, atomically',
     description: 'Each item is `{ id, patch, ifVersion? }`. One failure (unknown id, conflict, stale version) fails the whole request and changes nothing.',
     body: BulkPatch,
-    bodyLimit: 16 * 1024 * 1024,
+    bodyLimit: BULK_BODY_LIMIT,
     errors: ['CONFLICT', 'INVALID_TRANSITION', 'PRECONDITION_FAILED', 'NOT_FOUND'],
     responses: { 200: { description: 'All changed (or would be)', schema: BulkResult } },
     handler: ({ body, services }) =>
-      runBulk(services.storage, 'bulk-patch', body.dryRun, async (tx) => {
-        const out: Component[] = []
-        for (const [i, item] of body.items.entries()) {
-          out.push(await atItem(i, 'items', () => tx.components.update(item.id, item.patch, { ifVersion: item.ifVersion })))
-        }
-        return out
-      }),
+      runBulk(services.storage, 'bulk-patch', body.dryRun, (tx) => eachItem(body.items, 'items', (item) => tx.components.update(item.id, item.patch, { ifVersion: item.ifVersion }))),
   }),
   defineRoute({
     method: 'POST',
@@ -88,10 +94,7 @@ export const bulkRoutes = [
     errors: ['NOT_FOUND'],
     responses: { 200: { description: 'All deleted (or would be)', schema: BulkResult } },
     handler: ({ body, services }) =>
-      runBulk(services.storage, 'bulk-delete', body.dryRun, async (tx) => {
-        for (const [i, id] of body.ids.entries()) await atItem(i, 'ids', () => tx.components.delete(id))
-        return body.ids.length
-      }),
+      runBulk(services.storage, 'bulk-delete', body.dryRun, async (tx) => (await eachItem(body.ids, 'ids', (id) => tx.components.delete(id))).length),
   }),
   defineRoute({
     method: 'POST',
@@ -103,10 +106,7 @@ export const bulkRoutes = [
     errors: ['NOT_FOUND', 'CONFLICT'],
     responses: { 200: { description: 'All restored (or would be)', schema: BulkResult } },
     handler: ({ body, services }) =>
-      runBulk(services.storage, 'bulk-restore', body.dryRun, async (tx) => {
-        for (const [i, id] of body.ids.entries()) await atItem(i, 'ids', () => tx.components.restore(id))
-        return body.ids.length
-      }),
+      runBulk(services.storage, 'bulk-restore', body.dryRun, async (tx) => (await eachItem(body.ids, 'ids', (id) => tx.components.restore(id))).length),
   }),
   defineRoute({
     method: 'GET',

@@ -2,23 +2,25 @@ import { ComplibError, ExportQuery, ImportCreateQuery, ImportPatch, ImportSessio
 import { stringify } from 'csv-stringify/sync'
 import * as z from 'zod'
 import { applyImport, guessMapping, planImport, type ImportPlan } from '../imports/plan'
-import { columnsOf, readRows, type ImportRow } from '../imports/read-rows'
+import { IMPORT_BODY_LIMIT, columnsOf, readRows, type ImportRow } from '../imports/read-rows'
 import { defineRoute } from '../routing/define-route'
 import { created, noContent } from '../routing/reply'
 import { ifMatchVersion, readBodyBytes } from '../routing/request'
 
 const Params = z.object({ id: idSchema('import') })
-const IMPORT_LIMIT = 20 * 1024 * 1024
 const PREVIEW_ROWS = 20
 
 interface _Data {
   format: 'csv' | 'json'
   fileName: string | null
   rows: ImportRow[]
+  /** Set once committed, when `rows` is emptied. */
+  rowCount?: number
   columns: string[]
   mapping: Record<string, ImportTarget>
   upsertKey: UpsertKey
-  plan: ImportPlan
+  /** What committing would do, as shown (planned again at commit); a whole ImportPlan in sessions stored before issue 18. */
+  plan: _PlanView | ImportPlan
   result: { created: number; updated: number } | null
 }
 
@@ -32,18 +34,18 @@ export const importExportRoutes = [
     description:
       'The body is the file (text/csv, or application/json with an array of objects). Nothing changes until commit: the answer shows the proposed column mapping, what each row would do (create, or update by ipn or MPN), and every invalid cell.',
     query: ImportCreateQuery,
-    bodyLimit: IMPORT_LIMIT,
+    bodyLimit: IMPORT_BODY_LIMIT,
     errors: ['PAYLOAD_TOO_LARGE'],
     responses: { 201: { description: 'The import session', schema: ImportSession, headers: { location: { description: 'URL of the session' } } } },
     handler: async ({ event, query, services }) => {
       const type = (event.req.headers.get('content-type') ?? '').toLowerCase()
       const format = query.format ?? (type.includes('json') ? 'json' : 'csv')
-      const text = new TextDecoder().decode(await readBodyBytes(event.req, IMPORT_LIMIT))
+      const text = new TextDecoder().decode(await readBodyBytes(event.req, IMPORT_BODY_LIMIT))
       const rows = readRows(text, format)
       const columns = columnsOf(rows)
       const mapping = guessMapping(columns)
       const plan = await planImport(services.storage, rows, mapping, query.upsertKey)
-      const data: _Data = { format, fileName: query.name ?? null, rows, columns, mapping, upsertKey: query.upsertKey, plan, result: null }
+      const data: _Data = { format, fileName: query.name ?? null, rows, columns, mapping, upsertKey: query.upsertKey, plan: _planView(plan), result: null }
       const record = await services.storage.imports.create({ kind: 'components', status: 'pending', data: data as unknown as Record<string, unknown> })
       return created(_view(record), `/api/imports/${record.id}`)
     },
@@ -79,7 +81,7 @@ export const importExportRoutes = [
       const mapping: Record<string, ImportTarget> = Object.assign(Object.create(null), data.mapping, body.mapping)
       const upsertKey = body.upsertKey ?? data.upsertKey
       const plan = await planImport(services.storage, data.rows, mapping, upsertKey)
-      const next: _Data = { ...data, mapping, upsertKey, plan }
+      const next: _Data = { ...data, mapping, upsertKey, plan: _planView(plan) }
       const ifVersion = ifMatchVersion(event.req)
       // A commit may have landed while the plan was made: it must not be overwritten.
       return _view(
@@ -133,7 +135,8 @@ export const importExportRoutes = [
             })
           }
           const result = await applyImport(tx, plan.rows)
-          const next: _Data = { ...data, plan, result }
+          // A committed session keeps its counts, not its file: it is never planned again.
+          const next: _Data = { ...data, rows: [], rowCount: data.rows.length, plan: _planView(plan), result }
           return tx.imports.update(record.id, { data: next as unknown as Record<string, unknown> })
         }),
       ),
@@ -166,7 +169,9 @@ export const importExportRoutes = [
     responses: { 200: { description: 'The backup file', contentType: 'application/octet-stream' } },
     handler: async ({ services }) => {
       const backup = await services.storage.backup()
-      return new Response(backup.bytes, { headers: { 'content-type': backup.contentType, 'content-disposition': `attachment; filename="${backup.fileName}"` } })
+      return new Response(backup.body, {
+        headers: { 'content-type': backup.contentType, 'content-length': String(backup.size), 'content-disposition': `attachment; filename="${backup.fileName}"` },
+      })
     },
   }),
 ]
@@ -200,6 +205,29 @@ async function* _allComponents(storage: Storage, includeDeleted: boolean): Async
   } while (cursor)
 }
 
+interface _PlanView {
+  summary: { create: number; update: number; invalid: number }
+  preview: ImportPlan['rows']
+  errors: ImportPlan['errors']
+}
+
+/**
+ * What a session keeps of its plan: the counts and what the answer shows.
+ * Not the whole plan: the session is read and written whole on every
+ * request, and commit plans again anyway.
+ */
+function _planView(plan: ImportPlan): _PlanView {
+  return {
+    summary: {
+      create: plan.rows.filter((r) => r.action === 'create').length,
+      update: plan.rows.filter((r) => r.action === 'update').length,
+      invalid: new Set(plan.errors.map((e) => e.row)).size,
+    },
+    preview: plan.rows.slice(0, PREVIEW_ROWS),
+    errors: plan.errors.slice(0, 100),
+  }
+}
+
 /** The session, or a 409 when it was committed already. */
 async function _pendingSession(tx: StorageSession, id: string): Promise<ImportRecord> {
   const record = await tx.imports.get(id)
@@ -213,22 +241,19 @@ function _alreadyCommitted(id: string): ComplibError {
 
 function _view(record: ImportRecord): z.infer<typeof ImportSession> {
   const d = record.data as unknown as _Data
+  const plan = 'rows' in d.plan ? _planView(d.plan) : d.plan
   return {
     id: record.id,
     status: record.status as 'pending' | 'committed',
     format: d.format,
     fileName: d.fileName,
-    rowCount: d.rows.length,
+    rowCount: d.rowCount ?? d.rows.length,
     columns: d.columns,
     mapping: d.mapping,
     upsertKey: d.upsertKey,
-    summary: {
-      create: d.plan.rows.filter((r) => r.action === 'create').length,
-      update: d.plan.rows.filter((r) => r.action === 'update').length,
-      invalid: new Set(d.plan.errors.map((e) => e.row)).size,
-    },
-    preview: d.plan.rows.slice(0, PREVIEW_ROWS) as z.infer<typeof ImportSession>['preview'],
-    errors: d.plan.errors.slice(0, 100),
+    summary: plan.summary,
+    preview: plan.preview as z.infer<typeof ImportSession>['preview'],
+    errors: plan.errors,
     result: d.result,
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,

@@ -53,17 +53,24 @@ export const Component = z
   .meta({ id: 'Component' })
 export type Component = z.infer<typeof Component>
 
+/**
+ * Most children one component takes. With BULK_MAX_CHILDREN they bound the
+ * work of one write, which holds the storage while it runs (docs/decisions.md,
+ * "Limits"; the bench's fairness rows measure it).
+ */
+export const COMPONENT_LIMITS = { parameters: 50, tags: 20, mpns: 10, symbols: 20, footprints: 20 } as const
+
 const writable = {
   name: Name,
   ipn: Ipn,
   description: Description,
   status: ComponentStatus,
   category: z.string().trim().min(1).max(100).nullable(),
-  tags: z.array(TagName).max(100),
-  parameters: z.array(ComponentParameter).max(200),
-  mpns: z.array(ComponentMpn).max(50),
-  symbols: z.array(linkInput('symbol')).max(50),
-  footprints: z.array(linkInput('footprint')).max(50),
+  tags: z.array(TagName).max(COMPONENT_LIMITS.tags),
+  parameters: z.array(ComponentParameter).max(COMPONENT_LIMITS.parameters),
+  mpns: z.array(ComponentMpn).max(COMPONENT_LIMITS.mpns),
+  symbols: z.array(linkInput('symbol')).max(COMPONENT_LIMITS.symbols),
+  footprints: z.array(linkInput('footprint')).max(COMPONENT_LIMITS.footprints),
 }
 
 /** Body of `POST /api/components`. Only `name` is required; a missing `ipn` is generated. */
