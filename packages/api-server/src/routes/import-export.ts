@@ -117,17 +117,13 @@ export const importExportRoutes = [
     errors: ['CONFLICT'],
     responses: { 200: { description: 'The committed session', schema: ImportSession } },
     handler: async ({ params, services }) =>
-      // One transaction: the session is claimed (pending → committed) before any row is applied, and a
-      // failure undoes the claim with the rows. Transactions run one at a time, and the claim is a
-      // versioned write, so of two commits exactly one wins; the other finds it committed (409).
+      // One transaction, which runs alone: it finds the session pending, applies every row, and
+      // moves it to committed with a versioned write (a compare-and-set on any storage), so of two
+      // commits exactly one wins and the other finds it committed (409). A failure undoes all of it.
       _view(
         await services.storage.transaction(async (tx) => {
           const record = await _pendingSession(tx, params.id)
-          const claimed = await tx.imports.update(record.id, { status: 'committed' }, { ifVersion: record.version }).catch((error: unknown) => {
-            if (isComplibError(error) && error.code === 'PRECONDITION_FAILED') throw _alreadyCommitted(record.id)
-            throw error
-          })
-          const data = claimed.data as unknown as _Data
+          const data = record.data as unknown as _Data
           const plan = await planImport(tx, data.rows, data.mapping, data.upsertKey)
           if (plan.errors.length) {
             throw new ComplibError('VALIDATION_FAILED', `${plan.errors.length} rows are invalid; fix the file or the mapping (first: row ${plan.errors[0]!.row}, ${plan.errors[0]!.path}: ${plan.errors[0]!.message})`, {
@@ -137,7 +133,10 @@ export const importExportRoutes = [
           const result = await applyImport(tx, plan.rows)
           // A committed session keeps its counts, not its file: it is never planned again.
           const next: _Data = { ...data, rows: [], rowCount: data.rows.length, plan: _planView(plan), result }
-          return tx.imports.update(record.id, { data: next as unknown as Record<string, unknown> })
+          return tx.imports.update(record.id, { status: 'committed', data: next as unknown as Record<string, unknown> }, { ifVersion: record.version }).catch((error: unknown) => {
+            if (isComplibError(error) && error.code === 'PRECONDITION_FAILED') throw _alreadyCommitted(record.id)
+            throw error
+          })
         }),
       ),
   }),
@@ -169,9 +168,7 @@ export const importExportRoutes = [
     responses: { 200: { description: 'The backup file', contentType: 'application/octet-stream' } },
     handler: async ({ services }) => {
       const backup = await services.storage.backup()
-      return new Response(backup.body, {
-        headers: { 'content-type': backup.contentType, 'content-length': String(backup.size), 'content-disposition': `attachment; filename="${backup.fileName}"` },
-      })
+      return new Response(backup.bytes, { headers: { 'content-type': backup.contentType, 'content-disposition': `attachment; filename="${backup.fileName}"` } })
     },
   }),
 ]
