@@ -8,7 +8,7 @@ import { fork } from 'node:child_process'
 import { createHmac } from 'node:crypto'
 import { rmSync } from 'node:fs'
 import pLimit from '../packages/connector-webhook/node_modules/p-limit/index.js'
-import createSqlJsStorage from '../packages/core/src/storage/sqljs'
+import createSqliteStorage from '../packages/core/src/storage/sqlite'
 import type { BenchRow, HttpBenchContext } from './http'
 import { int, mb, median } from './lib/load'
 import { copyLibrary, type ServerProcess } from './lib/server'
@@ -22,7 +22,7 @@ export async function benchPush(ctx: HttpBenchContext, server: ServerProcess): P
   const port = await new Promise<number>((resolve) => receiver.once('message', (m: { port: number }) => resolve(m.port)))
   const url = `http://127.0.0.1:${port}/hooks/components`
   const baselineDir = copyLibrary(ctx.library)
-  const storage = await createSqlJsStorage({ dir: baselineDir })
+  const storage = await createSqliteStorage({ dir: baselineDir })
   try {
     const connector = await _api<{ id: string }>(server, 'POST', '/api/connectors', {
       type: 'webhook',
@@ -86,7 +86,7 @@ async function _serverPush(server: ServerProcess, connectorId: string): Promise<
 }
 
 /** The same batches, read, signed with node:crypto and POSTed, `CONCURRENCY` at a time. Components per second. */
-async function _plainLoop(storage: Awaited<ReturnType<typeof createSqlJsStorage>>, url: string): Promise<number> {
+async function _plainLoop(storage: Awaited<ReturnType<typeof createSqliteStorage>>, url: string): Promise<number> {
   const key = Buffer.from(SECRET.slice(6), 'base64')
   const t0 = performance.now()
   const ids = await storage.components.liveIds()

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
-import createSqlJsStorage from '../../packages/core/src/storage/sqljs'
+import createSqliteStorage from '../../packages/core/src/storage/sqlite'
 import { seedLibrary } from './library-data'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -30,7 +30,7 @@ export function buildServer(): void {
 export async function libraryFolder(size: number, log: (line: string) => void): Promise<string> {
   const key = createHash('sha256')
     .update(readFileSync(join(ROOT, 'bench/lib/library-data.ts')))
-    .update(readFileSync(join(ROOT, 'packages/core/src/storage/sqljs/schema.ts')))
+    .update(readFileSync(join(ROOT, 'packages/core/src/storage/sqlite/schema.ts')))
     .update(readFileSync(join(ROOT, 'packages/core/src/storage/_internal/durable-database.ts')))
     .digest('hex')
     .slice(0, 12)
@@ -40,7 +40,7 @@ export async function libraryFolder(size: number, log: (line: string) => void): 
   const building = `${dir}.building-${process.pid}`
   rmSync(building, { recursive: true, force: true })
   mkdirSync(building, { recursive: true })
-  const storage = await createSqlJsStorage({ dir: building })
+  const storage = await createSqliteStorage({ dir: building })
   await seedLibrary(storage, size)
   await storage.close()
   rmSync(join(building, 'complib.lock'), { force: true })

@@ -1,4 +1,4 @@
-import { createSqlJsStorage, type Storage } from '@complib/core'
+import { createSqliteStorage, type Storage } from '@complib/core'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createApp } from './app'
 import { isAuthorized, isLoopbackHost } from './auth'
@@ -6,7 +6,7 @@ import { assertSafeBinding } from './server'
 
 let storage: Storage
 beforeEach(async () => {
-  storage = await createSqlJsStorage()
+  storage = await createSqliteStorage()
 })
 afterEach(async () => {
   await storage.close()
@@ -17,7 +17,7 @@ describe('system', () => {
     const app = createApp({ storage })
     const res = await app.fetch(new Request('http://local/api/health'))
     expect(res.status).toBe(200)
-    expect(await res.json()).toMatchObject({ status: 'ok', version: '1.0.0-beta.4', storage: 'sqljs' })
+    expect(await res.json()).toMatchObject({ status: 'ok', version: '1.0.0-beta.4', storage: 'sqlite' })
   })
 
   it('answers an unknown route with a 404 problem', async () => {

@@ -42,7 +42,7 @@ export interface AppOptions {
  * port, the data folder and shutdown belong to `startServer`.
  *
  * @example
- * const app = createApp({ storage: await createSqlJsStorage() })
+ * const app = createApp({ storage: await createSqliteStorage() })
  * const res = await app.fetch(new Request('http://local/api/health'))
  */
 export function createApp(options: AppOptions): H3 {

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { resolve } from 'node:path'
 import { createPushRunner } from '@complib/connector-webhook'
-import { createSqlJsStorage, type ConnectorDefinition, type SqlJsStorage } from '@complib/core'
+import { createSqliteStorage, type ConnectorDefinition, type SqliteStorage } from '@complib/core'
 import { toNodeHandler } from 'h3/node'
 import { createApp } from './app'
 import { isLoopbackHost } from './auth'
@@ -33,7 +33,7 @@ export interface ServerOptions {
 export interface RunningServer {
   url: string
   server: Server
-  storage: SqlJsStorage
+  storage: SqliteStorage
   /** Stops accepting requests, lets open ones finish, snapshots and releases the data folder. */
   close(): Promise<void>
 }
@@ -63,7 +63,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       ...configuredConnectorModules(dataDir),
     ])),
   ]
-  const storage = await createSqlJsStorage({ dir: dataDir, log })
+  const storage = await createSqliteStorage({ dir: dataDir, log })
   const runner = createPushRunner({ storage, connectors, log })
   const app = createApp({
     storage,

@@ -1,6 +1,6 @@
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createSqlJsStorage } from '@complib/core'
+import { createSqliteStorage } from '@complib/core'
 import { createApp } from '../src/app'
 import { readCoverage } from './route-coverage'
 
@@ -12,7 +12,7 @@ export default function setup() {
     const seen = readCoverage(file)
     // Only a full run of the api-server tests can judge coverage (not `-t` or one file).
     if (process.env.COMPLIB_CHECK_ROUTE_COVERAGE !== '1') return
-    const storage = await createSqlJsStorage()
+    const storage = await createSqliteStorage()
     const doc = (await (await createApp({ storage }).fetch(new Request('http://x/api/docs'))).json()) as { paths: Record<string, Record<string, { operationId: string }>> }
     await storage.close()
     const gaps: string[] = []

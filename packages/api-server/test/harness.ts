@@ -1,5 +1,5 @@
 import { createPushRunner, type PushRunner } from '@complib/connector-webhook'
-import { createSqlJsStorage, type SqlJsStorage } from '@complib/core'
+import { createSqliteStorage, type SqliteStorage } from '@complib/core'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 import { expect } from 'vitest'
@@ -14,7 +14,7 @@ export interface CallResult<T = any> {
 }
 
 export interface TestApi {
-  storage: SqlJsStorage
+  storage: SqliteStorage
   runner: PushRunner
   /** Sends a request to the app in-process; checks the answer against the OpenAPI document. */
   call<T = any>(method: string, path: string, options?: { body?: unknown; rawBody?: RequestInit['body']; headers?: Record<string, string> }): Promise<CallResult<T>>
@@ -30,7 +30,7 @@ export interface TestApi {
  * application/problem+json. So the tests prove the document true.
  */
 export async function createTestApi(options: { dataDir?: string } = {}): Promise<TestApi> {
-  const storage = await createSqlJsStorage(options.dataDir ? { dir: options.dataDir } : {})
+  const storage = await createSqliteStorage(options.dataDir ? { dir: options.dataDir } : {})
   const runner = createPushRunner({ storage })
   const app = createApp({ storage, runner, dataDir: options.dataDir, log: () => {} })
   const validator = await _documentValidator(app)

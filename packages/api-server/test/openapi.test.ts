@@ -1,12 +1,12 @@
 import { Validator } from '@seriousme/openapi-schema-validator'
-import { createSqlJsStorage } from '@complib/core'
+import { createSqliteStorage } from '@complib/core'
 import { describe, expect, it } from 'vitest'
 import { createApp } from '../src/app'
 import { GROUPS } from '../src/routing/define-route'
 
 describe('OpenAPI document', () => {
   it('is a valid OpenAPI 3.1 document by an independent validator', async () => {
-    const storage = await createSqlJsStorage()
+    const storage = await createSqliteStorage()
     const app = createApp({ storage })
     const res = await app.fetch(new Request('http://x/api/docs'))
     expect(res.status).toBe(200)
@@ -20,7 +20,7 @@ describe('OpenAPI document', () => {
   })
 
   it('has one tag per group and every operation in one of them, with a unique operationId', async () => {
-    const storage = await createSqlJsStorage()
+    const storage = await createSqliteStorage()
     const doc = (await (await createApp({ storage }).fetch(new Request("http://x/api/docs"))).json()) as any
     expect(doc.tags.map((t: { name: string }) => t.name)).toEqual(Object.keys(GROUPS))
     const ids = new Set<string>()

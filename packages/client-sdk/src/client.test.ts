@@ -8,7 +8,7 @@ const json = (body: unknown, headers: Record<string, string> = {}, status = 200)
 
 describe('createClient', () => {
   it('calls /api under the base URL with the api key as a bearer token', async () => {
-    const { fetch, requests } = fakeFetch(() => json({ status: 'ok', version: '1.0.0-beta.4', storage: 'sqljs', uptimeSeconds: 1 }))
+    const { fetch, requests } = fakeFetch(() => json({ status: 'ok', version: '1.0.0-beta.4', storage: 'sqlite', uptimeSeconds: 1 }))
     const client = createClient({ baseUrl: 'http://127.0.0.1:4000/', apiKey: 'k', fetch })
     expect((await client.health()).version).toBe('1.0.0-beta.4')
     expect(requests[0]!.url.href).toBe('http://127.0.0.1:4000/api/health')

@@ -1,5 +1,5 @@
 import { createApp } from '@complib/api-server'
-import { createSqlJsStorage } from '@complib/core'
+import { createSqliteStorage } from '@complib/core'
 import { describe, expect, it } from 'vitest'
 import { createClient } from '../src/index'
 import { fakeFetch } from './fake-fetch'
@@ -21,7 +21,7 @@ const LEFT_TO_REQUEST = [
 
 describe('route coverage of the typed client', () => {
   it('reaches every operation of /api/docs except the ones left to client.request', async () => {
-    const storage = await createSqlJsStorage()
+    const storage = await createSqliteStorage()
     const doc = (await (await createApp({ storage }).fetch(new Request('http://x/api/docs'))).json()) as { paths: Record<string, Record<string, unknown>> }
     await storage.close()
     const operations = Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`))

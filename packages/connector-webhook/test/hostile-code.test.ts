@@ -1,4 +1,4 @@
-import { createSqlJsStorage } from '@complib/core'
+import { createSqliteStorage } from '@complib/core'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createPushRunner } from '../src/runner'
 import { startReceiver } from './receiver'
@@ -47,7 +47,7 @@ const CASES: Array<{ name: string; code: string; error: RegExp | string; batch?:
 ]
 
 async function library() {
-  const storage = await createSqlJsStorage()
+  const storage = await createSqliteStorage()
   const runner = createPushRunner({ storage, sandbox: LIMITS })
   const hostile = await startReceiver()
   const good = await startReceiver()

@@ -1,4 +1,4 @@
-import { createSqlJsStorage, type RunDetail } from '@complib/core'
+import { createSqliteStorage, type RunDetail } from '@complib/core'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createPushRunner } from '../src/runner'
 import { startReceiver, type Answer } from './receiver'
@@ -20,7 +20,7 @@ afterAll(async () => {
 
 /** Pushes 3 components (one batch) through `code` to a receiver answering with `answer`. */
 async function pushAgainst(answer: (index: number) => Answer, code: string | null = null) {
-  const storage = await createSqlJsStorage()
+  const storage = await createSqliteStorage()
   const runner = createPushRunner({ storage, requestTimeoutMs: ANSWER_TIMEOUT_MS })
   const receiver = await startReceiver((_, i) => answer(i))
   cleanup.push(async () => {

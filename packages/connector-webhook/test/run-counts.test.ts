@@ -1,4 +1,4 @@
-import { createSqlJsStorage, defineConnector, type Component, type ConnectorDefinition, type SqlJsStorage } from '@complib/core'
+import { createSqliteStorage, defineConnector, type Component, type ConnectorDefinition, type SqliteStorage } from '@complib/core'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createPushRunner, type PushRunner } from '../src/runner'
 import { startReceiver } from './receiver'
@@ -9,12 +9,12 @@ import { startReceiver } from './receiver'
 // are counted as skipped.
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
-let storage: SqlJsStorage
+let storage: SqliteStorage
 let runner: PushRunner | undefined
 let receiver: Awaited<ReturnType<typeof startReceiver>> | undefined
 
 beforeEach(async () => {
-  storage = await createSqlJsStorage()
+  storage = await createSqliteStorage()
 })
 afterEach(async () => {
   await runner?.close()

@@ -1,4 +1,4 @@
-import { createSqlJsStorage, type SqlJsStorage } from '@complib/core'
+import { createSqliteStorage, type SqliteStorage } from '@complib/core'
 import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
 import { Webhook } from 'standardwebhooks'
@@ -16,13 +16,13 @@ const server = setupServer(
   }),
 )
 
-let storage: SqlJsStorage
+let storage: SqliteStorage
 let runner: PushRunner
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
 afterAll(() => server.close())
 beforeEach(async () => {
   requests.length = 0
-  storage = await createSqlJsStorage()
+  storage = await createSqliteStorage()
   runner = createPushRunner({ storage })
   await storage.components.create({ name: 'R 10k', ipn: 'R-1' })
 })

@@ -1,18 +1,18 @@
 import { createHmac } from 'node:crypto'
 import { deflateRawSync } from 'node:zlib'
-import { createSqlJsStorage, type SqlJsStorage } from '@complib/core'
+import { createSqliteStorage, type SqliteStorage } from '@complib/core'
 import { Webhook } from 'standardwebhooks'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createPushRunner, type PushRunner } from '../src/runner'
 import { startReceiver } from './receiver'
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
-let storage: SqlJsStorage
+let storage: SqliteStorage
 let runner: PushRunner
 let receiver: Awaited<ReturnType<typeof startReceiver>>
 
 beforeEach(async () => {
-  storage = await createSqlJsStorage()
+  storage = await createSqliteStorage()
   runner = createPushRunner({ storage })
 })
 afterEach(async () => {

@@ -32,5 +32,6 @@ export { defineStorage, isStorage } from './storage/define'
 
 // connector plugin contract
 export { defineConnector, isConnectorDefinition, type ConnectorBatch, type ConnectorContext, type ConnectorDefinition, type ConnectorRunResult } from './connectors'
-export { default as createSqlJsStorage, NAME as SQLJS_STORAGE_NAME, type SqlJsStorage, type SqlJsStorageOptions } from './storage/sqljs'
+export { default as createSqliteStorage, NAME as SQLITE_STORAGE_NAME, type SqliteStorage, type SqliteStorageOptions } from './storage/sqlite'
+export type { SqliteDatabase } from './storage/sqlite/engine/database'
 export type * from './storage/types'

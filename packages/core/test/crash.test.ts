@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
-import createSqlJsStorage from '../src/storage/sqljs'
+import createSqliteStorage from '../src/storage/sqlite'
 
 const writer = fileURLToPath(new URL('./fixtures/crash-writer.ts', import.meta.url))
 const dir = mkdtempSync(join(tmpdir(), 'complib-crash-'))
@@ -49,7 +49,7 @@ describe('crash durability', () => {
       for (const [k, v] of acks.created) allCreated.set(k, v)
       for (const [k, v] of acks.patched) allPatched.set(k, v)
 
-      const storage = await createSqlJsStorage({ dir })
+      const storage = await createSqliteStorage({ dir })
       try {
         const present = await storage.components.getMany([...allCreated.keys()])
         expect(present.length).toBe(allCreated.size)

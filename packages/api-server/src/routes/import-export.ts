@@ -168,7 +168,9 @@ export const importExportRoutes = [
     responses: { 200: { description: 'The backup file', contentType: 'application/octet-stream' } },
     handler: async ({ services }) => {
       const backup = await services.storage.backup()
-      return new Response(backup.bytes, { headers: { 'content-type': backup.contentType, 'content-disposition': `attachment; filename="${backup.fileName}"` } })
+      return new Response(backup.body, {
+        headers: { 'content-type': backup.contentType, 'content-length': String(backup.size), 'content-disposition': `attachment; filename="${backup.fileName}"` },
+      })
     },
   }),
 ]

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createSqlJsStorage } from '@complib/core'
+import { createSqliteStorage } from '@complib/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../cli-process'
 import { bodyLimits, walkGets } from './fuzz-run'
@@ -166,7 +166,7 @@ describe('access', () => {
     const dataDir = server.dataDir
     expect(await server.stop({ keepData: true })).toBe(0)
     const log = server.output()
-    const storage = await createSqlJsStorage({ dir: dataDir })
+    const storage = await createSqliteStorage({ dir: dataDir })
     const secrets: string[] = []
     try {
       for (const id of ids.con) {

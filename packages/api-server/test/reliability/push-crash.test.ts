@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto'
 import { cpSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createSqlJsStorage } from '@complib/core'
+import { createSqliteStorage } from '@complib/core'
 import { afterAll, describe, expect, it } from 'vitest'
 import { startReceiver } from '../../../connector-webhook/test/receiver'
 import { killHard } from '../cli-process'
@@ -46,7 +46,7 @@ async function durablyAcknowledged(dataDir: string, runId: string): Promise<stri
   const copy = mkdtempSync(join(tmpdir(), 'complib-push-crash-copy-'))
   try {
     cpSync(dataDir, copy, { recursive: true })
-    const storage = await createSqlJsStorage({ dir: copy })
+    const storage = await createSqliteStorage({ dir: copy })
     const run = await storage.runs.get(runId)
     await storage.close()
     return run.batches.filter((b) => b.status === 'succeeded').map((b) => b.webhookId)

@@ -33,7 +33,7 @@ export type { LibraryStats, SuggestEntity, Suggestion }
 /**
  * The storage contract of complib. Every route group reads and writes through
  * it, so an implementation over another database (PostgreSQL is the next one)
- * can replace the embedded sql.js one without changing a caller.
+ * can replace the embedded SQLite one without changing a caller.
  *
  * Rules every implementation keeps (the shared suite `testStorage` checks them):
  * - Every method is async. Errors are `ComplibError`s: NOT_FOUND for an unknown
@@ -45,18 +45,27 @@ export type { LibraryStats, SuggestEntity, Suggestion }
  * - Lists page by an opaque cursor, in a stable order, and report the total.
  */
 export interface Storage extends StorageSession {
-  /** Name of the implementation, e.g. `sqljs`. */
+  /** Name of the implementation, e.g. `sqlite`. */
   readonly name: string
   /** Runs `fn` in one atomic transaction; resolves after its writes are durable. */
   transaction<T>(fn: (tx: StorageSession) => Promise<T>): Promise<T>
   /**
    * A consistent copy of the whole library in the implementation's own format
-   * (for sql.js, a SQLite file), without connector signing secrets: those
-   * never leave the server, so a restored library needs them set again.
+   * (for the embedded storage, a SQLite file made with SQLite's online backup
+   * while writes go on), without connector signing secrets: those never leave
+   * the server, so a restored library needs them set again. The body streams.
    */
-  backup(): Promise<{ fileName: string; contentType: string; bytes: Uint8Array }>
+  backup(): Promise<StorageBackup>
   /** Flushes and releases the storage. Further calls fail. */
   close(): Promise<void>
+}
+
+/** A backup file, read as a stream (a large library's copy is not held in memory). */
+export interface StorageBackup {
+  fileName: string
+  contentType: string
+  size: number
+  body: ReadableStream<Uint8Array>
 }
 
 /** What a caller can do, in or out of a transaction. */

@@ -26,7 +26,7 @@ export type StorageFactory = () => Promise<Storage>
  * implementation's own test file.
  *
  * @example
- * testStorage('sqljs', () => createSqlJsStorage())
+ * testStorage('sqlite', () => createSqliteStorage())
  */
 export function testStorage(name: string, factory: StorageFactory): void {
   describe(`storage contract: ${name}`, () => {

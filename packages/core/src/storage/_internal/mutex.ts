@@ -1,5 +1,5 @@
 /**
- * A FIFO lock. sql.js has one connection, so a transaction that awaits between
+ * A FIFO lock. The embedded engine has one connection, so a transaction that awaits between
  * statements must keep every other caller out until it commits.
  * `acquire()` returns undefined when the lock was free (no promise, no tick).
  */

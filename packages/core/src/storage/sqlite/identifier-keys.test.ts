@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import initSqlJs from 'sql.js'
+import Database from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
-import createSqlJsStorage from '../sqljs'
-import { StatementCache } from '../_internal/sql-executor'
+import createSqliteStorage from '../sqlite'
+import { SqliteExecutor } from './engine/executor'
 import { migrate, SCHEMA_VERSION_BEFORE_IDENTIFIER_KEYS } from './schema'
 
 const dirs: string[] = []
@@ -16,10 +16,11 @@ afterEach(() => {
 async function _oldLibrary(): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'complib-identifier-keys-'))
   dirs.push(dir)
-  const db = new (await initSqlJs()).Database()
-  migrate(new StatementCache(db), undefined, SCHEMA_VERSION_BEFORE_IDENTIFIER_KEYS)
+  const db = new Database(join(dir, 'complib.db'))
+  const ex = new SqliteExecutor(db)
+  migrate(ex, undefined, SCHEMA_VERSION_BEFORE_IDENTIFIER_KEYS)
   const component = (id: string, ipn: string, day: number, deletedAt: string | null = null) =>
-    db.run(`INSERT INTO components (id, ipn, name, status, created_at, updated_at, deleted_at, version) VALUES (?, ?, ?, 'active', ?, ?, ?, 1)`, [
+    ex.run(`INSERT INTO components (id, ipn, name, status, created_at, updated_at, deleted_at, version) VALUES (?, ?, ?, 'active', ?, ?, ?, 1)`, [
       id,
       ipn,
       `part ${ipn}`,
@@ -33,7 +34,7 @@ async function _oldLibrary(): Promise<string> {
   component('cmp_04ascii', 'KR-1', 4)
   component('cmp_05gone', 'àx-1', 5, '2020-02-01T00:00:00.000Z')
   const named = (table: string, id: string, name: string, day: number, extra = '') =>
-    db.run(`INSERT INTO ${table} (id, name, created_at, updated_at, version${extra ? `, ${extra}` : ''}) VALUES (?, ?, ?, ?, 1${extra ? ', ?' : ''})`, [
+    ex.run(`INSERT INTO ${table} (id, name, created_at, updated_at, version${extra ? `, ${extra}` : ''}) VALUES (?, ?, ?, ?, 1${extra ? ', ?' : ''})`, [
       id,
       name,
       `2020-01-0${day}T00:00:00.000Z`,
@@ -45,10 +46,9 @@ async function _oldLibrary(): Promise<string> {
   named('parameter_types', 'ptp_01', 'Résistance', 1, 'kind')
   named('parameter_types', 'ptp_02', 'Re\u0301sistance', 2, 'kind')
   named('manufacturers', 'mfr_01', 'Texas Instruments', 1)
-  db.run(`UPDATE manufacturers SET aliases = '["ＴＩ"]' WHERE id = 'mfr_01'`)
+  ex.run(`UPDATE manufacturers SET aliases = '["ＴＩ"]' WHERE id = 'mfr_01'`)
   named('locations', 'loc_01', 'Shelf É', 1)
   named('locations', 'loc_02', 'shelf e\u0301', 2)
-  writeFileSync(join(dir, 'complib.sqlite'), db.export())
   db.close()
   return dir
 }
@@ -56,7 +56,7 @@ async function _oldLibrary(): Promise<string> {
 describe('identifier keys migration', () => {
   it('keeps records that collide under the new rule, gives the key to the oldest, and names the others in the log', async () => {
     const log: string[] = []
-    const storage = await createSqlJsStorage({ dir: await _oldLibrary(), log: (m) => log.push(m) })
+    const storage = await createSqliteStorage({ dir: await _oldLibrary(), log: (m) => log.push(m) })
     try {
       const kept = log.find((m) => m.includes('identifiers'))
       expect(kept).toBeDefined()

@@ -1,17 +1,15 @@
-import initSqlJs from 'sql.js'
 import { expect } from 'vitest'
-import { StatementCache } from './_internal/sql-executor'
 import { testStorage } from '../testing'
-import { computeComponents } from './sqljs/component-core'
-import createSqlJsStorage, { type SqlJsStorage } from './sqljs'
+import { computeComponents } from './sqlite/component-core'
+import createSqliteStorage, { type SqliteStorage } from './sqlite'
 
 // Reads show the view stored with the history event each component's
 // view_seq points at. After every contract test, that must be the
 // component's latest event with a view, and the view must equal the one
 // computed from the tables: a write path that changes what a component shows
 // without touchComponent, or an event the view_seq trigger misses, fails here.
-testStorage('sqljs', async () => {
-  const storage = await createSqlJsStorage()
+testStorage('sqlite', async () => {
+  const storage = await createSqliteStorage()
   const close = storage.close.bind(storage)
   return Object.assign(storage, {
     close: async () => {
@@ -21,11 +19,8 @@ testStorage('sqljs', async () => {
   })
 })
 
-async function _assertStoredViewsCurrent(storage: SqlJsStorage): Promise<void> {
-  // On a copy of the database file.
-  const db = new (await initSqlJs()).Database(await storage.exportBytes())
-  try {
-    const ex = new StatementCache(db)
+async function _assertStoredViewsCurrent(storage: SqliteStorage): Promise<void> {
+  await storage.database.run((ex) => {
     // Straight from the tables, not through loadComponents (which computes a missing view).
     const rows = ex.all<{ id: string; view: string | null; latest: number | null; viewSeq: number | null }>(
       `SELECT c.id AS id, e.snapshot AS view, c.view_seq AS viewSeq,
@@ -37,7 +32,5 @@ async function _assertStoredViewsCurrent(storage: SqlJsStorage): Promise<void> {
       expect(row.viewSeq, `view_seq of ${row.id}`).toBe(row.latest)
       expect(row.view === null ? null : JSON.parse(row.view), `stored view of ${row.id}`).toEqual(computed.get(row.id))
     }
-  } finally {
-    db.close()
-  }
+  })
 }

@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import initSqlJs from 'sql.js'
+import Database from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
-import createSqlJsStorage from '../sqljs'
+import createSqliteStorage from '../sqlite'
 
 const dirs: string[] = []
 afterEach(() => {
@@ -14,7 +14,7 @@ describe('run counts migration', () => {
   it('gives the runs of a library from before per-batch counts the counts older versions reported', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'complib-run-counts-'))
     dirs.push(dir)
-    const before = await createSqlJsStorage({ dir })
+    const before = await createSqliteStorage({ dir })
     const c = await before.connectors.create({ type: 'webhook', name: 'hook', enabled: true, config: { url: 'http://127.0.0.1:9/hook' }, secret: 'whsec_x', code: null })
     const run = await before.runs.create({
       connectorId: c.id,
@@ -28,17 +28,14 @@ describe('run counts migration', () => {
     await before.close()
 
     // The same library one schema version back: the run-count columns (the newest step) not there yet.
-    const file = join(dir, 'complib.sqlite')
-    const db = new (await initSqlJs()).Database(readFileSync(file))
-    const version = Number(db.exec(`SELECT value FROM meta WHERE key = 'schema_version'`)[0]!.values[0]![0])
-    for (const column of ['sent', 'skipped']) db.run(`ALTER TABLE run_batches DROP COLUMN ${column}`)
-    db.run('ALTER TABLE runs DROP COLUMN entities_skipped')
-    db.run(`UPDATE meta SET value = ? WHERE key = 'schema_version'`, [String(version - 1)])
-    writeFileSync(file, db.export())
+    const db = new Database(join(dir, 'complib.db'))
+    const version = Number((db.prepare(`SELECT value FROM meta WHERE key = 'schema_version'`).get() as { value: string }).value)
+    for (const column of ['sent', 'skipped']) db.exec(`ALTER TABLE run_batches DROP COLUMN ${column}`)
+    db.exec('ALTER TABLE runs DROP COLUMN entities_skipped')
+    db.prepare(`UPDATE meta SET value = ? WHERE key = 'schema_version'`).run(String(version - 1))
     db.close()
-    rmSync(join(dir, 'complib.sqlite.sum'))
 
-    const after = await createSqlJsStorage({ dir })
+    const after = await createSqliteStorage({ dir })
     try {
       const detail = await after.runs.get(run.id)
       expect(detail.entitiesSkipped).toBe(0)

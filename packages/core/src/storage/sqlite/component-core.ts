@@ -27,7 +27,7 @@ export const COMPONENT_COLUMNS = 'rowid, id, ipn, name, description, status, cat
 
 /**
  * One component as JSON, assembled by SQLite: a row per component instead of a
- * row per tag, parameter and part number (sql.js pays per row and per column
+ * row per tag, parameter and part number (each row and column is a step across the engine's boundary
  * read across the wasm boundary). Child arrays keep their stored order;
  * `unit` is left out when it has none. Every change of a component computes
  * its view this way once, in touchComponent, and stores it with the history

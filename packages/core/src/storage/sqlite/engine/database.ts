@@ -1,0 +1,278 @@
+import { existsSync, mkdirSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import Database from 'better-sqlite3'
+import { ComplibError } from '../../../errors'
+import { Mutex } from '../../_internal/mutex'
+import type { BytesRow, JsonArrayRows, SqlExecutor, SqlParam } from '../../_internal/sql-executor'
+import { Checkpointer } from './checkpointer'
+import { SqliteExecutor } from './executor'
+import { convertLegacyFolder } from './legacy'
+import { releaseLock, takeLock } from './lock'
+import { WalSync } from './wal-sync'
+
+export interface SqliteDatabaseOptions {
+  /** Data folder holding `complib.db`. Omit for a database in memory only (tests, dry runs). */
+  dir?: string | undefined
+  /** Creates or migrates the schema in one transaction at open; returns whether it changed anything. */
+  migrate: (ex: SqlExecutor) => boolean
+  /** Flush the WAL before acknowledging a write (default true). Only benchmarks of the non-durable path turn it off. */
+  fsync?: boolean | undefined
+  /** Checkpoint once the WAL holds this many bytes (default 16 MiB). */
+  checkpointAfterBytes?: number | undefined
+  log?: ((message: string) => void) | undefined
+}
+
+/** The database file in the data folder. */
+export const DATABASE_FILE = 'complib.db'
+
+/**
+ * One SQLite database file opened with better-sqlite3 in WAL mode: the
+ * embedded storage's engine. Durability is SQLite's own (core README,
+ * "Durability"): a write resolves once its WAL frames are flushed to the
+ * disk, by a group flush that never blocks the event loop (WalSync), and
+ * checkpoints run on a worker thread (Checkpointer).
+ *
+ * Everything goes through `run(fn)`, one caller at a time: `fn`'s first write
+ * begins a transaction, which commits when `fn` returns (a throw rolls it
+ * back) and is durable when `run` resolves.
+ */
+export class SqliteDatabase {
+  private readonly mutex = new Mutex()
+  private closed = false
+  private commitsSinceCheck = 0
+
+  private constructor(
+    readonly db: Database.Database,
+    private readonly executor: SqliteExecutor,
+    private readonly options: SqliteDatabaseOptions,
+    private readonly wal: WalSync | null,
+    private readonly checkpointer: Checkpointer | null,
+    private readonly walPath: string | null,
+  ) {}
+
+  /** Opens (or creates) the database in `options.dir`, converting a folder of the sql.js release first. */
+  static open(options: SqliteDatabaseOptions): SqliteDatabase {
+    const dir = options.dir
+    if (!dir) {
+      const db = new Database(':memory:')
+      _configure(db, false)
+      const self = new SqliteDatabase(db, new SqliteExecutor(db), options, null, null, null)
+      self._migrate()
+      return self
+    }
+    mkdirSync(dir, { recursive: true })
+    takeLock(dir)
+    try {
+      const file = join(dir, DATABASE_FILE)
+      if (!existsSync(file)) convertLegacyFolder(dir, file, options.log)
+      const db = new Database(file)
+      _configure(db, true)
+      const executor = new SqliteExecutor(db)
+      // A read makes SQLite open (and create) the WAL file, which WalSync flushes.
+      db.prepare('SELECT count(*) FROM sqlite_master').get()
+      const fsync = options.fsync ?? true
+      const self = new SqliteDatabase(db, executor, options, fsync ? new WalSync(`${file}-wal`) : null, new Checkpointer(file), `${file}-wal`)
+      self._migrate()
+      return self
+    } catch (error) {
+      releaseLock(dir)
+      throw _openError(error, dir)
+    }
+  }
+
+  /**
+   * Runs `fn` with exclusive access. Its writes commit atomically (a throw
+   * rolls them all back) and are on the disk when the returned promise resolves.
+   */
+  async run<T>(fn: (ex: AtomicExecutor) => T | Promise<T>): Promise<T> {
+    const wait = this.mutex.acquire()
+    if (wait) await wait
+    let result: T
+    let wrote = false
+    try {
+      if (this.closed) throw new ComplibError('SERVICE_UNAVAILABLE', 'the storage is closed')
+      const tx = new _Transaction(this.executor)
+      try {
+        result = await fn(tx)
+        if (tx.began) {
+          this.db.exec('COMMIT')
+          wrote = true
+        }
+      } catch (error) {
+        if (tx.began && this.db.inTransaction) this.db.exec('ROLLBACK')
+        throw _storageError(error)
+      }
+    } finally {
+      this.mutex.release()
+    }
+    if (wrote) {
+      if (this.wal) {
+        try {
+          await this.wal.sync()
+        } catch (error) {
+          this.options.log?.(`[storage] flushing the WAL failed: ${String(error)}`)
+          throw _storageError(error, true)
+        }
+      }
+      if (++this.commitsSinceCheck >= 64) this._maybeCheckpoint()
+    }
+    return result
+  }
+
+  /**
+   * A consistent copy of the database (SQLite's online backup: writes go on
+   * meanwhile), with `statements` applied to the copy only (e.g. leaving
+   * secrets out) and vacuumed, so what they overwrote does not linger in free pages.
+   */
+  async backup(path: string, statements: readonly string[] = []): Promise<void> {
+    if (this.closed) throw new ComplibError('SERVICE_UNAVAILABLE', 'the storage is closed')
+    await this.db.backup(path)
+    const copy = new Database(path)
+    try {
+      for (const sql of statements) copy.exec(sql)
+      copy.pragma('journal_mode = DELETE')
+      copy.exec('VACUUM')
+    } finally {
+      copy.close()
+    }
+  }
+
+  /** Runs a checkpoint now (tests and the bench measure it); resolves with what it did. */
+  checkpoint(mode: 'PASSIVE' | 'TRUNCATE' = 'PASSIVE') {
+    return this.checkpointer?.checkpoint(mode)
+  }
+
+  /** Stops the checkpointer, checkpoints what the WAL holds, closes the file and releases the data folder. */
+  async close(): Promise<void> {
+    if (this.closed) return
+    const wait = this.mutex.acquire()
+    if (wait) await wait
+    this.closed = true
+    this.mutex.release()
+    await this.checkpointer?.close()
+    this.wal?.close()
+    // Closing the last connection checkpoints the WAL and removes it (a clean folder is one file).
+    this.db.close()
+    if (this.options.dir) releaseLock(this.options.dir)
+  }
+
+  private _migrate(): void {
+    this.db.exec('BEGIN IMMEDIATE')
+    try {
+      this.options.migrate(this.executor)
+      this.db.exec('COMMIT')
+    } catch (error) {
+      this.db.exec('ROLLBACK')
+      throw error
+    }
+  }
+
+  /** Asks the checkpointer for a checkpoint once the WAL has grown past the threshold. */
+  private _maybeCheckpoint(): void {
+    this.commitsSinceCheck = 0
+    if (!this.checkpointer || !this.walPath) return
+    let size = 0
+    try {
+      size = statSync(this.walPath).size
+    } catch {
+      return
+    }
+    if (size < (this.options.checkpointAfterBytes ?? 16 * 1024 * 1024)) return
+    this.checkpointer.checkpoint().catch((error) => this.options.log?.(String(error)))
+  }
+}
+
+/** An executor that can also run a step atomically inside the surrounding transaction. */
+export interface AtomicExecutor extends SqlExecutor {
+  /** Runs `fn` under a savepoint: if it throws, its writes are undone, the rest stays. */
+  atomic<T>(fn: () => T): T
+}
+
+/** One `run`: begins the transaction at its first write. */
+class _Transaction implements AtomicExecutor {
+  began = false
+  private depth = 0
+  constructor(private readonly ex: SqliteExecutor) {}
+
+  run(sql: string, params?: readonly SqlParam[]): { changes: number } {
+    this._begin()
+    return this.ex.run(sql, params)
+  }
+
+  atomic<T>(fn: () => T): T {
+    this._begin()
+    const name = `step${++this.depth}`
+    const db = this.ex.db
+    db.exec(`SAVEPOINT ${name}`)
+    try {
+      const result = fn()
+      db.exec(`RELEASE ${name}`)
+      return result
+    } catch (error) {
+      db.exec(`ROLLBACK TO ${name}`)
+      db.exec(`RELEASE ${name}`)
+      throw error
+    } finally {
+      this.depth--
+    }
+  }
+
+  all<T>(sql: string, params?: readonly SqlParam[]): T[] {
+    return this.ex.all<T>(sql, params)
+  }
+
+  get<T>(sql: string, params?: readonly SqlParam[]): T | undefined {
+    return this.ex.get<T>(sql, params)
+  }
+
+  bytesRow(sql: string, params?: readonly SqlParam[]): BytesRow | undefined {
+    return this.ex.bytesRow(sql, params)
+  }
+
+  jsonArray(sql: string, params: readonly SqlParam[], max: number): JsonArrayRows {
+    return this.ex.jsonArray(sql, params, max)
+  }
+
+  private _begin(): void {
+    if (this.began) return
+    this.ex.db.exec('BEGIN IMMEDIATE')
+    this.began = true
+  }
+}
+
+function _configure(db: Database.Database, onDisk: boolean): void {
+  if (onDisk) {
+    db.pragma('journal_mode = WAL')
+    // Commits write the WAL without an fsync; WalSync flushes it before a write is acknowledged.
+    db.pragma('synchronous = NORMAL')
+    // Checkpoints are the Checkpointer's, off this thread.
+    db.pragma('wal_autocheckpoint = 0')
+    // A WAL that grew during a burst is cut back to this size when it restarts.
+    db.pragma(`journal_size_limit = ${64 * 1024 * 1024}`)
+    // The checkpointer's connection may hold the write lock for a moment.
+    db.pragma('busy_timeout = 5000')
+  }
+  db.pragma('foreign_keys = ON')
+  // 16 MiB of page cache: enough for the hot b-tree pages; the OS caches the rest of the file.
+  db.pragma('cache_size = -16384')
+}
+
+/** A full disk is the client's 507; other I/O failures a 503 (nothing acknowledged is lost: the write was not acknowledged). */
+function _storageError(error: unknown, afterCommit = false): unknown {
+  const code = String((error as { code?: unknown })?.code ?? '')
+  if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT') {
+    return new ComplibError('INSUFFICIENT_STORAGE', 'the data folder is full; the write was not saved', { cause: error })
+  }
+  if (afterCommit || code.startsWith('SQLITE_IOERR') || code === 'EIO') {
+    return new ComplibError('SERVICE_UNAVAILABLE', 'the write could not be made durable', { cause: error })
+  }
+  return error
+}
+
+function _openError(error: unknown, dir: string): unknown {
+  const code = String((error as { code?: unknown })?.code ?? '')
+  if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
+    return new Error(`[storage] ${join(dir, DATABASE_FILE)} is not a readable SQLite database (${(error as Error).message}); restore it from a backup (nothing was changed)`, { cause: error })
+  }
+  return error
+}

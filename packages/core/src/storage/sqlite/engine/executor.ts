@@ -1,0 +1,122 @@
+import type Database from 'better-sqlite3'
+import type { BytesRow, JsonArrayRows, SqlExecutor, SqlParam } from '../../_internal/sql-executor'
+
+type Statement = Database.Statement<unknown[], unknown>
+
+/** A prepared statement, and for SQL with numbered parameters (`?1`, `?2`) which given parameter each `?` takes. */
+interface Prepared {
+  stmt: Statement
+  order: number[] | null
+}
+
+/**
+ * The SqlExecutor of the embedded engine: better-sqlite3 statements, prepared
+ * once per SQL text. `all`, `get`, `bytesRow` and `jsonArray` only read: a
+ * statement SQLite does not report as read-only (`stmt.readonly`, from
+ * `sqlite3_stmt_readonly`) is refused before it runs, so a write can never
+ * slip through a read path (it would then escape the transaction it belongs to).
+ */
+export class SqliteExecutor implements SqlExecutor {
+  private readonly statements = new Map<string, Prepared>()
+  private readonly rawStatements = new Map<string, Prepared>()
+
+  constructor(readonly db: Database.Database) {}
+
+  run(sql: string, params: readonly SqlParam[] = []): { changes: number } {
+    const { stmt, order } = this._prepare(sql)
+    return { changes: stmt.run(..._bind(params, order)).changes }
+  }
+
+  all<T>(sql: string, params: readonly SqlParam[] = []): T[] {
+    const { stmt, order } = this._reader(sql)
+    return stmt.all(..._bind(params, order)) as T[]
+  }
+
+  get<T>(sql: string, params: readonly SqlParam[] = []): T | undefined {
+    const { stmt, order } = this._reader(sql)
+    return stmt.get(..._bind(params, order)) as T | undefined
+  }
+
+  bytesRow(sql: string, params: readonly SqlParam[] = []): BytesRow | undefined {
+    const { stmt, order } = this._rawReader(sql)
+    const row = stmt.get(..._bind(params, order)) as unknown[] | undefined
+    if (!row) return undefined
+    const [first, ...rest] = row
+    const bytes = first === null || first === undefined ? null : typeof first === 'string' ? Buffer.from(first, 'utf8') : Buffer.from(first as Uint8Array)
+    return { bytes, numbers: rest.map(Number) }
+  }
+
+  jsonArray(sql: string, params: readonly SqlParam[], max: number): JsonArrayRows {
+    const texts: string[] = []
+    let rows = 0
+    let atMax: Array<string | null> | null = null
+    const { stmt, order } = this._rawReader(sql)
+    for (const row of stmt.iterate(..._bind(params, order)) as IterableIterator<unknown[]>) {
+      if (++rows > max) break
+      const first = row[0]
+      if (typeof first === 'string' && first !== '') texts.push(first)
+      if (rows === max) atMax = row.slice(1).map((v) => (v === null ? null : String(v)))
+    }
+    // Leaving the loop early ends the iterator, which resets the statement.
+    return { json: Buffer.from(`[${texts.join(',')}]`, 'utf8'), rows, missing: Math.min(rows, max) - texts.length, atMax }
+  }
+
+  /** Whether a SQL text only reads (for callers that take SQL from elsewhere). */
+  isReadOnly(sql: string): boolean {
+    return this._prepare(sql).stmt.readonly
+  }
+
+  private _prepare(sql: string): Prepared {
+    let prepared = this.statements.get(sql)
+    if (!prepared) {
+      prepared = _prepare(this.db, sql)
+      this.statements.set(sql, prepared)
+    }
+    return prepared
+  }
+
+  private _reader(sql: string): Prepared {
+    const prepared = this._prepare(sql)
+    if (!prepared.stmt.readonly) throw new Error(`[storage] a read method was handed a statement that writes: ${sql.slice(0, 80)}`)
+    return prepared
+  }
+
+  private _rawReader(sql: string): Prepared {
+    let prepared = this.rawStatements.get(sql)
+    if (!prepared) {
+      prepared = _prepare(this.db, sql)
+      if (!prepared.stmt.readonly) throw new Error(`[storage] a read method was handed a statement that writes: ${sql.slice(0, 80)}`)
+      prepared.stmt.raw(true)
+      this.rawStatements.set(sql, prepared)
+    }
+    return prepared
+  }
+}
+
+/**
+ * better-sqlite3 binds an array to anonymous `?` only; SQL written with
+ * numbered parameters (`?1`, reused in several places) is rewritten to `?`
+ * with the matching parameter repeated. Placeholders inside string literals
+ * are not touched.
+ */
+function _prepare(db: Database.Database, sql: string): Prepared {
+  if (!/\?\d/.test(sql)) return { stmt: db.prepare(sql), order: null }
+  const order: number[] = []
+  const rewritten = sql.replace(/'(?:[^']|'')*'|\?(\d+)/g, (match, n: string | undefined) => {
+    if (n === undefined) return match
+    order.push(Number(n) - 1)
+    return '?'
+  })
+  return { stmt: db.prepare(rewritten), order }
+}
+
+/** better-sqlite3 binds numbers, strings, bigints, Buffers and null: booleans become 1/0, undefined null. */
+function _bind(given: readonly SqlParam[], order: number[] | null): unknown[] {
+  const params = order ? order.map((i) => given[i]) : given
+  const out = new Array<unknown>(params.length)
+  for (let i = 0; i < params.length; i++) {
+    const p = params[i]
+    out[i] = p === undefined ? null : typeof p === 'boolean' ? (p ? 1 : 0) : p instanceof Uint8Array && !Buffer.isBuffer(p) ? Buffer.from(p.buffer, p.byteOffset, p.byteLength) : p
+  }
+  return out
+}

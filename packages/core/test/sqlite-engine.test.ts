@@ -1,0 +1,135 @@
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterEach, describe, expect, it } from 'vitest'
+import createSqliteStorage from '../src/storage/sqlite'
+import { SqliteExecutor } from '../src/storage/sqlite/engine/executor'
+
+const FIXTURE = fileURLToPath(new URL('./fixtures/legacy-sqljs', import.meta.url))
+const EXPECTED = JSON.parse(readFileSync(fileURLToPath(new URL('./fixtures/legacy-sqljs.expected.json', import.meta.url)), 'utf8')) as {
+  components: Array<{ id: string; ipn: string; description: string | null; deletedAt: string | null }>
+  tags: unknown[]
+  stock: unknown[]
+  connectors: Array<{ id: string; secret: string }>
+  runs: Array<{ id: string }>
+}
+
+const dirs: string[] = []
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
+})
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'complib-engine-'))
+  dirs.push(dir)
+  return dir
+}
+
+describe('a data folder of the sql.js release', () => {
+  // The fixture was written by 1.0.0-beta.4 (sql.js): a snapshot, then three writes only in its
+  // journal (a patch, a delete, a create, a run, a stock adjustment), and no clean stop, as after a kill -9.
+  // legacy-sqljs.expected.json is what that release itself read back from it.
+  it('is converted on first start with every acknowledged write, and its files are kept aside', async () => {
+    const dir = tempDir()
+    cpSync(FIXTURE, dir, { recursive: true })
+    const log: string[] = []
+    const storage = await createSqliteStorage({ dir, log: (m) => log.push(m) })
+    try {
+      const components = (await storage.components.list({ limit: 1000, includeDeleted: true, sort: 'name' })).items
+      // Everything the release read back, field for field; the newer schema adds nothing to a component's view.
+      expect(components).toEqual(EXPECTED.components)
+      expect(components.find((c) => c.ipn === 'RES-001')?.description).toBe('patched after the snapshot')
+      expect(components.filter((c) => c.deletedAt !== null)).toHaveLength(1)
+      expect(components.some((c) => c.ipn === 'CAP-001')).toBe(true)
+      expect((await storage.tags.list({ limit: 100, sort: 'name' })).items).toEqual(EXPECTED.tags)
+      expect(await storage.locations.stockForComponent(components.find((c) => c.ipn === 'RES-000')!.id)).toEqual(EXPECTED.stock)
+      const connector = await storage.connectors.get(EXPECTED.connectors[0]!.id)
+      expect(connector.secret).toBe(EXPECTED.connectors[0]!.secret)
+      expect((await storage.runs.list(connector.id, { limit: 10 })).items.map((r) => r.id)).toEqual(EXPECTED.runs.map((r) => r.id))
+      // Writes go on from there.
+      const next = await storage.components.create({ name: 'after the conversion' })
+      expect(next.ipn).toMatch(/^CMP-/)
+    } finally {
+      await storage.close()
+    }
+    expect(log.join('\n')).toMatch(/converted the sql\.js library .* 5 journaled writes .* delete that folder once you are satisfied/)
+    expect(readdirSync(dir).sort()).toEqual(['complib.db', 'sqljs-release-files'])
+    expect(readdirSync(join(dir, 'sqljs-release-files')).sort()).toEqual(['complib.sqlite', 'complib.sqlite.sum', 'journal-00000003.log'])
+    // A second start opens the converted file; nothing is converted twice.
+    const again = await createSqliteStorage({ dir, log: (m) => log.push(m) })
+    try {
+      expect((await again.components.list({ limit: 1000, includeDeleted: true, sort: 'name' })).total).toBe(EXPECTED.components.filter((c) => c.deletedAt === null).length + 1)
+    } finally {
+      await again.close()
+    }
+    expect(log.filter((m) => m.includes('converted'))).toHaveLength(1)
+  })
+
+  it('refuses a folder whose snapshot is corrupt, changing nothing', async () => {
+    const dir = tempDir()
+    cpSync(FIXTURE, dir, { recursive: true })
+    const bytes = readFileSync(join(dir, 'complib.sqlite'))
+    bytes.fill(0x5a, 8192, 12288)
+    writeFileSync(join(dir, 'complib.sqlite'), bytes)
+    await expect(createSqliteStorage({ dir })).rejects.toThrow(/corrupt|not a readable/)
+    expect(readdirSync(dir).sort()).toEqual(['complib.sqlite', 'complib.sqlite.sum', 'journal-00000003.log'])
+  })
+})
+
+describe('reads cannot write', () => {
+  it('a read method handed a write refuses it before it runs: the row never appears', async () => {
+    const storage = await createSqliteStorage()
+    try {
+      const part = await storage.components.create({ name: 'kept' })
+      await expect(storage.database.run((ex) => ex.all(`UPDATE components SET name = 'changed' WHERE id = ?`, [part.id]))).rejects.toThrow(/read method was handed a statement that writes/)
+      await expect(storage.database.run((ex) => ex.get(`INSERT INTO tags (id, name, name_key, created_at, updated_at, version) VALUES ('tag_x', 'x', 'x', '', '', 1) RETURNING id`))).rejects.toThrow(/writes/)
+      await expect(storage.database.run((ex) => ex.jsonArray(`DELETE FROM components RETURNING id`, [], 10))).rejects.toThrow(/writes/)
+      expect((await storage.components.get(part.id)).name).toBe('kept')
+      expect((await storage.tags.list({ limit: 10, sort: 'name' })).items).toEqual([])
+    } finally {
+      await storage.close()
+    }
+  })
+})
+
+describe('backup', () => {
+  it('is a consistent online copy while writes go on, and restores by replacing the file', async () => {
+    const dir = tempDir()
+    const storage = await createSqliteStorage({ dir })
+    const ids: string[] = []
+    for (let i = 0; i < 50; i++) ids.push((await storage.components.create({ name: `part ${i}`, tags: ['t'] })).id)
+    const connector = await storage.connectors.create({ type: 'webhook', name: 'ERP', enabled: true, config: { url: 'http://127.0.0.1:9/h' }, secret: 'whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0', code: null })
+    // Writes keep going while the backup runs.
+    let writing = true
+    const writer = (async () => {
+      let n = 0
+      while (writing) await storage.components.create({ name: `during ${n++}` })
+      return n
+    })()
+    const backup = await storage.backup()
+    writing = false
+    await writer
+    const bytes = Buffer.from(await new Response(backup.body).arrayBuffer())
+    expect(bytes.length).toBe(backup.size)
+    expect(bytes.subarray(0, 16).toString('latin1')).toBe('SQLite format 3\u0000')
+    expect(bytes.includes(Buffer.from('c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0'))).toBe(false)
+    expect(readdirSync(dir).filter((f) => f.startsWith('.backup-'))).toEqual([])
+    await storage.close()
+
+    // Restore: stop, replace the file (and drop the old write-ahead log), start.
+    const restored = tempDir()
+    writeFileSync(join(restored, 'complib.db'), bytes)
+    const again = await createSqliteStorage({ dir: restored })
+    try {
+      const copy = await again.components.list({ limit: 1000, sort: 'name' })
+      // A consistent copy: every component created before the backup began, each whole.
+      expect(ids.every((id) => copy.items.some((c) => c.id === id && c.tags.length === 1))).toBe(true)
+      expect(copy.total).toBe(copy.items.length)
+      expect((await again.connectors.get(connector.id)).secret).toBeNull()
+      const check = new SqliteExecutor(again.database.db).get<{ quick_check: string }>('PRAGMA quick_check')
+      expect(check).toEqual({ quick_check: 'ok' })
+    } finally {
+      await again.close()
+    }
+  })
+})
