@@ -122,4 +122,11 @@ describe('identifiers (issue 18, findings 4 and 8)', () => {
     // ipn is a mapped field, so the row's spelling replaces the stored one, as any mapped field does.
     expect((await api.call('GET', `/api/components/${a.id}`)).body).toMatchObject({ ipn: 'àx-1', description: 'updated' })
   })
+
+  it('two lookalike ipns in one import file are a row error in the preview, not a 409 at commit', async () => {
+    const upload = await api.call('POST', '/api/imports', { rawBody: 'ipn,Name\nLOOK-\uff11,first\nlook-1,second\n', headers: { 'content-type': 'text/csv' } })
+    expect(upload.status, upload.text).toBe(201)
+    expect(upload.body.summary).toEqual({ create: 1, update: 0, invalid: 1 })
+    expect(JSON.stringify(upload.body)).toContain('same ipn as row 2')
+  })
 })

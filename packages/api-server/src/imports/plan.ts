@@ -1,4 +1,4 @@
-import { ComplibError, ComponentCreate, ComponentPatch, type ImportTarget, type StorageSession, type UpsertKey } from '@complib/core'
+import { ComplibError, ComponentCreate, ComponentPatch, foldKey, type ImportTarget, type StorageSession, type UpsertKey } from '@complib/core'
 import * as z from 'zod'
 import { createYielder } from '../_internal/yielder'
 import { cellOf, type ImportRow } from './read-rows'
@@ -52,18 +52,18 @@ export async function planImport(storage: StorageSession, rows: ImportRow[], map
     const row = i + 2
     const raw = _toInput(cells, mapping)
     const mpn = (raw.mpns as Array<{ manufacturer: string; partNumber: string }> | undefined)?.[0]
-    const key = upsertKey === 'ipn' ? (raw.ipn as string | undefined) : mpn && `${mpn.manufacturer}\u0000${mpn.partNumber}`
+    // Compared as the database compares identifiers (foldKey), so lookalikes in one file are a row error here, not a 409 at commit.
+    const key = upsertKey === 'ipn' ? (typeof raw.ipn === 'string' ? foldKey(raw.ipn) : undefined) : mpn && `${foldKey(mpn.manufacturer)}\u0000${foldKey(mpn.partNumber)}`
     const keyField = upsertKey === 'ipn' ? 'ipn' : 'partNumber'
     if (!key) {
       errors.push({ row, path: keyField, message: `the upsert key (${upsertKey}) is empty` })
       continue
     }
-    const normalized = key.toLowerCase()
-    if (seenKeys.has(normalized)) {
-      errors.push({ row, path: keyField, message: `same ${upsertKey} as row ${seenKeys.get(normalized)}` })
+    if (seenKeys.has(key)) {
+      errors.push({ row, path: keyField, message: `same ${upsertKey} as row ${seenKeys.get(key)}` })
       continue
     }
-    seenKeys.set(normalized, row)
+    seenKeys.set(key, row)
     // An existing component is patched (only the mapped fields change); a new one must be a whole component.
     const existing = await _findExisting(storage, raw.ipn as string | undefined, mpn, upsertKey)
     const parsed = existing ? ComponentPatch.safeParse(raw) : ComponentCreate.safeParse(raw)
