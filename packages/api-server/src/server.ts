@@ -9,7 +9,7 @@ import { isLoopbackHost } from './auth'
 import { configuredConnectorModules, loadConnectorTypes } from './connectors/load'
 import { answerClientError } from './client-error'
 import { toOrigin } from './http/browser-safety'
-import { createRequestListener } from './http/node-listener'
+import { ComplibServerResponse, createRequestListener } from './http/node-listener'
 
 export interface ServerOptions {
   host?: string | undefined
@@ -77,7 +77,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     log,
     debug: process.env.COMPLIB_DEBUG ? (m) => console.error(m) : undefined,
   })
-  const server = createServer(createRequestListener(toNodeHandler(app), { log }))
+  const server = createServer({ ServerResponse: ComplibServerResponse }, createRequestListener(toNodeHandler(app), { log }))
   server.on('clientError', answerClientError)
   try {
     await new Promise<void>((resolveListen, reject) => {

@@ -1,5 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http'
-import { STATUS_CODES } from 'node:http'
+import { STATUS_CODES, ServerResponse, type IncomingMessage, type OutgoingHttpHeader, type OutgoingHttpHeaders } from 'node:http'
 import { ComplibError, toComplibError, type ErrorCode } from '@complib/core'
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => unknown
@@ -46,6 +45,18 @@ export function createRequestListener(handler: NodeHandler, options: RequestList
         answerProblem(res, toComplibError(error))
       })
     }
+  }
+}
+
+/**
+ * Node's response with the reason phrase every status line should carry:
+ * answers built from a web `Response` have an empty `statusText`, which Node
+ * would send as `HTTP/1.1 404 ` with no phrase. Given to `createServer`.
+ */
+export class ComplibServerResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
+  override writeHead(statusCode: number, reason?: string | OutgoingHttpHeaders | OutgoingHttpHeader[], headers?: OutgoingHttpHeaders | OutgoingHttpHeader[]): this {
+    if (reason === '' || reason === undefined) return super.writeHead(statusCode, STATUS_CODES[statusCode] ?? 'Unknown', headers)
+    return typeof reason === 'string' ? super.writeHead(statusCode, reason, headers) : super.writeHead(statusCode, STATUS_CODES[statusCode] ?? 'Unknown', reason)
   }
 }
 

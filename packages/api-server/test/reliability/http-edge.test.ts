@@ -106,6 +106,16 @@ describe('HTTP conformance', () => {
     expect((await fetch(`${open.url}/api/nothing-here`, { method: 'OPTIONS' })).status).toBe(404)
   })
 
+  it('status lines had no reason phrase (HTTP/1.1 404 ); now every answer carries one', async () => {
+    const cases: Array<[string, RegExp]> = [
+      [get('/api/health', '127.0.0.1'), /^HTTP\/1\.1 200 OK\r\n/],
+      [get('/api/nothing-here', '127.0.0.1'), /^HTTP\/1\.1 404 Not Found\r\n/],
+      [get('/api/components?limit=x', '127.0.0.1'), /^HTTP\/1\.1 400 Bad Request\r\n/],
+      [post('/api/components', '{"name":"phrase"}', 'Connection: close\r\n'), /^HTTP\/1\.1 201 Created\r\n/],
+    ]
+    for (const [request, line] of cases) expect((await exchange(open.url, request)).text).toMatch(line)
+  })
+
   it('a method a path does not have is a 405 with Allow', async () => {
     const res = await fetch(`${open.url}/api/health`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{}' })
     expect(res.status).toBe(405)
