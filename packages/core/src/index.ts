@@ -20,6 +20,7 @@ export { COMPONENT_STATUSES, ComponentStatus, STATUS_TRANSITIONS, assertTransiti
 
 // values
 export { parseSiNumber } from './si-number'
+export { mergePatch } from './merge-patch'
 
 // identifiers (ipn, unique names): how they compare
 export { findRefusedCharacter, foldKey } from './identifiers'

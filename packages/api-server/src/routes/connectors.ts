@@ -13,6 +13,7 @@ import {
   RunDetail,
   SecretRotate,
   idSchema,
+  mergePatch,
   type StoredConnector,
 } from '@complib/core'
 import { checkConnectorCode } from '@complib/connector-webhook'
@@ -107,7 +108,7 @@ export const connectorRoutes = [
     group: 'connectors',
     operationId: 'patchConnector',
     summary: 'Change a connector (name, enabled, config)',
-    description: '`config` replaces the whole configuration and is validated by the connector type.',
+    description: '`config` is merged into the current configuration (RFC 7396: members left out stay, `null` removes one), then validated by the connector type.',
     params: IdParams,
     body: ConnectorPatch,
     errors: ['PRECONDITION_FAILED'],
@@ -118,7 +119,7 @@ export const connectorRoutes = [
       const patch: Parameters<typeof services.storage.connectors.update>[1] = {}
       if (body.name !== undefined) patch.name = body.name
       if (body.enabled !== undefined) patch.enabled = body.enabled
-      if (body.config !== undefined) patch.config = parseConnectorConfig(getConnectorType(services.connectorTypes, current.type), body.config)
+      if (body.config !== undefined) patch.config = parseConnectorConfig(getConnectorType(services.connectorTypes, current.type), mergePatch(current.config, body.config))
       const updated = await services.storage.connectors.update(params.id, patch, { ifVersion })
       await services.runner.syncSchedules()
       return withHeaders(toConnectorView(updated), { etag: etag(updated.version) })

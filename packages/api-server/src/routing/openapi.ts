@@ -45,12 +45,22 @@ function _operation(route: AnyRoute): ZodOpenApiOperationObject {
   return {
     operationId: route.operationId,
     summary: route.summary,
-    ...(route.description ? { description: route.description } : {}),
+    ...(route.description || route.method === 'PATCH' ? { description: [route.description, route.method === 'PATCH' ? MERGE_PATCH_NOTE : undefined].filter(Boolean).join('\n\n') } : {}),
     tags: [route.group],
     ...(route.params || route.query ? { requestParams: { ...(route.params ? { path: route.params } : {}), ...(route.query ? { query: route.query } : {}) } } : {}),
-    ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
+    ...(route.body ? { requestBody: { required: true, content: _bodyContent(route) } } : {}),
     responses,
   }
+}
+
+const MERGE_PATCH_NOTE =
+  'The body is a JSON merge patch (RFC 7396): members left out stay as they are, `null` clears a member, ' +
+  'nested objects merge member by member, and arrays replace. Sent as `application/json` or `application/merge-patch+json`.'
+
+/** JSON bodies; a PATCH also as `application/merge-patch+json`, which is what it is. */
+function _bodyContent(route: AnyRoute) {
+  const json = { schema: route.body! }
+  return route.method === 'PATCH' ? { 'application/json': json, 'application/merge-patch+json': json } : { 'application/json': json }
 }
 
 function _headers(headers: Record<string, { description: string }>) {
