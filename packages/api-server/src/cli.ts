@@ -1,4 +1,6 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
+import type { SqliteStorage } from '@complib/core'
 import { createLogOnce } from './http/node-listener'
 import { pushCommand } from './push-command'
 import { DEFAULTS, startServer } from './server'
@@ -42,7 +44,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       },
     })
   } catch (error) {
-    console.error(`complib: ${(error as Error).message}\n\n${USAGE}`)
+    console.error(`complib: ${_argumentError(error as NodeJS.ErrnoException)}; see complib --help`)
     return 2
   }
   const { values, positionals } = parsed
@@ -114,8 +116,41 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   process.on('uncaughtException', (error) => report('complib: uncaught exception (a bug, please report it)', error))
   process.once('SIGINT', () => stop('SIGINT'))
   process.once('SIGTERM', () => stop('SIGTERM'))
+  if (env.COMPLIB_BENCH_HOOKS === '1' && process.send) _benchHooks(running.storage)
   return new Promise<number>(() => {})
+}
+
+/** One line for what parseArgs refused, instead of Node's paragraph about positionals. */
+function _argumentError(error: NodeJS.ErrnoException): string {
+  const option = /'(-[^']*)'/.exec(error.message)?.[1]
+  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) return `unknown option ${option}`
+  if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option) return `option ${option.split(' ')[0]} needs a value`
+  return error.message.split('\n')[0]!
 }
 
 const code = await main(process.argv.slice(2))
 process.exit(code)
+
+/**
+ * For the bench only (bench/lib/server.ts; docs/decisions.md "Bench"): with
+ * COMPLIB_BENCH_HOOKS=1 and an IPC channel, the parent can sample the event
+ * loop's delay (monitorEventLoopDelay, 1 ms resolution) between two messages,
+ * and force a checkpoint, answered with what it did. Nothing listens otherwise.
+ */
+function _benchHooks(storage: SqliteStorage): void {
+  const delay = monitorEventLoopDelay({ resolution: 1 })
+  process.channel?.unref()
+  process.on('message', (m: { id: number; op: 'delay-start' | 'delay-stop' | 'checkpoint'; mode?: 'PASSIVE' | 'TRUNCATE' }) => {
+    const reply = (body: object) => process.send?.({ id: m.id, ...body })
+    if (m.op === 'delay-start') return (delay.reset(), delay.enable(), reply({}))
+    if (m.op === 'delay-stop') {
+      delay.disable()
+      const ms = (ns: number) => ns / 1e6
+      return reply({ p50Ms: ms(delay.percentile(50)), p99Ms: ms(delay.percentile(99)), maxMs: ms(delay.max), samples: delay.count })
+    }
+    storage.database.checkpoint(m.mode).then(
+      (result) => reply({ result }),
+      (error: unknown) => reply({ error: String(error) }),
+    )
+  })
+}

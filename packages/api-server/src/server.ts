@@ -1,15 +1,16 @@
-import { createServer, type Server } from 'node:http'
+import { statSync } from 'node:fs'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { resolve } from 'node:path'
 import { createPushRunner } from '@complib/connector-webhook'
-import { createSqliteStorage, type ConnectorDefinition, type SqliteStorage } from '@complib/core'
+import { ComplibError, createSqliteStorage, type ConnectorDefinition, type SqliteStorage } from '@complib/core'
 import { toNodeHandler } from 'h3/node'
 import { createApp } from './app'
 import { isLoopbackHost } from './auth'
 import { configuredConnectorModules, loadConnectorTypes } from './connectors/load'
 import { answerClientError } from './client-error'
 import { toOrigin } from './http/browser-safety'
-import { ComplibServerResponse, createRequestListener } from './http/node-listener'
+import { answerProblem, ComplibServerResponse, createRequestListener } from './http/node-listener'
 
 export interface ServerOptions {
   host?: string | undefined
@@ -51,6 +52,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const dataDir = resolve(options.dataDir ?? DEFAULTS.dataDir)
   const log = options.log ?? ((m, cause) => (cause ? console.error(m, cause) : console.error(m)))
   assertSafeBinding(host, options.apiKey)
+  _assertDataFolder(dataDir)
   // A typo in an origin stops the start, before the data folder is touched.
   const allowedOrigins = (options.allowedOrigins ?? []).map(toOrigin)
 
@@ -63,7 +65,33 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       ...configuredConnectorModules(dataDir),
     ])),
   ]
-  const storage = await createSqliteStorage({ dir: dataDir, log })
+  // The port is bound before the data folder is created or opened: a port in use stops the
+  // start with nothing written. Until the library is open, requests get a 503.
+  let handler: ((req: IncomingMessage, res: ServerResponse) => void) | undefined
+  const server = createServer({ ServerResponse: ComplibServerResponse }, (req, res) => {
+    if (handler) handler(req, res)
+    else answerProblem(res, new ComplibError('SERVICE_UNAVAILABLE', 'the library is still opening; try again in a moment'))
+  })
+  server.on('clientError', answerClientError)
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new Error(`port ${port} on ${host} is in use (another complib?); stop that server or pass --port <n>`)
+          : error.code === 'EACCES'
+            ? new Error(`not allowed to listen on port ${port}; pass --port with a number above 1023`)
+            : error,
+      ),
+    )
+    server.listen(port, host, () => resolveListen())
+  })
+  let storage: SqliteStorage
+  try {
+    storage = await createSqliteStorage({ dir: dataDir, log })
+  } catch (error) {
+    await new Promise<void>((r) => server.close(() => r()))
+    throw error
+  }
   const runner = createPushRunner({ storage, connectors, log })
   const app = createApp({
     storage,
@@ -77,20 +105,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     log,
     debug: process.env.COMPLIB_DEBUG ? (m) => console.error(m) : undefined,
   })
-  const server = createServer({ ServerResponse: ComplibServerResponse }, createRequestListener(toNodeHandler(app), { log }))
-  server.on('clientError', answerClientError)
-  try {
-    await new Promise<void>((resolveListen, reject) => {
-      server.once('error', reject)
-      server.listen(port, host, () => {
-        server.off('error', reject)
-        resolveListen()
-      })
-    })
-  } catch (error) {
-    await storage.close()
-    throw error
-  }
+  handler = createRequestListener(toNodeHandler(app), { log })
   // Runs a crash or a stop interrupted carry on; cron schedules start ticking.
   await runner.resumeInterrupted()
   await runner.syncSchedules()
@@ -108,6 +123,17 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         await storage.close()
       })()),
   }
+}
+
+/** Throws, before anything is created, when `--data` names something that is not a folder. */
+function _assertDataFolder(dataDir: string): void {
+  let stats
+  try {
+    stats = statSync(dataDir)
+  } catch {
+    return // created on open
+  }
+  if (!stats.isDirectory()) throw new Error(`--data ${dataDir} is a file, not a folder; name a folder for the library (it is created if missing)`)
 }
 
 /** Throws when `host` is reachable from other machines and no API key is set. */

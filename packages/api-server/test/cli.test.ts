@@ -1,4 +1,6 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -63,6 +65,34 @@ describe('complib serve', () => {
     const { code, err } = await done
     expect(code).toBe(2)
     expect(err).toMatch(/--port must be a whole number/)
+  })
+
+  it('an unknown flag, --data naming a file, a port in use: one line saying what to do, exit 2, nothing created', async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'complib-cli-'))
+    dirs.push(parent)
+    const unknown = await runCli(['serve', '--prot', '4000', '--data', join(parent, 'a')]).done
+    expect(unknown.code).toBe(2)
+    expect(unknown.err.trim()).toBe('complib: unknown option --prot; see complib --help')
+
+    const file = join(parent, 'library.txt')
+    writeFileSync(file, 'not a folder')
+    const onFile = await runCli(['serve', '--port', '0', '--data', file]).done
+    expect(onFile.code).toBe(2)
+    expect(onFile.err.trim().split('\n')).toHaveLength(1)
+    expect(onFile.err).toMatch(/--data .*library\.txt is a file, not a folder/)
+
+    const taken = createServer()
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r))
+    const port = (taken.address() as AddressInfo).port
+    try {
+      const inUse = await runCli(['serve', '--port', String(port), '--data', join(parent, 'b')]).done
+      expect(inUse.code).toBe(2)
+      expect(inUse.err.trim()).toBe(`complib: port ${port} on 127.0.0.1 is in use (another complib?); stop that server or pass --port <n>`)
+    } finally {
+      taken.close()
+    }
+    // Nothing was created for any of them.
+    expect(readdirSync(parent)).toEqual(['library.txt'])
   })
 })
 
