@@ -9,8 +9,12 @@ export interface ThrottleOptions {
 
 /**
  * The outbound throttle of a run: at most `concurrency` requests in flight
- * (p-limit), and starts spaced at least 1000/requestsPerSecond ms apart, so
- * no one-second window holds more than `requestsPerSecond` starts.
+ * (p-limit), and at most `requestsPerSecond` starts in any one-second window,
+ * measured at the moment each request really starts. A start waits until the
+ * start `requestsPerSecond` places before it is more than a second old, so a
+ * late timer or a busy event loop can only make starts later, never closer
+ * together (evenly spaced slots, which this replaced, let six starts fall
+ * within 995 ms at 5 per second when one slot ran late).
  *
  * @example
  * const throttle = createThrottle({ concurrency: 4, requestsPerSecond: 10 })
@@ -18,15 +22,32 @@ export interface ThrottleOptions {
  */
 export function createThrottle(options: ThrottleOptions): <T>(fn: () => Promise<T>) => Promise<T> {
   const limit = pLimit(options.concurrency)
-  const interval = 1000 / options.requestsPerSecond
-  let nextStart = 0
+  const perSecond = Math.max(1, Math.floor(options.requestsPerSecond))
+  // The last `perSecond` start times, oldest first.
+  const starts: number[] = []
+  // Slots are handed out one caller at a time, in the order they asked.
+  let turn: Promise<void> = Promise.resolve()
+  const takeSlot = (): Promise<void> => {
+    const slot = turn.then(async () => {
+      for (;;) {
+        const now = performance.now()
+        if (starts.length < perSecond) break
+        const wait = starts[0]! + WINDOW_MS - now
+        if (wait < 0) break
+        await new Promise((resolve) => setTimeout(resolve, Math.ceil(wait) + 1))
+      }
+      starts.push(performance.now())
+      if (starts.length > perSecond) starts.shift()
+    })
+    turn = slot
+    return slot
+  }
   return (fn) =>
     limit(async () => {
-      // Reserve a start slot before waiting, so concurrent callers queue in order.
-      const now = performance.now()
-      const at = Math.max(now, nextStart)
-      nextStart = at + interval
-      if (at > now) await new Promise((resolve) => setTimeout(resolve, at - now))
+      await takeSlot()
       return fn()
     })
 }
+
+/** The window, plus a millisecond: a start exactly one second after another shares no closed one-second window with it. */
+const WINDOW_MS = 1001
