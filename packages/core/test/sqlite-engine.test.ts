@@ -41,7 +41,7 @@ describe('a data folder of the sql.js release', () => {
       expect(components.find((c) => c.ipn === 'RES-001')?.description).toBe('patched after the snapshot')
       expect(components.filter((c) => c.deletedAt !== null)).toHaveLength(1)
       expect(components.some((c) => c.ipn === 'CAP-001')).toBe(true)
-      expect((await storage.tags.list({ limit: 100, sort: 'name' })).items).toEqual(EXPECTED.tags)
+      expect((await storage.tags.list({ limit: 100 })).items).toEqual(EXPECTED.tags)
       expect(await storage.locations.stockForComponent(components.find((c) => c.ipn === 'RES-000')!.id)).toEqual(EXPECTED.stock)
       const connector = await storage.connectors.get(EXPECTED.connectors[0]!.id)
       expect(connector.secret).toBe(EXPECTED.connectors[0]!.secret)
@@ -52,13 +52,13 @@ describe('a data folder of the sql.js release', () => {
     } finally {
       await storage.close()
     }
-    expect(log.join('\n')).toMatch(/converted the sql\.js library .* 5 journaled writes .* delete that folder once you are satisfied/)
+    expect(log.join('\n')).toMatch(/converted the sql\.js library .* 5 journaled writes.* delete that folder once you are satisfied/)
     expect(readdirSync(dir).sort()).toEqual(['complib.db', 'sqljs-release-files'])
     expect(readdirSync(join(dir, 'sqljs-release-files')).sort()).toEqual(['complib.sqlite', 'complib.sqlite.sum', 'journal-00000003.log'])
     // A second start opens the converted file; nothing is converted twice.
     const again = await createSqliteStorage({ dir, log: (m) => log.push(m) })
     try {
-      expect((await again.components.list({ limit: 1000, includeDeleted: true, sort: 'name' })).total).toBe(EXPECTED.components.filter((c) => c.deletedAt === null).length + 1)
+      expect((await again.components.list({ limit: 1000, includeDeleted: true, sort: 'name' })).total).toBe(EXPECTED.components.length + 1)
     } finally {
       await again.close()
     }
@@ -85,7 +85,7 @@ describe('reads cannot write', () => {
       await expect(storage.database.run((ex) => ex.get(`INSERT INTO tags (id, name, name_key, created_at, updated_at, version) VALUES ('tag_x', 'x', 'x', '', '', 1) RETURNING id`))).rejects.toThrow(/writes/)
       await expect(storage.database.run((ex) => ex.jsonArray(`DELETE FROM components RETURNING id`, [], 10))).rejects.toThrow(/writes/)
       expect((await storage.components.get(part.id)).name).toBe('kept')
-      expect((await storage.tags.list({ limit: 10, sort: 'name' })).items).toEqual([])
+      expect((await storage.tags.list({ limit: 10 })).items).toEqual([])
     } finally {
       await storage.close()
     }
@@ -121,7 +121,7 @@ describe('backup', () => {
     writeFileSync(join(restored, 'complib.db'), bytes)
     const again = await createSqliteStorage({ dir: restored })
     try {
-      const copy = await again.components.list({ limit: 1000, sort: 'name' })
+      const copy = await again.components.list({ limit: 1000, sort: 'name', includeDeleted: false })
       // A consistent copy: every component created before the backup began, each whole.
       expect(ids.every((id) => copy.items.some((c) => c.id === id && c.tags.length === 1))).toBe(true)
       expect(copy.total).toBe(copy.items.length)

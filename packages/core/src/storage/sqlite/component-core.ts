@@ -1,3 +1,4 @@
+import { ComplibError } from '../../errors'
 import type { Component } from '../../schemas'
 import type { SqlExecutor } from '../_internal/sql-executor'
 import { chunks, notFound, now, placeholders } from './_shared'
@@ -162,8 +163,17 @@ export function loadComponentList(ex: SqlExecutor, ids: readonly string[]): Comp
 /** The component row, or NOT_FOUND (also for a deleted one unless `includeDeleted`). */
 export function requireComponentRow(ex: SqlExecutor, id: string, includeDeleted = false): ComponentRow {
   const row = ex.get<ComponentRow>(`SELECT ${COMPONENT_COLUMNS} FROM components WHERE id = ?`, [id])
-  if (!row || (row.deleted_at !== null && !includeDeleted)) throw notFound('component', id)
+  if (!row) throw notFound('component', id)
+  if (row.deleted_at !== null && !includeDeleted) throw deletedComponent(id, row.deleted_at)
   return row
+}
+
+/** NOT_FOUND for a component that is soft-deleted: it says so, and how to bring it back. */
+export function deletedComponent(id: string, deletedAt: string): ComplibError {
+  return new ComplibError(
+    'NOT_FOUND',
+    `component ${id} was deleted at ${deletedAt}; restore it with POST /api/components/${id}/restore (lists show it with includeDeleted=true)`,
+  )
 }
 
 /** One component view, or NOT_FOUND. */

@@ -6,7 +6,7 @@ import type { SqlExecutor } from '../_internal/sql-executor'
 import type { ComponentStore } from '../types'
 import { checkVersion, conflict, decodeCursor, encodeCursor, notFound, now } from './_shared'
 import { setLinks, setMpns, setParameters, setTags } from './component-children'
-import { loadComponent, loadComponentJsonList, readComponentsForDelivery, rereadComponentsForDelivery, VIEW_OF_ROW, loadComponentList, loadComponents, requireComponentRow, touchComponent, unindexComponent } from './component-core'
+import { deletedComponent, loadComponent, loadComponentJsonList, readComponentsForDelivery, rereadComponentsForDelivery, VIEW_OF_ROW, loadComponentList, loadComponents, requireComponentRow, touchComponent, unindexComponent } from './component-core'
 import { queryComponentIds, queryComponentJsonPage } from './component-query'
 import type { SyncRepo } from './repo'
 
@@ -28,7 +28,10 @@ export const components = {
       id,
       options?.includeDeleted ? 1 : 0,
     ])
-    if (!row) throw notFound('component', id)
+    if (!row) {
+      const deleted = ex.get<{ deletedAt: string | null }>('SELECT deleted_at AS deletedAt FROM components WHERE id = ?', [id])
+      throw deleted?.deletedAt ? deletedComponent(id, deleted.deletedAt) : notFound('component', id)
+    }
     return { json: row.bytes ?? Buffer.from(loadComponentJsonList(ex, [id], true)[0]!, 'utf8'), version: row.numbers[0]! }
   },
 

@@ -150,7 +150,10 @@ export function componentsSuite(storage: () => Storage): void {
     it('soft-deletes, hides, and restores', async () => {
       const c = await storage().components.create({ name: 'A' })
       await storage().components.delete(c.id)
-      await expect(storage().components.get(c.id)).rejects.toMatchObject({ code: 'NOT_FOUND' })
+      // Not "does not exist": it says the component is deleted and how to bring it back.
+      const deleted = { code: 'NOT_FOUND', detail: expect.stringMatching(new RegExp(`${c.id} was deleted at .*restore`)) }
+      await expect(storage().components.get(c.id)).rejects.toMatchObject(deleted)
+      await expect(storage().components.getJson(c.id)).rejects.toMatchObject(deleted)
       await expect(storage().components.delete(c.id)).rejects.toMatchObject({ code: 'NOT_FOUND' })
       expect((await storage().components.list(q())).total).toBe(0)
       expect((await storage().components.list(q({ includeDeleted: true }))).total).toBe(1)
