@@ -148,7 +148,7 @@ function _benchHooks(storage: SqliteStorage): void {
       const ms = (ns: number) => ns / 1e6
       return reply({ p50Ms: ms(delay.percentile(50)), p99Ms: ms(delay.percentile(99)), maxMs: ms(delay.max), samples: delay.count })
     }
-    storage.database.checkpoint(m.mode).then(
+    Promise.resolve(storage.database.checkpoint(m.mode)).then(
       (result) => reply({ result }),
       (error: unknown) => reply({ error: String(error) }),
     )
