@@ -34,4 +34,27 @@ describe('OpenAPI document', () => {
     }
     await storage.close()
   })
+
+  it('is complete for generators: servers, If-Match where it is honoured, and the upload and import bodies', async () => {
+    const storage = await createSqliteStorage()
+    const doc = (await (await createApp({ storage }).fetch(new Request('http://x/api/docs'))).json()) as any
+    await storage.close()
+    expect(doc.servers).toEqual([{ url: '/', description: expect.any(String) }])
+    const operations = Object.values(doc.paths).flatMap((item) => Object.values(item as Record<string, any>))
+    const withIfMatch = operations.filter((op) => (op.parameters ?? []).some((p: any) => p.in === 'header' && p.name === 'if-match'))
+    expect(withIfMatch.map((op) => op.operationId).sort()).toEqual(
+      ['deleteComponent', 'deleteFootprint', 'deleteSymbol', 'patchAttachment', 'patchComponent', 'patchConnector', 'patchFootprint', 'patchImport', 'patchLocation', 'patchManufacturer', 'patchMpn', 'patchParameter', 'patchParameterType', 'patchSymbol', 'patchTag', 'putConnectorCode'].sort(),
+    )
+    for (const op of withIfMatch) expect(op.responses['412'], op.operationId).toBeDefined()
+    const upload = doc.paths['/api/attachments'].post.requestBody
+    expect(Object.keys(upload.content)).toEqual(['multipart/form-data', 'application/octet-stream', '*/*'])
+    expect(upload.content['multipart/form-data'].schema.properties.file).toMatchObject({ type: 'string', format: 'binary' })
+    expect(Object.keys(doc.paths['/api/imports'].post.requestBody.content)).toEqual(['text/csv', 'application/json'])
+    // Every operation with a body says what it takes.
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item as Record<string, any>)) {
+        if (['post', 'put', 'patch'].includes(method) && op.requestBody) expect(Object.keys(op.requestBody.content).length, `${method} ${path}`).toBeGreaterThan(0)
+      }
+    }
+  })
 })

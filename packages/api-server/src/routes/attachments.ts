@@ -34,6 +34,21 @@ export const attachmentRoutes = [
     description:
       'Multipart: fields `file`, and optionally `componentId`, `kind`, `name`. Raw: the body is the file; `name` (required), `componentId` and `kind` go in the query, the type in Content-Type. Up to 50 MiB. The bytes are stored in the data folder and fsync’d before the answer.',
     query: AttachmentUploadMeta,
+    rawBody: {
+      description: 'The file: as multipart/form-data with a `file` field, or as the raw bytes with their own Content-Type (then `name` goes in the query)',
+      content: {
+        'multipart/form-data': {
+          schema: z.object({
+            file: z.string().meta({ format: 'binary', description: 'The file' }),
+            componentId: idSchema('component').optional(),
+            kind: AttachmentKind.optional(),
+            name: FileName.optional(),
+          }),
+        },
+        'application/octet-stream': { schema: z.string().meta({ format: 'binary' }) },
+        '*/*': { schema: z.string().meta({ format: 'binary' }) },
+      },
+    },
     bodyLimit: UPLOAD_LIMIT,
     errors: ['PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'],
     responses: { 201: { description: 'Stored', schema: Attachment, headers: { location: { description: 'URL of the attachment' } } } },
@@ -94,6 +109,7 @@ export const attachmentRoutes = [
     path: '/api/attachments/{id}',
     group: 'attachments',
     operationId: 'patchAttachment',
+    ifMatch: true,
     summary: 'Rename, reclassify or move an attachment to another component',
     params: Params,
     body: AttachmentPatch,

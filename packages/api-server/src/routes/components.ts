@@ -117,6 +117,7 @@ export const componentRoutes = [
     path: '/api/components/{id}',
     group: 'components',
     operationId: 'patchComponent',
+    ifMatch: true,
     summary: 'Change fields of a component',
     description:
       'JSON merge patch of the listed fields: absent fields stay, `null` clears `description` or `category`, arrays replace. A status change must follow the lifecycle (409 otherwise). With `If-Match`, a stale version is a 412.',
@@ -132,6 +133,7 @@ export const componentRoutes = [
     path: '/api/components/{id}',
     group: 'components',
     operationId: 'deleteComponent',
+    ifMatch: true,
     summary: 'Delete a component (soft: it can be restored)',
     params: IdParams,
     errors: ['PRECONDITION_FAILED'],

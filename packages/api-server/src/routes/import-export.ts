@@ -34,6 +34,13 @@ export const importExportRoutes = [
     description:
       'The body is the file (text/csv, or application/json with an array of objects). Nothing changes until commit: the answer shows the proposed column mapping, what each row would do (create, or update by ipn or MPN), and every invalid cell.',
     query: ImportCreateQuery,
+    rawBody: {
+      description: 'The file: CSV (a header row, then one row per component; `,` `;` or tab), or a JSON array of objects',
+      content: {
+        'text/csv': { schema: z.string() },
+        'application/json': { schema: z.array(z.record(z.string(), z.unknown())) },
+      },
+    },
     bodyLimit: IMPORT_BODY_LIMIT,
     errors: ['PAYLOAD_TOO_LARGE'],
     responses: { 201: { description: 'The import session', schema: ImportSession, headers: { location: { description: 'URL of the session' } } } },
@@ -65,6 +72,7 @@ export const importExportRoutes = [
     path: '/api/imports/{id}',
     group: 'import-export',
     operationId: 'patchImport',
+    ifMatch: true,
     summary: 'Change the column mapping or the upsert key; the preview is recomputed',
     params: Params,
     body: ImportPatch,

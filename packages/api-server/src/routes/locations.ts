@@ -62,6 +62,7 @@ export const locationRoutes = [
     path: '/api/locations/{id}',
     group: 'locations',
     operationId: 'patchLocation',
+    ifMatch: true,
     summary: 'Rename or move a location',
     params: Params,
     body: LocationPatch,

@@ -50,6 +50,7 @@ export const manufacturerRoutes = [
     path: '/api/manufacturers/{id}',
     group: 'manufacturers',
     operationId: 'patchManufacturer',
+    ifMatch: true,
     summary: 'Change a manufacturer (a rename shows in every component using it)',
     params: Params,
     body: ManufacturerPatch,

@@ -62,6 +62,7 @@ export const mpnRoutes = [
     path: '/api/mpns/{id}',
     group: 'mpns',
     operationId: 'patchMpn',
+    ifMatch: true,
     summary: 'Change an MPN',
     params: Params,
     body: MpnPatch,

@@ -40,6 +40,7 @@ export const tagRoutes = [
     path: '/api/tags/{id}',
     group: 'tags',
     operationId: 'patchTag',
+    ifMatch: true,
     summary: 'Rename or recolour a tag',
     params: Params,
     body: TagPatch,

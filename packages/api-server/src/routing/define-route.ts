@@ -73,6 +73,13 @@ export interface RouteSpec<P extends z.ZodObject | undefined, Q extends z.ZodObj
   query?: Q
   /** JSON body schema. */
   body?: B
+  /**
+   * A body that is not JSON, read by the handler itself (uploads, import files):
+   * documented by media type. Exclusive with `body`.
+   */
+  rawBody?: { description: string; content: Record<string, { schema?: z.ZodType | undefined }> } | undefined
+  /** The handler honours `If-Match` (optimistic concurrency): documented as a header parameter, with the 412. */
+  ifMatch?: boolean | undefined
   /** Largest accepted body in bytes (default 1 MiB); more is a 413. */
   bodyLimit?: number | undefined
   /** Error codes this route may answer with beyond the automatic ones (400 for input, 404 for ids, 413 for bodies). */

@@ -1,4 +1,5 @@
 import { ERROR_STATUS, Problem, type ErrorCode } from '@complib/core'
+import * as z from 'zod'
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from 'zod-openapi'
 import { APP_VERSION } from '../version'
 import { GROUPS, type AnyRoute } from './define-route'
@@ -22,6 +23,8 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[]): ReturnType<ty
         'A local service over a library of electronic components. Errors are RFC 9457 application/problem+json. ' +
         'On loopback no key is needed; off loopback send `Authorization: Bearer <key>`.',
     },
+    // Relative: the document describes the server it is served by (the paths carry /api).
+    servers: [{ url: '/', description: 'This complib server' }],
     tags: Object.entries(GROUPS).map(([name, description]) => ({ name, description })),
     components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'Required when the server listens off loopback' } } },
     security: [{}, { apiKey: [] }],
@@ -47,11 +50,36 @@ function _operation(route: AnyRoute): ZodOpenApiOperationObject {
     summary: route.summary,
     ...(route.description || route.method === 'PATCH' ? { description: [route.description, route.method === 'PATCH' ? MERGE_PATCH_NOTE : undefined].filter(Boolean).join('\n\n') } : {}),
     tags: [route.group],
-    ...(route.params || route.query ? { requestParams: { ...(route.params ? { path: route.params } : {}), ...(route.query ? { query: route.query } : {}) } } : {}),
+    ...(route.params || route.query || route.ifMatch
+      ? {
+          requestParams: {
+            ...(route.params ? { path: route.params } : {}),
+            ...(route.query ? { query: route.query } : {}),
+            ...(route.ifMatch ? { header: IF_MATCH } : {}),
+          },
+        }
+      : {}),
     ...(route.body ? { requestBody: { required: true, content: _bodyContent(route) } } : {}),
+    ...(route.rawBody
+      ? {
+          requestBody: {
+            required: true,
+            description: route.rawBody.description,
+            content: Object.fromEntries(Object.entries(route.rawBody.content).map(([type, media]) => [type, media.schema ? { schema: media.schema } : {}])),
+          },
+        }
+      : {}),
     responses,
   }
 }
+
+/** The `If-Match` header of the operations that honour it: a generated client gets a typed way to send it. */
+const IF_MATCH = z.object({
+  'if-match': z
+    .string()
+    .optional()
+    .meta({ description: 'The ETag of the version you read, e.g. `"3"`: the change applies only to that version, else 412', example: '"3"' }),
+})
 
 const MERGE_PATCH_NOTE =
   'The body is a JSON merge patch (RFC 7396): members left out stay as they are, `null` clears a member, ' +
@@ -73,7 +101,8 @@ function _errorCodes(route: AnyRoute): ErrorCode[] {
   // Every route refuses unknown query parameters (400) and, with an API key set, a missing key (401).
   const codes = new Set<ErrorCode>(['VALIDATION_FAILED', 'UNAUTHORIZED', ...(route.errors ?? [])])
   if (route.params) codes.add('NOT_FOUND')
-  if (route.body) {
+  if (route.ifMatch) codes.add('PRECONDITION_FAILED')
+  if (route.body || route.rawBody) {
     codes.add('PAYLOAD_TOO_LARGE')
     codes.add('UNSUPPORTED_MEDIA_TYPE')
   }
