@@ -6,6 +6,8 @@ export interface DeliveryRequest {
   body: Uint8Array
   webhookId: string
   secrets: readonly string[]
+  /** Headers naming the run and the batch (`complib-run-id`, `complib-batch: 3/5`), sent beside the signature ones. */
+  headers?: Readonly<Record<string, string>> | undefined
   /** Give up on an answer after this long (default 30 s). */
   timeoutMs?: number | undefined
   /** Abandons the request (the run was cancelled or the server is stopping). */
@@ -33,6 +35,7 @@ export async function deliver(request: DeliveryRequest): Promise<DeliveryResult>
   const headers = {
     'content-type': 'application/json',
     'user-agent': 'complib-webhook/1',
+    ...request.headers,
     ...signDelivery({ id: request.webhookId, timestamp: Math.floor(Date.now() / 1000), body: request.body, secrets: request.secrets }),
   }
   const started = performance.now()

@@ -50,7 +50,7 @@ export async function executeRun(runId: string, options: ExecuteOptions): Promis
           if (signal.aborted) return
           const logs: string[] = []
           try {
-            await _runBatch({ runId, index: batch.index, webhookId: batch.webhookId, config, secrets, sandbox: sandbox!, throttle, logs, options })
+            await _runBatch({ runId, index: batch.index, batches: detail.batches.length, webhookId: batch.webhookId, config, secrets, sandbox: sandbox!, throttle, logs, options })
           } finally {
             if (logs.length) await storage.runs.update(runId, { appendLogs: logs.map((l) => `[batch ${batch.index}] ${l}`) })
           }
@@ -66,9 +66,20 @@ export async function executeRun(runId: string, options: ExecuteOptions): Promis
   return finishRun(storage, runId, signal, null)
 }
 
+/**
+ * Headers that name the run and the batch of a delivery (1-based: `complib-batch: 3/5`),
+ * so a receiver can tell when it has seen a whole push and mirror the library,
+ * deletions included (docs/decisions.md, "Mirroring"). The body stays `{"entities": […]}`.
+ */
+export function runHeaders(runId: string, index: number, batches: number): Record<string, string> {
+  return { 'complib-run-id': runId, 'complib-batch': `${index + 1}/${batches}` }
+}
+
 interface _BatchJob {
   runId: string
   index: number
+  /** How many batches the run has: a receiver that saw every one has seen the whole push. */
+  batches: number
   webhookId: string
   config: WebhookConfig
   secrets: string[]
@@ -142,7 +153,16 @@ async function _runBatch(job: _BatchJob): Promise<void> {
           stored = text
         }
         const result = await job.throttle(() =>
-          finished ? Promise.resolve(null) : deliver({ url, body: new TextEncoder().encode(text), webhookId: job.webhookId, secrets: job.secrets, timeoutMs: job.options.requestTimeoutMs, signal, fetch: job.options.fetch }),
+          finished ? Promise.resolve(null) : deliver({
+                url,
+                body: new TextEncoder().encode(text),
+                webhookId: job.webhookId,
+                secrets: job.secrets,
+                headers: runHeaders(job.runId, job.index, job.batches),
+                timeoutMs: job.options.requestTimeoutMs,
+                signal,
+                fetch: job.options.fetch,
+              }),
         )
         if (!result) throw new Error(LATE_SEND)
         lastStatus = result.status || null

@@ -58,6 +58,9 @@ describe('push runs', () => {
       expect(headers['webhook-signature']).toBe(`v1,${mac}`)
     }
     expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(5)
+    // Each delivery names its run and its batch, so a receiver can tell when it has seen the whole push.
+    expect(receiver.received.map((r) => r.headers['complib-run-id'])).toEqual(Array(5).fill(run.id))
+    expect(receiver.received.map((r) => String(r.headers['complib-batch'])).sort()).toEqual(['1/5', '2/5', '3/5', '4/5', '5/5'])
   })
 
   it('keeps within the concurrency and the requests per second', async () => {
