@@ -133,3 +133,21 @@ describe('backup', () => {
     }
   })
 })
+
+describe('generated ipns', () => {
+  it('find the highest number by an index lookup, not by reading every CMP- ipn (width kept, full-width digits read as digits)', async () => {
+    const storage = await createSqliteStorage()
+    try {
+      for (const ipn of ['CMP-00007', 'cmp-0000120', 'CMP-\uff19\uff19', 'CMP-12a', 'XYZ-900']) await storage.components.create({ name: ipn, ipn })
+      expect(await storage.components.nextIpn()).toBe('CMP-0000121')
+      const plan = storage.database.db
+        .prepare(
+          `EXPLAIN QUERY PLAN SELECT substr(ipn_key, 5) AS digits FROM components WHERE ipn_key GLOB 'cmp-[0-9]*' AND substr(ipn_key, 5) NOT GLOB '*[^0-9]*' ORDER BY CAST(substr(ipn_key, 5) AS INTEGER) DESC LIMIT 1`,
+        )
+        .all() as Array<{ detail: string }>
+      expect(plan.map((p) => p.detail).join(' ')).toContain('components_cmp_number')
+    } finally {
+      await storage.close()
+    }
+  })
+})

@@ -197,20 +197,33 @@ function _assertIpnFree(ex: SqlExecutor, ipn: string, exceptId: string | null): 
 
 /**
  * The next `<prefix><number>` after the highest one ever used (deleted
- * components count, so numbers are never reused). A range on the ipn index,
- * not a scan of the table.
+ * components count, so numbers are never reused), keeping the widest number
+ * width seen (at least 5). For the default prefix, an index on the number
+ * answers it; other prefixes read a range of the ipn index.
  */
 function _nextIpn(ex: SqlExecutor, prefix: string): string {
-  const rows = ex.all<{ ipn: string }>(`SELECT ipn FROM components WHERE ipn >= ? AND ipn < ? COLLATE NOCASE`, [`${prefix}0`, `${prefix}:`])
   let max = 0
   let width = 5
-  for (const { ipn } of rows) {
-    const digits = ipn.slice(prefix.length)
-    if (!/^\d+$/.test(digits)) continue
-    max = Math.max(max, Number(digits))
-    width = Math.max(width, digits.length)
+  const key = foldKey(prefix)
+  if (key === 'cmp-') {
+    const top = ex.get<{ digits: string }>(
+      `SELECT substr(ipn_key, 5) AS digits FROM components
+       WHERE ipn_key GLOB 'cmp-[0-9]*' AND substr(ipn_key, 5) NOT GLOB '*[^0-9]*'
+       ORDER BY CAST(substr(ipn_key, 5) AS INTEGER) DESC LIMIT 1`,
+    )
+    if (top) {
+      max = Number(top.digits)
+      width = Math.max(width, top.digits.length)
+    }
+  } else {
+    for (const { ipn } of ex.all<{ ipn: string }>(`SELECT ipn FROM components WHERE ipn >= ? AND ipn < ? COLLATE NOCASE`, [`${prefix}0`, `${prefix}:`])) {
+      const digits = ipn.slice(prefix.length)
+      if (!/^\d+$/.test(digits)) continue
+      max = Math.max(max, Number(digits))
+      width = Math.max(width, digits.length)
+    }
   }
-  // A live ipn outside the range can still read the same (full-width digits): skip it.
+  // A live ipn that reads the same another way (full-width digits) is skipped.
   let next = max + 1
   while (ex.get('SELECT 1 FROM components WHERE ipn_key = ? AND deleted_at IS NULL', [foldKey(`${prefix}${String(next).padStart(width, '0')}`)])) next++
   return `${prefix}${String(next).padStart(width, '0')}`

@@ -27,12 +27,14 @@ describe('run counts migration', () => {
     await before.runs.updateBatch(run.id, 0, { status: 'succeeded' })
     await before.close()
 
-    // The same library one schema version back: the run-count columns (the newest step) not there yet.
+    // The same library as before the run counts step: its columns not there yet.
     const db = new Database(join(dir, 'complib.db'))
     const version = Number((db.prepare(`SELECT value FROM meta WHERE key = 'schema_version'`).get() as { value: string }).value)
+    // The steps after the run counts undone too (newest first), then the run counts.
+    db.exec('DROP INDEX components_cmp_number')
     for (const column of ['sent', 'skipped']) db.exec(`ALTER TABLE run_batches DROP COLUMN ${column}`)
     db.exec('ALTER TABLE runs DROP COLUMN entities_skipped')
-    db.prepare(`UPDATE meta SET value = ? WHERE key = 'schema_version'`).run(String(version - 1))
+    db.prepare(`UPDATE meta SET value = ? WHERE key = 'schema_version'`).run(String(version - 2))
     db.close()
 
     const after = await createSqliteStorage({ dir })

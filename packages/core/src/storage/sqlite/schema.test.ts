@@ -25,6 +25,7 @@ describe('schema migrations', () => {
     // The same library as the schema version before view_seq (5) held it: no view_seq, no
     // trigger, and none of the later steps (each undone here, newest first).
     const db = new Database(join(dir, 'complib.db'))
+    db.exec('DROP INDEX components_cmp_number')
     _undoRunCounts(db)
     _undoIdentifierKeys(db)
     db.exec('DROP TRIGGER component_events_view')

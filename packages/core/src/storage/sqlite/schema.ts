@@ -325,6 +325,13 @@ const MIGRATIONS: ReadonlyArray<Migration> = [
     `UPDATE run_batches SET sent = size WHERE status = 'succeeded'`,
     'ALTER TABLE runs ADD COLUMN entities_skipped INTEGER NOT NULL DEFAULT 0',
   ],
+  // The number of the highest generated-style ipn (`CMP-<digits>`, by its folded key) is
+  // an index lookup: finding it read every CMP- ipn of the library on each create
+  // without an ipn (a third of a 1,000-item bulk create's time at 1,000 components).
+  [
+    `CREATE INDEX components_cmp_number ON components (CAST(substr(ipn_key, 5) AS INTEGER))
+     WHERE ipn_key GLOB 'cmp-[0-9]*' AND substr(ipn_key, 5) NOT GLOB '*[^0-9]*'`,
+  ],
 ]
 
 /**
