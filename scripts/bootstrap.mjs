@@ -22,7 +22,7 @@ switch (task) {
     const cli = join(root, 'packages/api-server/src/cli.ts')
     // `npm start` serves; `npm start -- push ERP --follow` runs another complib command.
     const args = rest[0] && !rest[0].startsWith('-') ? rest : ['serve', ...rest]
-    _run(process.execPath, ['--no-node-snapshot', '--import', 'tsx', cli, ...args])
+    _run(process.execPath, ['--import', 'tsx', cli, ...args])
     break
   }
   case 'test':
@@ -38,7 +38,7 @@ switch (task) {
   case 'bench':
     // Through pnpm exec: the bench builds the server with turbo, which calls pnpm
     // (found on the PATH pnpm exec sets up, also when pnpm came through npx).
-    _run(pnpm[0], [...pnpm.slice(1), 'exec', 'node', '--no-node-snapshot', '--import', 'tsx', join(root, 'bench/run.ts'), ...rest])
+    _run(pnpm[0], [...pnpm.slice(1), 'exec', 'node', '--import', 'tsx', join(root, 'bench/run.ts'), ...rest])
     break
   default:
     console.error(`usage: node scripts/bootstrap.mjs start|test|test:full|bench [args…]`)

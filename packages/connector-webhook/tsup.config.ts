@@ -1,9 +1,10 @@
 import { defineConfig } from 'tsup'
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  // The sandbox's worker is a file of its own: src/sandbox.ts starts it by URL (./_internal/sandbox-worker.js).
+  entry: { index: 'src/index.ts', '_internal/sandbox-worker': 'src/_internal/sandbox-worker.js' },
   format: ['esm'],
-  dts: true,
+  dts: { entry: { index: 'src/index.ts' } },
   clean: true,
   target: 'node20',
 })

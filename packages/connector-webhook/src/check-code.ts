@@ -7,7 +7,8 @@ import { ComplibError } from '@complib/core'
  */
 export function checkConnectorCode(code: string): void {
   try {
-    // Compiling only: node:vm never runs it here (running happens in isolated-vm).
+    // Compiling only: node:vm never runs it here (running happens in the QuickJS sandbox;
+    // both take the same modern JavaScript, and the sandbox reports its own syntax errors too).
     new Script(`${code}\n;typeof push`, { filename: 'connector.js' })
   } catch (error) {
     const line = /connector\.js:(\d+)/.exec(String((error as Error).stack))?.[1]

@@ -1,4 +1,6 @@
-import ivm from 'isolated-vm'
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { Worker } from 'node:worker_threads'
 
 /** What the sandboxed code can reach: these host functions, and nothing else. */
 export interface HostHelpers {
@@ -16,7 +18,7 @@ export interface EntitiesJson {
 
 export interface SandboxOptions {
   code: string
-  /** Heap limit of the isolate (default 64 MiB). */
+  /** Memory limit of the code's QuickJS runtime (default 64 MiB). */
   memoryMb?: number | undefined
   /** CPU time one synchronous stretch of the code may take (default 2,000 ms). */
   cpuTimeoutMs?: number | undefined
@@ -35,7 +37,7 @@ export interface Sandbox {
 
 /** Largest delay one helpers.sleep() may ask for. */
 export const MAX_SLEEP_MS = 5 * 60_000
-/** Log lines of one push() call that reach the host, and their length: the rest never leaves the isolate. */
+/** Log lines of one push() call that reach the host, and their length: the rest never leaves the sandbox. */
 export const MAX_LOG_LINES = 200
 export const MAX_LOG_LINE_CHARS = 2000
 /** Helper calls (sendWebhook, sleep) of one push() call that may be pending at once. */
@@ -44,178 +46,185 @@ export const MAX_PENDING_HELPER_CALLS = 8
 export const MAX_BUILT_ENTITIES_CHARS = 32 * 1024 * 1024
 
 /**
- * Runs connector code in an isolated-vm isolate: its own heap and globals,
- * no `require`, `process`, file system or network. The host functions it may
- * call are captured in a closure by a bootstrap script, so the code never
- * holds a raw Reference; everything crossing the boundary is copied (JSON).
- * What one call can make the host hold is bounded (log lines, pending helper
- * calls, bytes of entities the code built), so the code's memory limit is
- * not a way around the server's.
+ * Runs connector code in QuickJS (WebAssembly, quickjs-emscripten) on a worker
+ * thread of its own: its own heap and globals, no `require`, `process`, file
+ * system or network. The functions the code may call are kept in a closure by
+ * a bootstrap that runs first, so the code never holds a host handle;
+ * everything crossing the boundary is copied (strings and JSON). What one
+ * call can make the server hold is bounded (log lines, pending helper calls,
+ * bytes of entities the code built), so the code's memory limit is not a way
+ * around the server's. A stretch of the code that outruns the CPU limit, in
+ * QuickJS or in one of its built-ins, ends the worker (docs/decisions.md,
+ * "Connector runtime").
  *
  * @example
  * const sandbox = await createSandbox({ code })
  * await sandbox.push(entities, config, { sendWebhook, sleep, log })
  */
 export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
-  const isolate = new ivm.Isolate({ memoryLimit: options.memoryMb ?? 64 })
-  const context = await isolate.createContext()
   const cpuTimeout = options.cpuTimeoutMs ?? 2000
   const wallTimeout = options.wallTimeoutMs ?? 10 * 60_000
-  // The helpers of the push() call in progress, by call id: calls may overlap (concurrent batches).
-  const calls = new Map<number, { helpers: HostHelpers; entities: EntitiesJson }>()
+  const clock = new SharedArrayBuffer(8)
+  const worker = new Worker(WORKER, {
+    workerData: {
+      code: options.code,
+      memoryMb: options.memoryMb ?? 64,
+      cpuTimeoutMs: cpuTimeout,
+      wasmModule: await _wasmModule(),
+      clock,
+      limits: { maxLogLines: MAX_LOG_LINES, maxLogLineChars: MAX_LOG_LINE_CHARS, maxPending: MAX_PENDING_HELPER_CALLS, maxBuiltChars: MAX_BUILT_ENTITIES_CHARS, maxSleepMs: MAX_SLEEP_MS },
+    },
+    // The engine's own heap is QuickJS's (memoryMb, in WebAssembly memory); this bounds the
+    // thread's JavaScript around it: entities' JSON of the calls in progress, built JSON checked there.
+    resourceLimits: { maxOldGenerationSizeMb: 256, stackSizeMb: 4 },
+    // The worker is plain JavaScript: none of the server's loaders (tsx) or flags.
+    execArgv: [],
+  })
+  // The push() calls in progress, by call id: calls may overlap (concurrent batches).
+  const calls = new Map<number, _Call>()
   let nextCall = 0
-  let builtChars = 0
-  const callOf = (id: unknown) => {
-    const call = calls.get(Number(id))
-    if (!call) throw new Error('this push() call has already finished')
-    return call
+  let stopped: string | null = null
+
+  /**
+   * Ends the worker; every call in progress fails (the culprit, if known, with the reason itself).
+   * On dispose (a cancel or a stop, which also abort the host's requests) a call fails once its
+   * helper calls in flight have settled, so their attempts are recorded with the batch.
+   */
+  const stop = (reason: string, culprit?: number, settleFirst = false) => {
+    if (stopped) return
+    stopped = reason
+    clearInterval(watchdog)
+    void worker.terminate()
+    for (const [id, call] of calls) {
+      clearTimeout(call.timer)
+      const error = new Error(culprit === undefined || culprit === id ? reason : `the sandbox was stopped (${reason})`)
+      if (settleFirst && call.inFlight.size) void Promise.allSettled(call.inFlight).then(() => call.reject(error))
+      else call.reject(error)
+    }
+    calls.clear()
   }
-  // Host functions never reject: a rejected promise handed to isolated-vm can surface as an
-  // unhandled rejection in the host, which would take the server down. They answer
-  // { value } or { error }, and the bootstrap throws inside the isolate.
-  const send = new ivm.Reference((id: number, url: unknown, json: unknown) =>
-    _settle(async () => {
-      if (typeof url !== 'string') throw new Error('helpers.sendWebhook(url, entities): url must be a string')
-      const call = callOf(id)
-      // null: the code passed on the very array it was given, so its JSON is the one we made.
-      if (json === null) return call.helpers.sendWebhook(url, call.entities)
-      if (typeof json !== 'string') throw new Error('helpers.sendWebhook(url, entities): entities must be an array')
-      if (builtChars + json.length > MAX_BUILT_ENTITIES_CHARS) {
-        throw new Error(`helpers.sendWebhook: the entities the code built come to more than ${MAX_BUILT_ENTITIES_CHARS / 1048576} MiB waiting to be sent`)
+  // The CPU limit for what QuickJS cannot interrupt (a built-in looping natively): the worker
+  // notes when a stretch of the code began; one far past the limit ends the thread.
+  const began = new Float64Array(clock)
+  const watchdog = setInterval(() => {
+    if (began[0] && Date.now() - began[0] > cpuTimeout + WATCHDOG_GRACE_MS) stop(_cpuMessage(cpuTimeout))
+  }, Math.min(250, Math.max(20, cpuTimeout / 4)))
+  watchdog.unref()
+
+  const ready = new Promise<void>((resolve, reject) => {
+    worker.on('message', (m: _FromWorker) => {
+      if (stopped) return
+      switch (m.t) {
+        case 'ready':
+          return resolve()
+        case 'error':
+          return reject(new Error(m.message))
+        case 'fatal':
+          stop(m.reason === 'cpu' ? _cpuMessage(cpuTimeout) : m.reason === 'memory' ? MEMORY_MESSAGE : m.reason)
+          return reject(new Error(stopped!))
+        case 'log':
+          return calls.get(m.call)?.helpers.log(m.line.slice(0, MAX_LOG_LINE_CHARS))
+        case 'done': {
+          const call = calls.get(m.call)
+          if (!call) return
+          calls.delete(m.call)
+          clearTimeout(call.timer)
+          if (!m.error) return call.resolve()
+          const error = _sandboxError(m.error.message, m.error.status)
+          call.reject(error)
+          // A runtime that ran out of memory is not trusted with the next call.
+          if (error.message === MEMORY_MESSAGE) stop(MEMORY_MESSAGE)
+          return
+        }
+        case 'send':
+        case 'sleep': {
+          const answer = _answer(m)
+          const inFlight = calls.get(m.call)?.inFlight
+          inFlight?.add(answer)
+          return void answer.then((result) => {
+            inFlight?.delete(answer)
+            if (!stopped) worker.postMessage({ t: 'reply', req: m.req, result })
+          })
+        }
       }
-      const entities = JSON.parse(json) as unknown
-      if (!Array.isArray(entities)) throw new Error('helpers.sendWebhook(url, entities): entities must be an array')
-      if (!entities.every((e) => e !== null && typeof e === 'object' && !Array.isArray(e))) throw new Error('helpers.sendWebhook(url, entities): entities must be an array of objects')
-      builtChars += json.length
-      try {
-        return await call.helpers.sendWebhook(url, { json, count: entities.length })
-      } finally {
-        builtChars -= json.length
-      }
-    }),
-  )
-  const sleep = new ivm.Reference((id: number, ms: unknown) =>
-    _settle(async () => {
-      const n = Number(ms)
-      if (!Number.isFinite(n) || n < 0 || n > MAX_SLEEP_MS) throw new Error(`helpers.sleep(ms): ms must be a number from 0 to ${MAX_SLEEP_MS}`)
-      await callOf(id).helpers.sleep(n)
-      return null
-    }),
-  )
-  const log = new ivm.Reference((id: number, line: unknown) => {
-    calls.get(Number(id))?.helpers.log(String(line).slice(0, MAX_LOG_LINE_CHARS))
+    })
+    worker.on('error', (error) => {
+      const message = (error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY' ? MEMORY_MESSAGE : `the sandbox failed: ${error.message}`
+      stop(message)
+      reject(new Error(message))
+    })
+    worker.on('exit', () => {
+      stop('the sandbox was stopped')
+      reject(new Error(stopped!))
+    })
   })
 
-  let run: ivm.Reference
+  // Host functions never reject towards the code: they answer { value } or { error }.
+  const _answer = (m: _Send | _Sleep) =>
+    _settle(async () => {
+      const call = calls.get(m.call)
+      if (!call) throw new Error('this push() call has already finished')
+      if (m.t === 'sleep') return void (await call.helpers.sleep(m.ms))
+      // null: the code passed on the very array it was given, so its JSON is the one we made.
+      return call.helpers.sendWebhook(m.url, m.json === null ? call.entities : { json: m.json, count: m.count })
+    })
+
   try {
-    // The bootstrap first: it keeps the built-ins it uses before the code can replace them, and
-    // hands the host its entry point directly (no global the code could reach or intercept).
-    run = await context.evalClosure(BOOTSTRAP, [send, sleep, log], { timeout: cpuTimeout, result: { reference: true } })
-    const script = await isolate.compileScript(options.code, { filename: 'connector.js' })
-    await script.run(context, { timeout: cpuTimeout })
-    script.release()
+    await ready
   } catch (error) {
-    if (!isolate.isDisposed) isolate.dispose()
-    throw _sandboxError(error, cpuTimeout)
+    stop('the sandbox was stopped')
+    throw error
   }
 
   return {
-    async push(entities, config, helpers) {
-      if (isolate.isDisposed) throw new Error('the sandbox was stopped (a previous call ran out of time or memory)')
+    push(entities, config, helpers) {
+      if (stopped) return Promise.reject(new Error(`the sandbox was stopped (a previous call ran out of time or memory)`))
       const id = nextCall++
-      calls.set(id, { helpers, entities })
-      let timer: NodeJS.Timeout | undefined
-      try {
-        const call = run.apply(undefined, [id, entities.json, JSON.stringify(config)], {
-          arguments: { copy: true },
-          result: { promise: true },
-          timeout: cpuTimeout,
-        })
-        const deadline = new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`push() did not finish within ${wallTimeout} ms`)), wallTimeout)
-        })
-        await Promise.race([call, deadline])
-      } catch (error) {
-        // A stuck or runaway call cannot be stopped on its own: stop the whole isolate.
-        if (/did not finish within/.test(String(error)) && !isolate.isDisposed) isolate.dispose()
-        throw _sandboxError(error, cpuTimeout)
-      } finally {
-        clearTimeout(timer)
-        calls.delete(id)
-      }
+      return new Promise<void>((resolve, reject) => {
+        // A stuck call cannot be stopped on its own: the whole sandbox stops.
+        const timer = setTimeout(() => stop(`push() did not finish within ${wallTimeout} ms`, id), wallTimeout)
+        calls.set(id, { helpers, entities, resolve, reject, timer, inFlight: new Set() })
+        worker.postMessage({ t: 'push', call: id, json: entities.json, config: JSON.stringify(config) })
+      })
     },
     dispose() {
-      if (!isolate.isDisposed) isolate.dispose()
+      stop('the sandbox was stopped', undefined, true)
     },
   }
 }
 
-const MARK = '\u0000complib-error:'
+const WORKER = new URL('./_internal/sandbox-worker.js', import.meta.url)
+/** How far past the CPU limit a stretch may run before the watchdog ends the worker (QuickJS's own interrupt usually ends it first). */
+const WATCHDOG_GRACE_MS = 500
+const MEMORY_MESSAGE = 'the connector code ran out of memory (isolate memory limit)'
 
-// Runs inside the isolate, before the connector code; returns the entry point of a push() call.
-// $0..$2 are the host References; only this closure keeps them.
-const BOOTSTRAP = /* js */ `
-const sendRef = $0, sleepRef = $1, logRef = $2
-const { parse, stringify } = JSON
-const freeze = Object.freeze, toString = String, HostError = Error, HostTypeError = TypeError
-const slice = Function.prototype.call.bind(String.prototype.slice)
-const copy = { arguments: { copy: true }, result: { copy: true, promise: true } }
-const HostProxy = Proxy, reflect = { get: Reflect.get, set: Reflect.set, has: Reflect.has, ownKeys: Reflect.ownKeys, describe: Reflect.getOwnPropertyDescriptor, define: Reflect.defineProperty, remove: Reflect.deleteProperty }
-// The entities as an array parsed on first use: code that passes them on untouched (the default
-// code does) costs no parse at all. Reads, writes, iteration, JSON and Array.isArray behave as on
-// the parsed array; it cannot be frozen.
-const lazyArray = (json) => {
-  let real
-  const parsed = () => (real === undefined ? (real = parse(json)) : real)
-  const array = new HostProxy([], {
-    get: (_, key) => reflect.get(parsed(), key),
-    set: (_, key, value) => reflect.set(parsed(), key, value),
-    has: (_, key) => reflect.has(parsed(), key),
-    ownKeys: () => reflect.ownKeys(parsed()),
-    getOwnPropertyDescriptor: (_, key) => reflect.describe(parsed(), key),
-    defineProperty: (_, key, descriptor) => reflect.define(parsed(), key, descriptor),
-    deleteProperty: (_, key) => reflect.remove(parsed(), key),
-  })
-  // Untouched, it is still exactly the host's JSON; once looked into, it may have changed.
-  return { array, json: () => (real === undefined ? null : stringify(real)) }
+interface _Call {
+  helpers: HostHelpers
+  entities: EntitiesJson
+  resolve(): void
+  reject(error: Error): void
+  timer: NodeJS.Timeout
+  /** The host's answers to helper calls not yet settled. */
+  inFlight: Set<Promise<unknown>>
 }
-const unwrap = (r) => { if (r && typeof r.error === 'string') throw new HostError(r.error); return r.value }
-const text = (v) => { try { return typeof v === 'string' ? v : toString(stringify(v)) } catch { try { return toString(v) } catch { return '[unprintable]' } } }
-return async (callId, entitiesJson, configJson) => {
-  if (typeof push !== 'function') throw new HostError('the connector code defines no function named push')
-  const lazy = lazyArray(entitiesJson), given = lazy.array
-  let pending = 0, logged = 0
-  // Counted here, before anything is serialized or copied out: a flood of calls never reaches the host.
-  const call = async (ref, args) => {
-    if (pending >= ${MAX_PENDING_HELPER_CALLS}) throw new HostError('at most ${MAX_PENDING_HELPER_CALLS} helper calls of one push() may be pending at once; await them')
-    pending++
-    try { return unwrap(await ref.apply(undefined, args(), copy)) } finally { pending-- }
-  }
-  const helpers = freeze({
-    sendWebhook: async (url, entities) => {
-      if (typeof url !== 'string') throw new HostTypeError('helpers.sendWebhook(url, entities): url must be a string')
-      // Passing on the array as given, untouched (the usual case), sends the host's own JSON: no parse, no second serialization.
-      return call(sendRef, () => [callId, url, entities === given ? lazy.json() : stringify(entities)])
-    },
-    sleep: async (ms) => { await call(sleepRef, () => [callId, typeof ms === 'number' || typeof ms === 'string' ? ms : NaN]) },
-    log: (...args) => {
-      if (logged++ >= ${MAX_LOG_LINES}) return
-      let line = ''
-      for (let i = 0; i < args.length && line.length < ${MAX_LOG_LINE_CHARS}; i++) line += (i ? ' ' : '') + text(args[i])
-      logRef.applyIgnored(undefined, [callId, slice(line, 0, ${MAX_LOG_LINE_CHARS})], { arguments: { copy: true } })
-    },
-  })
-  try {
-    await push(given, freeze(parse(configJson)), helpers)
-  } catch (e) {
-    // Only the message crosses the isolate boundary: carry a numeric status in it (no JSON: the code may have a toJSON on Object.prototype).
-    let message
-    try { message = slice(toString(e && typeof e === 'object' && 'message' in e ? e.message : e), 0, 4000) } catch { message = 'the connector code threw something unprintable' }
-    const status = e && typeof e === 'object' && typeof e.status === 'number' && e.status >= 0 && e.status < 1000 ? toString(e.status | 0) : ''
-    throw new HostError(${JSON.stringify(MARK)} + status + ':' + message)
-  }
+type _Send = { t: 'send'; call: number; req: number; url: string; json: string | null; count: number }
+type _Sleep = { t: 'sleep'; call: number; req: number; ms: number }
+type _FromWorker =
+  | { t: 'ready' }
+  | { t: 'error'; message: string }
+  | { t: 'fatal'; reason: string }
+  | { t: 'log'; call: number; line: string }
+  | { t: 'done'; call: number; error: { message: string; status: number } | null }
+  | _Send
+  | _Sleep
+
+// The global WebAssembly object (this package's lib settings type only its namespace).
+const _wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WebAssembly.Module> } }).WebAssembly
+let _compiled: Promise<WebAssembly.Module> | undefined
+/** QuickJS's WebAssembly, compiled once per process and handed to each worker. */
+function _wasmModule(): Promise<WebAssembly.Module> {
+  return (_compiled ??= _wasm.compile(readFileSync(createRequire(import.meta.url).resolve('@jitl/quickjs-wasmfile-release-sync/wasm'))))
 }
-`
 
 async function _settle<T>(fn: () => Promise<T>): Promise<{ value: T } | { error: string }> {
   try {
@@ -225,18 +234,13 @@ async function _settle<T>(fn: () => Promise<T>): Promise<{ value: T } | { error:
   }
 }
 
-/** Errors from inside the isolate come as plain Errors; keep their message, never a host stack. */
-function _sandboxError(error: unknown, cpuTimeout: number): Error {
-  let message = error instanceof Error ? error.message : String(error)
-  let status = (error as { status?: unknown })?.status
-  const carried = message.startsWith(MARK) ? /^(\d*):([\s\S]*)$/.exec(message.slice(MARK.length)) : null
-  if (carried) {
-    message = carried[2]!
-    status = carried[1] ? Number(carried[1]) : undefined
-  }
-  if (/memory limit/i.test(message)) message = 'the connector code ran out of memory (isolate memory limit)'
-  else if (message === 'Script execution timed out.') message = `the connector code ran for more than ${cpuTimeout} ms without pausing (CPU time limit)`
-  const e = new Error(message)
-  if (typeof status === 'number') Object.assign(e, { status })
+function _cpuMessage(cpuTimeout: number): string {
+  return `the connector code ran for more than ${cpuTimeout} ms without pausing (CPU time limit)`
+}
+
+/** The code's error as the host shows it: its message (never a stack), and its numeric status if it had one. */
+function _sandboxError(message: string, status: number): Error {
+  const e = new Error(/^(InternalError: )?out of memory$/.test(message) ? MEMORY_MESSAGE : message)
+  if (Number.isInteger(status)) Object.assign(e, { status })
   return e
 }

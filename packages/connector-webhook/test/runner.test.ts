@@ -209,4 +209,19 @@ describe('push runs', () => {
     expect(result).toMatchObject({ error: null, sent: [{ url: receiver.url, entities: 3 }] })
     expect(receiver.received).toEqual([])
   })
+
+  it('a dry run keeps the log line written after an awaited helper call (14 to 21 of 80 dry runs lost it: it arrived after the call record was gone)', async () => {
+    receiver = await startReceiver()
+    await seed(3)
+    const code = `async function push(entities, config, helpers) {
+      helpers.log('before')
+      await helpers.sendWebhook(config.url, entities)
+      await helpers.sleep(1)
+      helpers.log('after', entities.length)
+    }`
+    const c = await connector({ url: receiver.url }, code)
+    const results = await Promise.all(Array.from({ length: 80 }, () => runner.dryRun(c.id)))
+    for (const result of results) expect(result).toMatchObject({ error: null, logs: ['before', 'after 3'] })
+    expect(receiver.received).toEqual([])
+  })
 })
