@@ -218,11 +218,13 @@ type _FromWorker =
   | _Send
   | _Sleep
 
-// The global WebAssembly object (this package's lib settings type only its namespace).
-const _wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WebAssembly.Module> } }).WebAssembly
-let _compiled: Promise<WebAssembly.Module> | undefined
+// The global WebAssembly object, typed here: the declaration build has no WebAssembly types.
+// A compiled module is only handed on to the worker, so it stays opaque.
+type _WasmModule = object
+const _wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<_WasmModule> } }).WebAssembly
+let _compiled: Promise<_WasmModule> | undefined
 /** QuickJS's WebAssembly, compiled once per process and handed to each worker. */
-function _wasmModule(): Promise<WebAssembly.Module> {
+function _wasmModule(): Promise<_WasmModule> {
   return (_compiled ??= _wasm.compile(readFileSync(createRequire(import.meta.url).resolve('@jitl/quickjs-wasmfile-release-sync/wasm'))))
 }
 
