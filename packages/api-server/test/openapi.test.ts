@@ -1,3 +1,4 @@
+import { createConfig, lintFromString } from '@redocly/openapi-core'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { createSqliteStorage } from '@complib/core'
 import { describe, expect, it } from 'vitest'
@@ -56,5 +57,16 @@ describe('OpenAPI document', () => {
         if (['post', 'put', 'patch'].includes(method) && op.requestBody) expect(Object.keys(op.requestBody.content).length, `${method} ${path}`).toBeGreaterThan(0)
       }
     }
+  })
+
+  it("passes Redocly's recommended ruleset with no error; the one exception is KiCad's path, which must end with /", async () => {
+    const storage = await createSqliteStorage()
+    const source = await (await createApp({ storage }).fetch(new Request('http://x/api/docs'))).text()
+    await storage.close()
+    const problems = await lintFromString({ source, absoluteRef: 'complib-openapi.json', config: await createConfig({ extends: ['recommended'] }) })
+    const errors = problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId} at ${p.location[0]?.pointer}: ${p.message}`)
+    // KiCad's HTTP library client appends `parts/…` and `categories.json` to the root URL it is given,
+    // so the root must end with a slash (root README, "KiCad").
+    expect(errors).toEqual(['no-path-trailing-slash at #/paths/~1api~1kicad~1v1~1: `/api/kicad/v1/` should not have a trailing slash.'])
   })
 })

@@ -19,6 +19,7 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[]): ReturnType<ty
     info: {
       title: 'complib API',
       version: APP_VERSION,
+      license: { name: 'MIT', identifier: 'MIT' },
       description:
         'A local service over a library of electronic components. Errors are RFC 9457 application/problem+json. ' +
         'On loopback no key is needed; off loopback send `Authorization: Bearer <key>`.',
