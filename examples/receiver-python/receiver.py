@@ -7,7 +7,11 @@ timestamp within 5 minutes), then upserts the components by id into a JSON
 file, written atomically. A batch re-sent with the same ``webhook-id`` is
 acknowledged and not applied again.
 
-    WEBHOOK_SECRET=whsec_... python3 receiver.py --port 8080 --file components.json
+With ``--mirror`` (or ``MIRROR=1``) it mirrors the library, deletions included:
+once every batch of a push (``complib-batch: 1/n`` .. ``n/n`` of one
+``complib-run-id``) has been applied, it removes what the push did not carry.
+
+    WEBHOOK_SECRET=whsec_... python3 receiver.py --port 8080 --file components.json [--mirror]
 """
 
 from __future__ import annotations
@@ -34,6 +38,10 @@ MAX_SEEN = 10_000
 """Applied webhook-ids kept: enough for 25 pushes of 100,000 components."""
 MAX_BODY_BYTES = 32 * 1024 * 1024
 """A push is at most 250 components; this is far above any real one."""
+MAX_RUNS = 4
+"""Incomplete runs kept in mirror mode: a run that lost a batch never completes, the next one supersedes it."""
+RUN_ID = re.compile(r"run_[0-9A-HJKMNP-TV-Z]{26}")
+BATCH = re.compile(r"([1-9][0-9]{0,8})/([1-9][0-9]{0,8})")
 
 
 class DeliveryError(Exception):
@@ -115,12 +123,77 @@ def parse_batch(body: bytes) -> list[dict[str, Any]]:
     return entities
 
 
+def read_run_position(headers: Mapping[str, str]) -> Optional[tuple[str, int, int]]:
+    """``(run_id, batch, batches)`` from ``complib-run-id`` and ``complib-batch: i/n``,
+    or ``None`` without them (the delivery is a plain upsert). One without the
+    other, or a malformed value, is a 400.
+
+    These headers are not covered by the signature: read them only from a
+    delivery whose signature verified.
+    """
+    run_id = headers.get("complib-run-id")
+    batch = headers.get("complib-batch")
+    if run_id is None and batch is None:
+        return None
+    if run_id is None or batch is None:
+        raise DeliveryError(400, "complib-run-id and complib-batch come together")
+    if not RUN_ID.fullmatch(run_id):
+        raise DeliveryError(400, f"complib-run-id is not a run id: {run_id[:40]}")
+    match = BATCH.fullmatch(batch)
+    if not match or int(match[1]) > int(match[2]):
+        raise DeliveryError(400, f"complib-batch is not <i>/<n> with 1 <= i <= n: {batch[:40]}")
+    return run_id, int(match[1]), int(match[2])
+
+
+def apply_mirrored(components: dict[str, Any], state: dict[str, Any], position: tuple[str, int, int], entities: list[dict[str, Any]]):
+    """Applies one batch of a run, mirror-style; returns ``None`` for a batch
+    number already applied, else ``(components, state, outcome)``, new objects.
+
+    - A run older than the last completed one (by run id: ULIDs sort by
+      creation time) is stale: nothing changes, so a late batch of an old run
+      neither brings back what a newer run removed nor overwrites newer data.
+    - Otherwise the entities are upserted and the batch number is recorded
+      with its ids.
+    - Once every batch 1..n of the run is recorded, every component that
+      neither this run nor a newer one (already under way) carried is removed,
+      and the run becomes the last completed one.
+    """
+    run_id, batch, batches = position
+    last = state["lastCompletedRunId"]
+    if last is not None and run_id <= last:
+        return components, state, {"stale": True, "complete": False, "removed": 0}
+    record = state["runs"].get(run_id, {"batches": batches, "applied": {}})
+    if record["batches"] != batches:
+        raise DeliveryError(400, f"complib-batch says {batches} batches; earlier batches of {run_id} said {record['batches']}")
+    if str(batch) in record["applied"]:
+        return None
+
+    components = dict(components)
+    for entity in entities:
+        components[entity["id"]] = entity
+    runs = {**state["runs"], run_id: {"batches": batches, "applied": {**record["applied"], str(batch): [e["id"] for e in entities]}}}
+    if len(runs[run_id]["applied"]) < batches:
+        # Keep the newest runs only: the file stays bounded when runs keep losing batches.
+        kept = sorted(runs)[-MAX_RUNS:]
+        return components, {**state, "runs": {r: runs[r] for r in kept}}, {"stale": False, "complete": False, "removed": 0}
+
+    # Complete. A newer run already under way read the library later: what it carried stays.
+    newer = [r for r in runs if r > run_id]
+    keep = {i for r in [run_id, *newer] for ids in runs[r]["applied"].values() for i in ids}
+    removed = [i for i in components if i not in keep]
+    for i in removed:
+        del components[i]
+    state = {"runs": {r: runs[r] for r in newer}, "lastCompletedRunId": run_id}
+    return components, state, {"stale": False, "complete": True, "removed": len(removed)}
+
+
 class JsonStore:
     """Components by id in a JSON file, with the webhook-ids already applied.
 
     Each batch is one atomic write (temporary file beside it, fsync, rename), so
     a crash leaves the old or the new file, never half of one; entities and
-    their webhook-id are recorded together. A lock queues the server's threads.
+    their webhook-id (and, in mirror mode, the runs' applied batches) are
+    recorded together. A lock queues the server's threads.
     """
 
     def __init__(self, path: str):
@@ -133,19 +206,32 @@ class JsonStore:
             self.data = {"components": {}, "seenWebhookIds": []}
         self._seen = set(self.data["seenWebhookIds"])
 
-    def apply(self, webhook_id: str, entities: list[dict[str, Any]]) -> dict[str, Any]:
+    def apply(self, webhook_id: str, entities: list[dict[str, Any]], run: Optional[tuple[str, int, int]] = None) -> dict[str, Any]:
+        """Upserts a batch by id unless its webhook-id was applied already. With
+        ``run`` (mirror mode: run id, batch, batches) also records the batch in
+        its run, and once the run is complete removes what it did not carry."""
         with self._lock:
             if webhook_id in self._seen:
                 return {"duplicate": True, "upserted": 0}
-            components = dict(self.data["components"])
-            for entity in entities:
-                components[entity["id"]] = entity
             seen = (self.data["seenWebhookIds"] + [webhook_id])[-MAX_SEEN:]
-            new = {"components": components, "seenWebhookIds": seen}
+            if run is not None:
+                mirrored = apply_mirrored(self.data["components"], self.data.get("mirror") or {"runs": {}, "lastCompletedRunId": None}, run, entities)
+                if mirrored is None:
+                    # The batch number was applied under another webhook-id (the seen list rolled over).
+                    return {"duplicate": True, "upserted": 0}
+                components, mirror, outcome = mirrored
+                new = {**self.data, "components": components, "seenWebhookIds": seen, "mirror": mirror}
+                result = {"duplicate": False, "upserted": 0 if outcome["stale"] else len(entities), "mirror": outcome}
+            else:
+                components = dict(self.data["components"])
+                for entity in entities:
+                    components[entity["id"]] = entity
+                new = {**self.data, "components": components, "seenWebhookIds": seen}
+                result = {"duplicate": False, "upserted": len(entities)}
             self._write(new)
             # Memory moves on only once the file is on disk: a failed write changes nothing.
             self.data, self._seen = new, set(seen)
-            return {"duplicate": False, "upserted": len(entities)}
+            return result
 
     def _write(self, data: dict[str, Any]) -> None:
         directory = os.path.dirname(os.path.abspath(self.path))
@@ -165,8 +251,15 @@ class JsonStore:
             raise
 
 
-def make_handler(secret: str, store: JsonStore, path: str = "/hooks/components", log: Callable[[str], None] = lambda line: print(line, flush=True)):
-    """The request handler class of a receiver, bound to its secret and store."""
+def make_handler(
+    secret: str,
+    store: JsonStore,
+    path: str = "/hooks/components",
+    log: Callable[[str], None] = lambda line: print(line, flush=True),
+    mirror: bool = False,
+):
+    """The request handler class of a receiver, bound to its secret and store.
+    With ``mirror``, deliveries that name their run are applied mirror-style."""
 
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -178,14 +271,17 @@ def make_handler(secret: str, store: JsonStore, path: str = "/hooks/components",
                 # The raw bytes, exactly as sent: the signature covers these.
                 body = self._read_body()
                 webhook_id = verify_signature(secret, self.headers, body)
-                result = store.apply(webhook_id, parse_batch(body))
+                entities = parse_batch(body)
+                # complib-* headers are outside the signature: read only once it verified.
+                run = read_run_position(self.headers) if mirror else None
+                result = store.apply(webhook_id, entities, run)
             except DeliveryError as error:
                 log(f"rejected ({error.status}): {error}")
                 return self._reply(error.status, {"error": str(error)})
             except OSError as error:
                 log(f"failed: {error}")
                 return self._reply(500, {"error": "could not store the batch"})
-            log(f"{webhook_id}: " + ("already applied, skipped" if result["duplicate"] else f"upserted {result['upserted']}"))
+            log(f"{webhook_id}: {_describe(result)}")
             self._reply(200, result)
 
         def do_GET(self) -> None:
@@ -217,12 +313,27 @@ def make_handler(secret: str, store: JsonStore, path: str = "/hooks/components",
     return Handler
 
 
+def _describe(result: dict[str, Any]) -> str:
+    outcome = result.get("mirror") or {}
+    if result["duplicate"]:
+        return "already applied, skipped"
+    if outcome.get("stale"):
+        return "from a run older than the last completed one, skipped"
+    return f"upserted {result['upserted']}" + (f", run complete, removed {outcome['removed']}" if outcome.get("complete") else "")
+
+
 def main(argv: Optional[list[str]] = None) -> int:
     parser = argparse.ArgumentParser(description="Receive complib pushes; WEBHOOK_SECRET holds the connector's signing secret.")
     parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8080")), help="0 picks a free port (default 8080)")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--file", default="components.json", help="JSON file the components are upserted into")
     parser.add_argument("--path", default="/hooks/components", help="URL path pushes arrive at")
+    parser.add_argument(
+        "--mirror",
+        action="store_true",
+        default=os.environ.get("MIRROR") == "1",
+        help="once every batch of a push arrived, remove what it did not carry (also MIRROR=1)",
+    )
     args = parser.parse_args(argv)
     # From the environment, not a flag, so the secret stays out of `ps`.
     secret = os.environ.get("WEBHOOK_SECRET", "")
@@ -232,8 +343,9 @@ def main(argv: Optional[list[str]] = None) -> int:
         print(f"WEBHOOK_SECRET: {error}. Set it to the connector's signing secret (whsec_...).", file=sys.stderr)
         return 2
     store = JsonStore(args.file)
-    server = ThreadingHTTPServer((args.host, args.port), make_handler(secret, store, args.path))
-    print(f"listening on http://{args.host}:{server.server_address[1]}{args.path}, storing into {args.file}", flush=True)
+    server = ThreadingHTTPServer((args.host, args.port), make_handler(secret, store, args.path, mirror=args.mirror))
+    what = "mirroring" if args.mirror else "storing"
+    print(f"listening on http://{args.host}:{server.server_address[1]}{args.path}, {what} into {args.file}", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

@@ -11,7 +11,7 @@ import time
 import unittest
 from http.server import ThreadingHTTPServer
 
-from receiver import DeliveryError, JsonStore, MAX_SEEN, make_handler, parse_batch, sign, verify_signature
+from receiver import MAX_RUNS, DeliveryError, JsonStore, MAX_SEEN, make_handler, parse_batch, read_run_position, sign, verify_signature
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 VECTORS = os.path.join(HERE, "..", "..", "packages", "connector-webhook", "test", "fixtures", "webhook-vectors.json")
@@ -167,6 +167,94 @@ class Store(unittest.TestCase):
         self.assertEqual(self.on_disk()["components"]["cmp_a"]["name"], "B")
 
 
+# Run ids are ULIDs: RUN_1 < RUN_2 < RUN_3, as complib makes them one after another.
+RUN_1 = "run_01JD7W3T9X4QF5B8S2M6K0N1P1"
+RUN_2 = "run_01JD7W3T9X4QF5B8S2M6K0N1P2"
+RUN_3 = "run_01JD7W3T9X4QF5B8S2M6K0N1P3"
+
+
+def parts(*ids):
+    return [{"id": i, "name": i} for i in ids]
+
+
+class Mirror(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="receiver-python-mirror-")
+        self.file = os.path.join(self.dir, "components.json")
+        self.store = JsonStore(self.file)
+
+    def tearDown(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def ids(self, store=None):
+        return sorted((store or self.store).data["components"])
+
+    def test_reads_run_headers_or_none_and_refuses_malformed_ones(self):
+        self.assertEqual(read_run_position({"complib-run-id": RUN_1, "complib-batch": "3/5"}), (RUN_1, 3, 5))
+        self.assertIsNone(read_run_position({}))
+        for headers in [{"complib-run-id": RUN_1}, {"complib-batch": "1/2"}, {"complib-run-id": "run_1", "complib-batch": "1/2"},
+                        {"complib-run-id": RUN_1, "complib-batch": "0/2"}, {"complib-run-id": RUN_1, "complib-batch": "3/2"}]:
+            with self.subTest(headers=headers):
+                self.assertEqual(status_of(lambda: read_run_position(headers)), 400)
+
+    def test_a_complete_run_removes_what_it_did_not_carry_whatever_the_order(self):
+        self.store.apply("msg_0", parts("cmp_a", "cmp_b", "cmp_c", "cmp_d", "cmp_old"))
+        self.assertFalse(self.store.apply("msg_3", parts("cmp_d"), (RUN_1, 3, 3))["mirror"]["complete"])
+        self.store.apply("msg_1", parts("cmp_a"), (RUN_1, 1, 3))
+        self.assertEqual(self.ids(), ["cmp_a", "cmp_b", "cmp_c", "cmp_d", "cmp_old"])
+        result = self.store.apply("msg_2", parts("cmp_c"), (RUN_1, 2, 3))
+        self.assertEqual(result, {"duplicate": False, "upserted": 1, "mirror": {"stale": False, "complete": True, "removed": 2}})
+        self.assertEqual(self.ids(), ["cmp_a", "cmp_c", "cmp_d"])
+        with open(self.file, encoding="utf-8") as f:
+            self.assertEqual(json.load(f)["mirror"], {"runs": {}, "lastCompletedRunId": RUN_1})
+
+    def test_an_incomplete_run_prunes_nothing_and_the_next_complete_one_does(self):
+        self.store.apply("msg_0", parts("cmp_a", "cmp_gone"))
+        self.store.apply("msg_1", parts("cmp_a"), (RUN_1, 1, 2))
+        self.assertEqual(self.ids(), ["cmp_a", "cmp_gone"])
+        self.store.apply("msg_2", parts("cmp_a"), (RUN_2, 1, 1))
+        self.assertEqual(self.ids(), ["cmp_a"])
+
+    def test_a_batch_number_is_applied_once_even_under_another_webhook_id(self):
+        self.store.apply("msg_1", parts("cmp_a"), (RUN_1, 1, 2))
+        self.assertEqual(self.store.apply("msg_1", parts("cmp_a"), (RUN_1, 1, 2)), {"duplicate": True, "upserted": 0})
+        self.assertEqual(self.store.apply("msg_other", [{"id": "cmp_a", "name": "changed"}], (RUN_1, 1, 2)), {"duplicate": True, "upserted": 0})
+        self.assertEqual(self.store.data["components"]["cmp_a"]["name"], "cmp_a")
+
+    def test_a_late_batch_of_an_older_run_neither_resurrects_nor_overwrites(self):
+        self.store.apply("msg_1a", parts("cmp_a"), (RUN_1, 1, 2))
+        self.store.apply("msg_2a", [{"id": "cmp_a", "name": "newer"}], (RUN_2, 1, 1))
+        late = self.store.apply("msg_1b", [{"id": "cmp_a", "name": "older"}, {"id": "cmp_deleted"}], (RUN_1, 2, 2))
+        self.assertEqual(late, {"duplicate": False, "upserted": 0, "mirror": {"stale": True, "complete": False, "removed": 0}})
+        self.assertEqual(self.store.data["components"], {"cmp_a": {"id": "cmp_a", "name": "newer"}})
+        self.assertTrue(self.store.apply("msg_1b", [], (RUN_1, 2, 2))["duplicate"])
+
+    def test_an_older_run_completing_keeps_what_a_newer_run_under_way_carried(self):
+        self.store.apply("msg_1a", parts("cmp_a"), (RUN_1, 1, 2))
+        self.store.apply("msg_2a", parts("cmp_new"), (RUN_2, 1, 2))
+        self.store.apply("msg_1b", parts("cmp_b"), (RUN_1, 2, 2))
+        self.assertEqual(self.ids(), ["cmp_a", "cmp_b", "cmp_new"])
+        self.assertEqual(list(self.store.data["mirror"]["runs"]), [RUN_2])
+
+    def test_a_batch_count_that_disagrees_is_400_and_changes_nothing(self):
+        self.store.apply("msg_1", parts("cmp_a"), (RUN_1, 1, 2))
+        self.assertEqual(status_of(lambda: self.store.apply("msg_2", parts("cmp_b"), (RUN_1, 2, 3))), 400)
+        self.assertEqual(self.ids(), ["cmp_a"])
+
+    def test_keeps_only_the_newest_incomplete_runs(self):
+        runs = [f"run_01JD7W3T9X4QF5B8S2M6K0N1{chr(65 + i)}0" for i in range(MAX_RUNS + 2)]
+        for i, run in enumerate(runs):
+            self.store.apply(f"msg_{i}", parts(f"cmp_{i}"), (run, 1, 2))
+        self.assertEqual(sorted(self.store.data["mirror"]["runs"]), runs[-MAX_RUNS:])
+
+    def test_survives_a_restart_mid_run(self):
+        self.store.apply("msg_0", parts("cmp_gone"))
+        self.store.apply("msg_1", parts("cmp_a"), (RUN_3, 1, 2))
+        reopened = JsonStore(self.file)
+        self.assertEqual(reopened.apply("msg_2", parts("cmp_b"), (RUN_3, 2, 2))["mirror"], {"stale": False, "complete": True, "removed": 1})
+        self.assertEqual(self.ids(reopened), ["cmp_a", "cmp_b"])
+
+
 class Server(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="receiver-python-")
@@ -213,6 +301,25 @@ class Server(unittest.TestCase):
         self.assertEqual(self.request("POST", "/elsewhere", body, headers_for(body))[0], 404)
         self.assertEqual(self.request("GET", "/hooks/components")[0], 405)
         self.assertEqual(self.store.data["components"], {})
+
+    def test_reads_run_headers_only_in_mirror_mode_and_after_the_signature(self):
+        body = b'{"entities":[{"id":"cmp_a","name":"A"}]}'
+        run = {"complib-run-id": RUN_1, "complib-batch": "1/1"}
+        # Not mirroring: the run headers are ignored, even malformed ones.
+        self.assertEqual(self.request("POST", "/hooks/components", body, {**headers_for(body), "complib-batch": "x"}), (200, {"duplicate": False, "upserted": 1}))
+        mirror = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(SECRET, self.store, log=lambda line: None, mirror=True))
+        threading.Thread(target=mirror.serve_forever, daemon=True).start()
+        try:
+            self.server, plain = mirror, self.server
+            self.assertEqual(self.request("POST", "/hooks/components", body, {**headers_for(body, "msg_2", secret=OTHER_SECRET), **run})[0], 401)
+            self.assertEqual(self.request("POST", "/hooks/components", body, {**headers_for(body, "msg_3"), "complib-batch": "1/1"})[0], 400)
+            status, answer = self.request("POST", "/hooks/components", body, {**headers_for(body, "msg_4"), **run})
+            self.assertEqual((status, answer["mirror"]), (200, {"stale": False, "complete": True, "removed": 0}))
+            self.assertEqual(self.store.data["mirror"]["lastCompletedRunId"], RUN_1)
+        finally:
+            self.server = plain
+            mirror.shutdown()
+            mirror.server_close()
 
 
 if __name__ == "__main__":

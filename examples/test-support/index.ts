@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startServer } from '@complib/api-server'
@@ -81,4 +83,81 @@ export function runPythonUnittests(folder: string): { status: number | null; ran
   const report = `${result.stdout}${result.stderr}`
   // A discovery that found nothing also exits 0: the caller checks how many ran.
   return { status: result.status, ran: Number(/Ran (\d+) tests?/.exec(report)?.[1] ?? 0), report }
+}
+
+/** A delivery as the relay saw it: the headers and the exact bytes. */
+export interface RelayedDelivery {
+  headers: Record<string, string>
+  body: Buffer
+}
+
+/** A relay between complib and a receiver (see `startRelay`). */
+export interface Relay {
+  /** The URL to give the connector. */
+  url: string
+  /** Every delivery that reached the relay, in arrival order. */
+  deliveries: RelayedDelivery[]
+  /** From now on, deliveries matching `test` are answered 200 and kept instead of forwarded; `null` forwards all again. */
+  hold(test: ((delivery: RelayedDelivery) => boolean) | null): void
+  /** The deliveries held so far (and not yet released). */
+  held(): RelayedDelivery[]
+  /** Sends a delivery on to the receiver, unchanged (headers, signature, bytes); returns its answer. */
+  forward(delivery: RelayedDelivery): Promise<{ status: number; body: any }>
+  close(): Promise<void>
+}
+
+/**
+ * An HTTP relay in front of a receiver: forwards each POST unchanged, or holds
+ * it (answering 200 as a queue would) to send later. For tests of what a
+ * receiver does when a batch never comes, or comes after a newer push.
+ */
+export async function startRelay(target: string): Promise<Relay> {
+  const deliveries: RelayedDelivery[] = []
+  let holding: ((delivery: RelayedDelivery) => boolean) | null = null
+  let held: RelayedDelivery[] = []
+  const forward = async (delivery: RelayedDelivery) => {
+    const res = await fetch(target, { method: 'POST', headers: delivery.headers, body: delivery.body })
+    const text = await res.text()
+    return { status: res.status, body: text ? JSON.parse(text) : undefined }
+  }
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', () => {
+      const headers: Record<string, string> = {}
+      for (const [name, value] of Object.entries(req.headers)) {
+        if (typeof value === 'string' && !['host', 'connection', 'content-length', 'transfer-encoding'].includes(name)) headers[name] = value
+      }
+      const delivery = { headers, body: Buffer.concat(chunks) }
+      deliveries.push(delivery)
+      if (holding?.(delivery)) {
+        held.push(delivery)
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"held":true}')
+        return
+      }
+      forward(delivery).then(
+        (answer) => res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body ?? null)),
+        () => res.writeHead(502).end(),
+      )
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}/hooks/components`,
+    deliveries,
+    hold: (test) => {
+      holding = test
+    },
+    held: () => held,
+    forward: async (delivery) => {
+      held = held.filter((d) => d !== delivery)
+      return forward(delivery)
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      }),
+  }
 }

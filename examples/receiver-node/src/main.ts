@@ -1,5 +1,6 @@
 /**
- * Runs the receiver: `WEBHOOK_SECRET=whsec_… pnpm start [--port 8080] [--host 127.0.0.1] [--file components.json]`.
+ * Runs the receiver: `WEBHOOK_SECRET=whsec_… pnpm start [--port 8080] [--host 127.0.0.1] [--file components.json] [--mirror]`.
+ * `--mirror` (or `MIRROR=1`) also removes what a complete push did not carry.
  * The secret comes from the environment, not a flag, so it stays out of `ps`.
  */
 import { parseArgs } from 'node:util'
@@ -13,6 +14,7 @@ const { values } = parseArgs({
     port: { type: 'string', default: process.env.PORT ?? '8080' },
     host: { type: 'string', default: '127.0.0.1' },
     file: { type: 'string', default: 'components.json' },
+    mirror: { type: 'boolean', default: process.env.MIRROR === '1' },
   },
 })
 const secret = process.env.WEBHOOK_SECRET
@@ -26,7 +28,7 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2)
 }
 
-const receiver = await createReceiver({ secret, file: values.file, log: (line) => console.log(line) })
+const receiver = await createReceiver({ secret, file: values.file, mirror: values.mirror, log: (line) => console.log(line) })
 const url = await receiver.listen(port, values.host)
-console.log(`listening on ${url}, storing into ${values.file}`)
+console.log(`listening on ${url}, ${values.mirror ? 'mirroring' : 'storing'} into ${values.file}`)
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void receiver.close().then(() => process.exit(0)))

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { openStore, type Store } from './store'
+import { readRunPosition } from './mirror'
+import { openStore, type ApplyResult, type Store } from './store'
 import { DeliveryError, verifyDelivery } from './verify'
 
 export interface ReceiverOptions {
@@ -8,6 +9,12 @@ export interface ReceiverOptions {
   secret: string
   /** The JSON file components are upserted into. */
   file: string
+  /**
+   * Mirror the library, deletions included: once every batch of a run has
+   * been applied, remove the components the run did not carry (docs/decisions.md,
+   * "Example receivers"). Default `false`: upsert only.
+   */
+  mirror?: boolean
   /** Where pushes arrive. Default `/hooks/components`. */
   path?: string
   /** Told about every request's outcome. */
@@ -29,7 +36,8 @@ export const MAX_BODY_BYTES = 32 * 1024 * 1024
  * A receiver for complib pushes on node:http: reads each POST's body as raw
  * bytes, verifies the signature over those bytes, and upserts the components
  * by id into a JSON file. A re-sent batch (same `webhook-id`) is acknowledged
- * without being applied again.
+ * without being applied again. With `mirror: true`, a run's last missing
+ * batch also removes what the run did not carry.
  *
  * @example
  * const receiver = await createReceiver({ secret: process.env.WEBHOOK_SECRET!, file: 'components.json' })
@@ -47,8 +55,10 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
       // The raw bytes, exactly as sent: the signature covers these, not a re-serialisation.
       const raw = await _readBody(req)
       const delivery = verifyDelivery(raw, req.headers, options.secret)
-      const result = await store.apply(delivery.webhookId, delivery.entities)
-      log(`${delivery.webhookId}: ${result.duplicate ? 'already applied, skipped' : `upserted ${result.upserted}`}`)
+      // complib-* headers are outside the signature: read only once it verified.
+      const run = options.mirror ? readRunPosition(req.headers) : null
+      const result = await store.apply(delivery.webhookId, delivery.entities, run ?? undefined)
+      log(`${delivery.webhookId}: ${_describe(result)}`)
       _reply(res, 200, result)
     } catch (error) {
       if (!(error instanceof DeliveryError)) throw error
@@ -78,6 +88,12 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
       }),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }
+}
+
+function _describe(result: ApplyResult): string {
+  if (result.duplicate) return 'already applied, skipped'
+  if (result.mirror?.stale) return 'from a run older than the last completed one, skipped'
+  return `upserted ${result.upserted}${result.mirror?.complete ? `, run complete, removed ${result.mirror.removed}` : ''}`
 }
 
 function _readBody(req: IncomingMessage): Promise<Buffer> {

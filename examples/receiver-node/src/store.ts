@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
+import { applyMirrored, type MirrorOutcome, type MirrorState, type RunPosition } from './mirror'
 import type { Entity } from './verify'
 
 /** What the JSON file holds. */
@@ -9,6 +10,8 @@ export interface StoreData {
   components: Record<string, Entity>
   /** `webhook-id`s already applied, oldest first (the last `MAX_SEEN` kept). */
   seenWebhookIds: string[]
+  /** Mirror mode only: the runs under way and the last completed one (see mirror.ts). */
+  mirror?: MirrorState
 }
 
 /** Enough for 25 pushes of 100,000 components (400 batches each). */
@@ -18,11 +21,17 @@ export interface ApplyResult {
   /** The `webhook-id` was applied before: nothing changed. */
   duplicate: boolean
   upserted: number
+  /** Mirror mode, a delivery that named its run: what the run did (see `applyMirrored`). */
+  mirror?: MirrorOutcome
 }
 
 export interface Store {
-  /** Upserts a batch's entities by id, unless its `webhook-id` was applied already. */
-  apply(webhookId: string, entities: Entity[]): Promise<ApplyResult>
+  /**
+   * Upserts a batch's entities by id, unless its `webhook-id` was applied already.
+   * With `run` (mirror mode), also records the batch in its run and, once the
+   * run is complete, removes what the run did not carry.
+   */
+  apply(webhookId: string, entities: Entity[], run?: RunPosition): Promise<ApplyResult>
   read(): StoreData
 }
 
@@ -30,8 +39,9 @@ export interface Store {
  * A JSON file of components by id. Every batch is one atomic write: the whole
  * file goes to a temporary file beside it, is flushed to disk and renamed over
  * the old one, so a crash leaves the old or the new file, never half of one.
- * The seen `webhook-id`s are in the same file, so a batch's entities and its
- * id are recorded together or not at all.
+ * The seen `webhook-id`s (and, in mirror mode, the runs' applied batches) are
+ * in the same file, so a batch's entities and its id are recorded together or
+ * not at all.
  *
  * Writes are queued one after another: the connector sends several batches at
  * once. (Rewriting the whole file per batch is fine for an example; a large
@@ -47,22 +57,33 @@ export async function openStore(file: string): Promise<Store> {
   let seen = new Set(data.seenWebhookIds)
   let queue: Promise<unknown> = Promise.resolve()
 
-  const apply = async (webhookId: string, entities: Entity[]): Promise<ApplyResult> => {
+  const apply = async (webhookId: string, entities: Entity[], run?: RunPosition): Promise<ApplyResult> => {
     if (seen.has(webhookId)) return { duplicate: true, upserted: 0 }
-    const components = { ...data.components }
-    for (const entity of entities) components[entity.id] = entity
     const seenWebhookIds = [...data.seenWebhookIds, webhookId].slice(-MAX_SEEN)
-    const next = { components, seenWebhookIds }
+    let next: StoreData
+    let result: ApplyResult
+    if (run) {
+      const mirrored = applyMirrored(data.components, data.mirror ?? { runs: {}, lastCompletedRunId: null }, run, entities)
+      // The batch number was applied under another webhook-id (the seen list rolled over).
+      if ('duplicate' in mirrored) return { duplicate: true, upserted: 0 }
+      next = { components: mirrored.components, seenWebhookIds, mirror: mirrored.state }
+      result = { duplicate: false, upserted: mirrored.outcome.stale ? 0 : entities.length, mirror: mirrored.outcome }
+    } else {
+      const components = { ...data.components }
+      for (const entity of entities) components[entity.id] = entity
+      next = { ...data, components, seenWebhookIds }
+      result = { duplicate: false, upserted: entities.length }
+    }
     await _writeAtomically(file, JSON.stringify(next, null, 2))
     // Only once the file is on disk does memory move on: a failed write changes nothing.
     data = next
     seen = new Set(seenWebhookIds)
-    return { duplicate: false, upserted: entities.length }
+    return result
   }
 
   return {
-    apply(webhookId, entities) {
-      const result = queue.then(() => apply(webhookId, entities))
+    apply(webhookId, entities, run) {
+      const result = queue.then(() => apply(webhookId, entities, run))
       queue = result.catch(() => {})
       return result
     },

@@ -11,9 +11,9 @@ export interface PythonReceiver {
   close(): Promise<void>
 }
 
-/** Runs `python3 receiver.py` on a free port and waits for its "listening on" line. */
-export async function startPythonReceiver(options: { secret: string; file: string }): Promise<PythonReceiver> {
-  const child: ChildProcess = spawn('python3', [RECEIVER, '--port', '0', '--file', options.file], {
+/** Runs `python3 receiver.py` on a free port (with `--mirror` if asked) and waits for its "listening on" line. */
+export async function startPythonReceiver(options: { secret: string; file: string; mirror?: boolean }): Promise<PythonReceiver> {
+  const child: ChildProcess = spawn('python3', [RECEIVER, '--port', '0', '--file', options.file, ...(options.mirror ? ['--mirror'] : [])], {
     env: { ...process.env, WEBHOOK_SECRET: options.secret, PYTHONDONTWRITEBYTECODE: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
