@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config'
 
-// isolated-vm needs --no-node-snapshot on Node >= 20, and native addons are
-// not safe in worker threads: every project runs in forked processes.
+// Every project runs its tests in forked processes (pool: 'forks' in each
+// config): the servers they start load a native addon (better-sqlite3).
 export default defineConfig({
   test: {
     projects: ['packages/*', 'examples/*'],

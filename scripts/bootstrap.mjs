@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const pinned = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).packageManager // "pnpm@x.y.z"
@@ -22,7 +22,16 @@ switch (task) {
     const cli = join(root, 'packages/api-server/src/cli.ts')
     // `npm start` serves; `npm start -- push ERP --follow` runs another complib command.
     const args = rest[0] && !rest[0].startsWith('-') ? rest : ['serve', ...rest]
-    _run(process.execPath, ['--import', 'tsx', cli, ...args])
+    // In this very process (no child to orphan): SIGTERM and SIGINT sent to `npm start`
+    // reach the server, which stops cleanly and releases the port and the data folder.
+    // npm runs this through `sh -c`, and a SIGTERM to npm ends the shell without reaching us:
+    // when our parent goes away, stop as if the signal had come here.
+    const parent = process.ppid
+    setInterval(() => process.ppid !== parent && process.kill(process.pid, 'SIGTERM'), 500).unref()
+    const { register } = await import('tsx/esm/api')
+    register()
+    process.argv = [process.argv[0], cli, ...args]
+    await import(pathToFileURL(cli).href)
     break
   }
   case 'test':

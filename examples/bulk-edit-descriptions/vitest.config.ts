@@ -1,12 +1,11 @@
 import { defineProject } from 'vitest/config'
 
-// The test starts a complib server in-process, which loads isolated-vm:
-// forked processes with --no-node-snapshot, as in packages/*.
+// The tests start a complib server in-process, which loads a native addon
+// (better-sqlite3): forked processes, as in packages/*.
 export default defineProject({
   test: {
     name: 'example-bulk-edit-descriptions',
     pool: 'forks',
-    execArgv: ['--no-node-snapshot'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -4,7 +4,6 @@ export default defineProject({
   test: {
     name: 'client-sdk',
     pool: 'forks',
-    execArgv: ['--no-node-snapshot'],
     testTimeout: 20_000,
     // Set-ups start a server; on a loaded CI machine that can take longer than the default 10 s.
     hookTimeout: 60_000,

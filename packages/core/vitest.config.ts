@@ -4,7 +4,6 @@ export default defineProject({
   test: {
     name: 'core',
     pool: 'forks',
-    execArgv: ['--no-node-snapshot'],
     testTimeout: 20_000,
   },
 })

@@ -5,7 +5,7 @@ const cli = fileURLToPath(new URL('../src/cli.ts', import.meta.url))
 
 /** Runs `complib …` from source; resolves with the first line matching `until`, or the exit. */
 export function runCli(args: string[], env: Record<string, string> = {}, until?: RegExp) {
-  const child = spawn(process.execPath, ['--no-node-snapshot', '--import', 'tsx', cli, ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', cli, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
