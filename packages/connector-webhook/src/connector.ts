@@ -1,43 +1,133 @@
-import { WebhookConfig, defineConnector } from '@complib/core'
+import { WebhookConfig, defineConnector, type ConnectorDefinition } from '@complib/core'
 import { DEFAULT_WEBHOOK_CODE } from './default-code'
 import { deliver } from './deliver'
-import { createSandbox } from './sandbox'
+import { createSandbox, type EntitiesJson, type Sandbox, type SandboxOptions } from './sandbox'
 import { assertValidCron } from './schedule'
+import { createThrottle } from './throttle'
+
+export interface WebhookConnectorOptions {
+  fetch?: typeof fetch | undefined
+  /** Per-request answer timeout (default 30 s). */
+  requestTimeoutMs?: number | undefined
+  /** Limits of the connector code (see createSandbox). */
+  sandbox?: Omit<SandboxOptions, 'code'> | undefined
+}
+
+/** What one run of the webhook type shares: its connector code in one sandbox, and one throttle. */
+export interface WebhookSession {
+  sandbox: Sandbox
+  throttle: <T>(fn: () => Promise<T>) => Promise<T>
+}
 
 /**
- * The built-in "Components → Webhook" connector type. Its behaviour is the
- * connector code (`push(entities, config, helpers)`), run in the sandbox.
+ * The built-in "Components → Webhook" connector type, run by the same
+ * executor as every plugin type (executeRun). Its behaviour is the connector
+ * code `push(entities, config, helpers)`, run in the sandbox: `setup` makes
+ * one sandbox and one throttle for the run; `run` hands the code a batch as
+ * the JSON text it was read as (parsed only if the code looks inside), and
+ * `helpers.sendWebhook` signs and POSTs `{"entities": […]}` through the
+ * throttle, after keeping the exact bytes (`context.keep`: free when the code
+ * passed the batch on untouched), naming the run and batch in headers, and
+ * recording every attempt.
  *
- * `run` delivers one batch on its own: a sandbox for the call, signed sends
- * with the batch's delivery id. Push runs of the server take a faster path
- * for this type (executeRun: one sandbox and one throttle per run, and the
- * exact bytes of each batch kept before they leave), built from the same
- * sandbox, signing and delivery.
+ * @example
+ * executeRun(runId, createWebhookConnector({ requestTimeoutMs: 10_000 }), { storage, signal })
  */
-export const webhookConnector = defineConnector<WebhookConfig>({
-  type: 'webhook',
-  title: 'Components → Webhook',
-  description: 'Pushes every non-deleted component to a receiver URL as Standard-Webhooks-signed JSON batches of at most 250.',
-  configSchema: WebhookConfig,
-  defaultCode: DEFAULT_WEBHOOK_CODE,
-  check: (config) => {
-    if (typeof config.cron === 'string') assertValidCron(config.cron)
-  },
-  async run(batch, context) {
-    if (context.signal.aborted) throw new Error('the run was cancelled')
-    const sandbox = await createSandbox({ code: DEFAULT_WEBHOOK_CODE })
-    try {
-      await sandbox.push({ json: JSON.stringify(batch.entities), count: batch.entities.length }, context.config, {
-        sendWebhook: async (url, sent) => {
-          if (context.signal.aborted) throw new Error('the run was cancelled')
-          const result = await deliver({ url, body: new TextEncoder().encode(`{"entities":${sent.json}}`), webhookId: batch.deliveryId, secrets: context.secrets, signal: context.signal })
-          return result.retryAfter === undefined ? { ok: result.ok, status: result.status } : { ok: result.ok, status: result.status, retryAfter: result.retryAfter }
-        },
-        sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-        log: context.log,
-      })
-    } finally {
-      sandbox.dispose()
+export function createWebhookConnector(options: WebhookConnectorOptions = {}): ConnectorDefinition<WebhookConfig, WebhookSession> {
+  return defineConnector<WebhookConfig, WebhookSession>({
+    type: 'webhook',
+    title: 'Components → Webhook',
+    description: 'Pushes every non-deleted component to a receiver URL as Standard-Webhooks-signed JSON batches of at most 250.',
+    configSchema: WebhookConfig,
+    defaultCode: DEFAULT_WEBHOOK_CODE,
+    check: (config) => {
+      if (typeof config.cron === 'string') assertValidCron(config.cron)
+    },
+    async setup(context) {
+      // The connector's own code (`PUT /api/connectors/:id/code`), else the default.
+      const sandbox = await createSandbox({ code: context.code ?? DEFAULT_WEBHOOK_CODE, ...options.sandbox })
+      // A cancel or a stop ends the calls in progress too: code that never returns must not hold them up.
+      context.signal.addEventListener('abort', () => sandbox.dispose(), { once: true })
+      return { sandbox, throttle: createThrottle(context.config) }
+    },
+    dispose: (session) => session.sandbox.dispose(),
+    async run(batch, context) {
+      const { signal } = context
+      const given: EntitiesJson = { json: batch.json, count: batch.count }
+      // What the receiver acknowledged: the entities of each distinct body answered 2xx
+      // (the code may send fewer than it was given; a resend of the same bytes counts once).
+      const acknowledged = new Set<string>()
+      let sent = 0
+      // Set when push() settles: a send the code left pending must not go out late.
+      let finished = false
+      try {
+        await context.session.sandbox.push(given, context.config, {
+          sendWebhook: async (url, entities) => {
+            if (signal.aborted) throw new Error('the run was cancelled')
+            if (entities.count === 0 || entities.count > 250) throw new Error(`a delivery carries 1 to 250 entities, not ${entities.count}`)
+            if (!/^https?:\/\//i.test(url)) throw new Error(`helpers.sendWebhook: ${url} is not an http(s) URL`)
+            const text = `{"entities":${entities.json}}`
+            // The exact bytes are on disk before they leave, so a resend after a crash is identical.
+            if (finished) throw new Error(LATE_SEND)
+            await context.keep(text)
+            const result = await context.session.throttle(() =>
+              finished
+                ? Promise.resolve(null)
+                : deliver({
+                    url,
+                    body: new TextEncoder().encode(text),
+                    webhookId: batch.deliveryId,
+                    secrets: context.secrets,
+                    headers: runHeaders(batch.runId, batch.index, batch.batches),
+                    timeoutMs: options.requestTimeoutMs,
+                    signal,
+                    fetch: options.fetch,
+                  }),
+            )
+            if (!result) throw new Error(LATE_SEND)
+            if (result.ok && !acknowledged.has(text)) {
+              acknowledged.add(text)
+              sent += entities.count
+            }
+            context.attempt({ status: result.status || null, durationMs: result.durationMs, error: result.error, retryAfter: result.retryAfter })
+            return result.retryAfter === undefined ? { ok: result.ok, status: result.status } : { ok: result.ok, status: result.status, retryAfter: result.retryAfter }
+          },
+          sleep: (ms) => _sleep(ms, signal),
+          log: context.log,
+        })
+      } finally {
+        finished = true
+      }
+      return { entitiesSent: sent }
+    },
+  })
+}
+
+/** The built-in webhook type with the default limits (what `GET /api/connectors/types` lists). */
+export const webhookConnector = createWebhookConnector()
+
+/**
+ * Headers that name the run and the batch of a delivery (1-based: `complib-batch: 3/5`),
+ * so a receiver can tell when it has seen a whole push and mirror the library,
+ * deletions included (docs/decisions.md, "Mirroring"). The body stays `{"entities": […]}`.
+ */
+export function runHeaders(runId: string, index: number, batches: number): Record<string, string> {
+  return { 'complib-run-id': runId, 'complib-batch': `${index + 1}/${batches}` }
+}
+
+const LATE_SEND = 'this push() call has already finished'
+
+function _sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new Error('the run was cancelled'))
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort)
+      resolve()
+    }, ms)
+    const onAbort = () => {
+      clearTimeout(timer)
+      reject(new Error('the run was cancelled'))
     }
-  },
-})
+    signal.addEventListener('abort', onAbort, { once: true })
+  })
+}

@@ -1,11 +1,7 @@
-import { WebhookConfig, type Run, type Storage, type StoredConnector } from '@complib/core'
+import { createConnectorBatch, type AnyConnectorDefinition, type ConnectorAttempt, type ConnectorRunResult, type Run, type RunBatchPatch, type Storage, type StoredConnector } from '@complib/core'
 import { promisify } from 'node:util'
 import { deflateRaw, inflateRaw } from 'node:zlib'
 import pLimit from 'p-limit'
-import { DEFAULT_WEBHOOK_CODE } from './default-code'
-import { deliver } from './deliver'
-import { createSandbox, type EntitiesJson, type Sandbox } from './sandbox'
-import { createThrottle } from './throttle'
 
 /** Entities per delivery (seed §2). */
 export const BATCH_SIZE = 250
@@ -13,200 +9,168 @@ export const BATCH_SIZE = 250
 export interface ExecuteOptions {
   storage: Storage
   signal: AbortSignal
-  fetch?: typeof fetch | undefined
-  /** Per-request answer timeout (default 30 s). */
-  requestTimeoutMs?: number | undefined
-  /** Limits of the connector code (see createSandbox). */
-  sandbox?: { memoryMb?: number; cpuTimeoutMs?: number; wallTimeoutMs?: number } | undefined
 }
 
 /**
- * Carries out a run that exists in storage (new, or interrupted): every batch
- * not yet acknowledged goes through the connector code, batches in parallel
- * up to the connector's concurrency, every request through one throttle.
- * A batch sent before keeps its webhook-id and its bytes. Resolves with the
- * final run; never throws for what the code or the receiver did.
+ * Carries out a run that exists in storage (new, or interrupted), for every
+ * connector type alike, the built-in webhook one included: the type's `setup`
+ * once, then every batch not yet acknowledged through its `run`, up to the
+ * config's `concurrency` (default 1) at a time, then `dispose`. What the
+ * runtime guarantees here, the same for every type:
+ * - a batch read for the first time has the history mark of that read
+ *   recorded before `run` sees it, so after a crash it gets exactly the same
+ *   records back (or, when the type kept its own bytes with `context.keep`,
+ *   those bytes);
+ * - every outcome is durable: succeeded with what was sent, or failed with
+ *   the error; attempts and log lines go into the run record;
+ * - a cancel or a stop aborts `context.signal`; a stop leaves the run
+ *   resumable.
+ * Resolves with the final run; never throws for what the type or its target did.
  */
-export async function executeRun(runId: string, options: ExecuteOptions): Promise<Run> {
+export async function executeRun(runId: string, definition: AnyConnectorDefinition, options: ExecuteOptions): Promise<Run> {
   const { storage, signal } = options
   const detail = await storage.runs.get(runId)
-  let connector: StoredConnector
-  let sandbox: Sandbox | undefined
   const resumed = detail.startedAt !== null
   await storage.runs.update(runId, { status: 'running', ...(resumed ? { resumedAt: new Date().toISOString() } : { startedAt: new Date().toISOString() }) })
+  const tag = `[connector:${definition.type}]`
+  let session: unknown
+  let setUp = false
   try {
-    connector = await storage.connectors.get(detail.connectorId)
-    const config = WebhookConfig.parse(connector.config)
-    sandbox = await createSandbox({ code: connector.code ?? DEFAULT_WEBHOOK_CODE, ...options.sandbox })
-    // A cancel or a stop ends the calls in progress too: code that never returns must not hold them up.
-    signal.addEventListener('abort', () => sandbox?.dispose(), { once: true })
-    const secrets = connectorSecrets(connector)
-    const throttle = createThrottle(config)
-    const batches = pLimit(config.concurrency)
-    const pending = detail.batches.filter((b) => b.status !== 'succeeded')
+    const connector = await storage.connectors.get(detail.connectorId)
+    const config = definition.configSchema.parse(connector.config) as Record<string, unknown>
+    const secrets = connector.secret ? connectorSecrets(connector) : []
+    const base = { config, code: connector.code, secrets, signal }
+    session = await definition.setup?.({ ...base, log: () => {} })
+    setUp = true
+    const concurrency = typeof config.concurrency === 'number' && config.concurrency >= 1 ? Math.floor(config.concurrency) : 1
+    const limit = pLimit(concurrency)
     await Promise.all(
-      pending.map((batch) =>
-        batches(async () => {
-          if (signal.aborted) return
-          const logs: string[] = []
-          try {
-            await _runBatch({ runId, index: batch.index, batches: detail.batches.length, webhookId: batch.webhookId, config, secrets, sandbox: sandbox!, throttle, logs, options })
-          } finally {
-            if (logs.length) await storage.runs.update(runId, { appendLogs: logs.map((l) => `[batch ${batch.index}] ${l}`) })
-          }
-        }),
-      ),
+      detail.batches
+        .filter((b) => b.status !== 'succeeded')
+        .map((batch) =>
+          limit(async () => {
+            if (signal.aborted) return
+            await _runBatch({ runId, index: batch.index, webhookId: batch.webhookId, batches: detail.batches.length, tag, definition, base, session, storage, signal })
+          }),
+        ),
     )
   } catch (error) {
-    // The code did not compile, or the connector is gone or misconfigured: the run fails, the server does not.
-    return finishRun(storage, runId, signal, `[connector:webhook] ${(error as Error).message}`)
+    // The connector is gone, its config no longer fits its type, or its setup failed
+    // (connector code that does not compile): the run fails, the server does not.
+    return finishRun(storage, runId, signal, `${tag} ${(error as Error).message}`)
   } finally {
-    sandbox?.dispose()
+    if (setUp) await Promise.resolve(definition.dispose?.(session)).catch(() => {})
   }
   return finishRun(storage, runId, signal, null)
-}
-
-/**
- * Headers that name the run and the batch of a delivery (1-based: `complib-batch: 3/5`),
- * so a receiver can tell when it has seen a whole push and mirror the library,
- * deletions included (docs/decisions.md, "Mirroring"). The body stays `{"entities": […]}`.
- */
-export function runHeaders(runId: string, index: number, batches: number): Record<string, string> {
-  return { 'complib-run-id': runId, 'complib-batch': `${index + 1}/${batches}` }
 }
 
 interface _BatchJob {
   runId: string
   index: number
-  /** How many batches the run has: a receiver that saw every one has seen the whole push. */
-  batches: number
   webhookId: string
-  config: WebhookConfig
-  secrets: string[]
-  sandbox: Sandbox
-  throttle: <T>(fn: () => Promise<T>) => Promise<T>
-  logs: string[]
-  options: ExecuteOptions
+  batches: number
+  tag: string
+  definition: AnyConnectorDefinition
+  base: { config: Record<string, unknown>; code: string | null; secrets: string[]; signal: AbortSignal }
+  session: unknown
+  storage: Storage
+  signal: AbortSignal
 }
 
 async function _runBatch(job: _BatchJob): Promise<void> {
-  const { storage, signal } = job.options
-  const { ids, body, mark } = await storage.runs.getBatchPayload(job.runId, job.index)
-  // A batch sent before is sent again with the same bytes: those kept, or the records read
-  // back from history at the mark of the read it sent. Otherwise read its components now.
-  let kept: string | null = null
-  let entities: EntitiesJson
-  let readMark: number | null = null
-  // Frozen ids that were gone (deleted, purged) when the batch was read; a kept body
-  // keeps the count recorded when it went out.
-  let skipped: { entitiesSkipped: number } | Record<string, never> = {}
-  if (body) {
-    kept = (await _inflate(body)).toString('utf8')
-    entities = _entitiesOf(kept)
-  } else if (mark !== null) {
-    entities = _toJson(await storage.components.rereadForDelivery(ids, mark))
-    kept = `{"entities":${entities.json}}`
-    skipped = { entitiesSkipped: ids.length - entities.count }
-  } else {
-    // The JSON is made once here; the sandbox and the body reuse it.
-    const read = await storage.components.readForDelivery(ids)
-    entities = _toJson(read.records)
-    readMark = read.mark
-    skipped = { entitiesSkipped: ids.length - entities.count }
-  }
-  if (entities.count === 0) {
-    await storage.runs.updateBatch(job.runId, job.index, { status: 'succeeded', error: null, entitiesSent: 0, ...skipped })
-    return
-  }
-  let stored = kept
-  // Attempts are written with the batch's outcome (one durable write, not one per attempt);
-  // a crash in between loses only the timing of attempts, never a batch.
-  const attempts: Array<{ at: string; status: number | null; durationMs: number; error: string | null; retryAfter?: number }> = []
-  let lastStatus: number | null = null
-  // What the receiver acknowledged: the entities of each distinct body answered 2xx
-  // (the code may send fewer than it was given; a resend of the same bytes counts once).
-  const acknowledged = new Set<string>()
-  let sentCount = 0
-  // Set when push() settles: a send the code left pending must not reopen the batch or go out late.
+  const { storage, signal, runId, index } = job
+  const logs: string[] = []
+  const attempts: Array<ConnectorAttempt & { at: string }> = []
+  const started = performance.now()
+  const at = new Date().toISOString()
+  // Set when `run` settles: a body kept late (by code that left a send pending) must not reopen the batch.
   let finished = false
   try {
-    await job.sandbox.push(entities, job.config, {
-      sendWebhook: async (url, sent) => {
-        if (signal.aborted) throw new Error('the run was cancelled')
-        if (sent.count === 0 || sent.count > BATCH_SIZE) throw new Error(`a delivery carries 1 to ${BATCH_SIZE} entities, not ${sent.count}`)
-        if (!/^https?:\/\//i.test(url)) throw new Error(`helpers.sendWebhook: ${url} is not an http(s) URL`)
-        const text = `{"entities":${sent.json}}`
-        // Keep what it takes to send the exact bytes again before they leave, so a resend
-        // after a crash is identical.
-        if (text !== stored) {
-          // The sandbox hands back the very JSON it was given when the code sent the records untouched.
-          if ((sent === entities || sent.json === entities.json) && readMark !== null) {
-            // The records as read (the usual case): their history mark is enough.
-            if (finished) throw new Error(LATE_SEND)
-            await storage.runs.updateBatch(job.runId, job.index, { status: 'sending', mark: readMark, ...skipped })
-          } else {
-            // Bytes the code made itself, kept deflated (on libuv's pool, off the event loop).
-            const deflated = await _deflate(text, { level: 1 })
-            if (finished) throw new Error(LATE_SEND)
-            await storage.runs.updateBatch(job.runId, job.index, { status: 'sending', body: new Uint8Array(deflated.buffer, deflated.byteOffset, deflated.byteLength), ...skipped })
-          }
-          stored = text
-        }
-        const result = await job.throttle(() =>
-          finished ? Promise.resolve(null) : deliver({
-                url,
-                body: new TextEncoder().encode(text),
-                webhookId: job.webhookId,
-                secrets: job.secrets,
-                headers: runHeaders(job.runId, job.index, job.batches),
-                timeoutMs: job.options.requestTimeoutMs,
-                signal,
-                fetch: job.options.fetch,
-              }),
-        )
-        if (!result) throw new Error(LATE_SEND)
-        lastStatus = result.status || null
-        if (result.ok && !acknowledged.has(text)) {
-          acknowledged.add(text)
-          sentCount += sent.count
-        }
-        const attempt = { at: new Date().toISOString(), status: lastStatus, durationMs: Math.round(result.durationMs), error: result.error }
-        attempts.push(result.retryAfter === undefined ? attempt : { ...attempt, retryAfter: result.retryAfter })
-        return result.retryAfter === undefined ? { ok: result.ok, status: result.status } : { ok: result.ok, status: result.status, retryAfter: result.retryAfter }
+    const payload = await _payload(storage, runId, index)
+    if (payload.count === 0) {
+      await storage.runs.updateBatch(runId, index, { status: 'succeeded', error: null, entitiesSent: 0, ...payload.skipped })
+      return
+    }
+    // What the batch's bytes are known to be on disk: the batch as read (its mark), or a kept body.
+    let kept = payload.keptBody ?? `{"entities":${payload.json}}`
+    const result = await job.definition.run(
+      createConnectorBatch({ index, deliveryId: job.webhookId, runId, batches: job.batches, json: payload.json, count: payload.count }),
+      {
+        ...job.base,
+        session: job.session,
+        log: (line: string) => void (logs.length < 200 && logs.push(String(line).slice(0, 2000))),
+        attempt: (a: ConnectorAttempt) => void (attempts.length < 100 && attempts.push({ at: new Date().toISOString(), ...a })),
+        keep: async (body: string) => {
+          if (body === kept) return
+          if (finished) throw new Error('this batch has already finished')
+          // Bytes the type made itself, kept deflated (on libuv's pool, off the event loop).
+          const deflated = await _deflate(body, { level: 1 })
+          if (finished) throw new Error('this batch has already finished')
+          await storage.runs.updateBatch(runId, index, { status: 'sending', body: new Uint8Array(deflated.buffer, deflated.byteOffset, deflated.byteLength), ...payload.skipped })
+          kept = body
+        },
       },
-      sleep: (ms) => _sleep(ms, signal),
-      log: (line) => {
-        if (job.logs.length < 200) job.logs.push(line)
-      },
-    })
+    )
     finished = true
-    await storage.runs.updateBatch(job.runId, job.index, { status: 'succeeded', error: null, body: null, lastStatus, appendAttempts: attempts, entitiesSent: sentCount, ...skipped })
+    await storage.runs.updateBatch(runId, index, {
+      status: 'succeeded',
+      error: null,
+      body: null,
+      ..._attemptsPatch(attempts, started, at, null),
+      entitiesSent: _sentCount(result, payload.count),
+      ...payload.skipped,
+    })
   } catch (error) {
     finished = true
-    await storage.runs.updateBatch(job.runId, job.index, {
-      status: 'failed',
-      error: `[connector:webhook] batch ${job.index}: ${signal.aborted ? 'stopped: the run was cancelled or the server is stopping' : (error as Error).message}`,
-      lastStatus,
-      appendAttempts: attempts,
-      ...skipped,
-    })
+    const message = signal.aborted ? 'stopped: the run was cancelled or the server is stopping' : error instanceof Error ? error.message : String(error)
+    await storage.runs.updateBatch(runId, index, { status: 'failed', error: `${job.tag} batch ${index}: ${message}`, ..._attemptsPatch(attempts, started, at, message) })
+  } finally {
+    if (logs.length) await storage.runs.update(runId, { appendLogs: logs.map((l) => `[batch ${index}] ${l}`) })
   }
 }
 
-const LATE_SEND = 'this push() call has already finished'
+/**
+ * The batch's entities as JSON text: read now, with the read's history mark
+ * recorded before anyone sees them; or, for a batch that went out before, read
+ * back at that mark (the same records), or taken from the bytes kept then.
+ */
+async function _payload(
+  storage: Storage,
+  runId: string,
+  index: number,
+): Promise<{ json: string; count: number; keptBody: string | null; skipped: { entitiesSkipped: number } | Record<string, never> }> {
+  const { ids, body, mark } = await storage.runs.getBatchPayload(runId, index)
+  if (body) {
+    // A kept body keeps the skipped count recorded when it went out.
+    const text = (await _inflate(body)).toString('utf8')
+    const parsed = JSON.parse(text) as { entities: unknown[] }
+    return { json: text.slice('{"entities":'.length, -1), count: parsed.entities.length, keptBody: text, skipped: {} }
+  }
+  const records = mark !== null ? await storage.components.rereadForDelivery(ids, mark) : await _readAndMark(storage, runId, index, ids)
+  return { json: `[${records.join(',')}]`, count: records.length, keptBody: null, skipped: { entitiesSkipped: ids.length - records.length } }
+}
+
+async function _readAndMark(storage: Storage, runId: string, index: number, ids: string[]): Promise<string[]> {
+  const read = await storage.components.readForDelivery(ids)
+  if (read.records.length) await storage.runs.updateBatch(runId, index, { status: 'sending', mark: read.mark, entitiesSkipped: ids.length - read.records.length })
+  return read.records
+}
+
+/** The attempts a type recorded (the last one's status is the batch's), or one for the whole call. */
+function _attemptsPatch(attempts: Array<ConnectorAttempt & { at: string }>, started: number, at: string, error: string | null): Pick<RunBatchPatch, 'appendAttempts' | 'lastStatus'> {
+  if (attempts.length === 0) return { appendAttempts: [{ at, status: null, durationMs: Math.round(performance.now() - started), error }] }
+  const out = attempts.map(({ retryAfter, ...a }) => ({ ...a, durationMs: Math.round(a.durationMs), ...(retryAfter === undefined ? {} : { retryAfter }) }))
+  return { appendAttempts: out, lastStatus: attempts.at(-1)!.status }
+}
+
+/** What `run` says it delivered (a type that filters its batch), else the whole batch. */
+function _sentCount(result: void | ConnectorRunResult, given: number): number {
+  const told = result?.entitiesSent
+  return Number.isInteger(told) && told! >= 0 && told! <= given ? told! : given
+}
+
 const _deflate = promisify(deflateRaw)
 const _inflate = promisify(inflateRaw)
-
-/** The records' JSON texts as one array: the same text as JSON.stringify of the records. */
-function _toJson(records: string[]): EntitiesJson {
-  return { json: `[${records.join(',')}]`, count: records.length }
-}
-
-/** The entities of a kept body, as the same JSON text that was sent. */
-function _entitiesOf(body: string): EntitiesJson {
-  const parsed = JSON.parse(body) as { entities: unknown[] }
-  return { json: body.slice('{"entities":'.length, -1), count: parsed.entities.length }
-}
 
 /** Abort reason of a server stop: the run stays `running`, to be resumed at the next start. */
 export const STOPPING = 'stopping'
@@ -235,19 +199,4 @@ export function connectorSecrets(c: StoredConnector): string[] {
   if (c.previousSecret && c.previousSecretExpiresAt && new Date(c.previousSecretExpiresAt) > new Date()) out.push(c.previousSecret)
   if (out.length === 0) throw new Error('the connector has no signing secret')
   return out
-}
-
-function _sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(new Error('the run was cancelled'))
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort)
-      resolve()
-    }, ms)
-    const onAbort = () => {
-      clearTimeout(timer)
-      reject(new Error('the run was cancelled'))
-    }
-    signal.addEventListener('abort', onAbort, { once: true })
-  })
 }

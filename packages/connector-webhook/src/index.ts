@@ -16,5 +16,4 @@ export { BATCH_SIZE, executeRun, type ExecuteOptions } from './execute-run'
 export { createPushRunner, type DryRunResult, type PushRunner, type RunnerOptions } from './runner'
 
 // the connector type (plugin contract)
-export { webhookConnector } from './connector'
-export { executePluginRun } from './execute-plugin-run'
+export { createWebhookConnector, runHeaders, webhookConnector, type WebhookConnectorOptions, type WebhookSession } from './connector'

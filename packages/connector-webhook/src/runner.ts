@@ -1,14 +1,14 @@
-import { ComplibError, WebhookConfig, createId, type ConnectorDefinition, type Run, type Storage } from '@complib/core'
+import { ComplibError, WebhookConfig, createId, type AnyConnectorDefinition, type Run, type Storage } from '@complib/core'
 import { Cron } from 'croner'
 import { DEFAULT_WEBHOOK_CODE } from './default-code'
-import { BATCH_SIZE, STOPPING, executeRun, finishRun, type ExecuteOptions } from './execute-run'
-import { executePluginRun } from './execute-plugin-run'
+import { createWebhookConnector, type WebhookConnectorOptions } from './connector'
+import { BATCH_SIZE, STOPPING, executeRun, finishRun } from './execute-run'
 import { createSandbox } from './sandbox'
 
-export interface RunnerOptions extends Omit<ExecuteOptions, 'signal' | 'storage'> {
+export interface RunnerOptions extends WebhookConnectorOptions {
   storage: Storage
   /** Connector types loaded as plugins, besides the built-in webhook type. */
-  connectors?: readonly ConnectorDefinition[] | undefined
+  connectors?: readonly AnyConnectorDefinition[] | undefined
   log?: ((message: string) => void) | undefined
 }
 
@@ -57,18 +57,18 @@ export function createPushRunner(options: RunnerOptions): PushRunner {
     active.set(connectorId, { runId, controller, done })
   }
 
-  // The webhook type runs on its own path (one sandbox and throttle per run, kept bytes);
-  // plugin types through executePluginRun. A type no longer loaded fails its run.
+  // Every type, the built-in webhook one included, runs through the same executor.
+  // A type no longer loaded fails its run.
+  const webhook = createWebhookConnector(options)
   const _execute = async (runId: string, signal: AbortSignal): Promise<Run> => {
     const run = await storage.runs.get(runId)
     const connector = await storage.connectors.get(run.connectorId).catch(() => null)
-    if (!connector || connector.type === 'webhook') return executeRun(runId, { ...options, storage, signal })
-    const definition = options.connectors?.find((c) => c.type === connector.type)
+    const definition = !connector || connector.type === 'webhook' ? webhook : options.connectors?.find((c) => c.type === connector.type)
     if (!definition) {
       await storage.runs.update(runId, { status: 'running', startedAt: run.startedAt ?? new Date().toISOString() })
-      return finishRun(storage, runId, signal, `[connector:${connector.type}] this server has no connector type "${connector.type}" loaded (start it with --connector <module>)`)
+      return finishRun(storage, runId, signal, `[connector:${connector!.type}] this server has no connector type "${connector!.type}" loaded (start it with --connector <module>)`)
     }
-    return executePluginRun(runId, definition, { storage, signal })
+    return executeRun(runId, definition, { storage, signal })
   }
 
   const assertIdle = async (connectorId: string) => {

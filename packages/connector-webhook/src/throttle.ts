@@ -23,28 +23,31 @@ export interface ThrottleOptions {
 export function createThrottle(options: ThrottleOptions): <T>(fn: () => Promise<T>) => Promise<T> {
   const limit = pLimit(options.concurrency)
   const perSecond = Math.max(1, Math.floor(options.requestsPerSecond))
-  // The last `perSecond` start times, oldest first.
-  const starts: number[] = []
+  // The last `perSecond` starts, oldest first. A start is entered when its slot is granted and
+  // its time set again the moment the request really starts (a busy event loop can delay that).
+  const starts: Array<{ at: number }> = []
   // Slots are handed out one caller at a time, in the order they asked.
-  let turn: Promise<void> = Promise.resolve()
-  const takeSlot = (): Promise<void> => {
+  let turn: Promise<unknown> = Promise.resolve()
+  const takeSlot = (): Promise<{ at: number }> => {
     const slot = turn.then(async () => {
       for (;;) {
-        const now = performance.now()
         if (starts.length < perSecond) break
-        const wait = starts[0]! + WINDOW_MS - now
+        const wait = starts[0]!.at + WINDOW_MS - performance.now()
         if (wait < 0) break
         await new Promise((resolve) => setTimeout(resolve, Math.ceil(wait) + 1))
       }
-      starts.push(performance.now())
+      const entry = { at: performance.now() }
+      starts.push(entry)
       if (starts.length > perSecond) starts.shift()
+      return entry
     })
     turn = slot
     return slot
   }
   return (fn) =>
     limit(async () => {
-      await takeSlot()
+      const entry = await takeSlot()
+      entry.at = performance.now()
       return fn()
     })
 }

@@ -14,7 +14,7 @@ import type { Component } from './schemas'
  * or `connectors` in `<data>/complib.config.json`). User-editable code, such
  * as the webhook connector's `push()`, runs in the sandbox instead.
  */
-export interface ConnectorDefinition<Config extends Record<string, unknown> = Record<string, unknown>> {
+export interface ConnectorDefinition<Config extends Record<string, unknown> = Record<string, unknown>, Session = undefined> {
   /** `kebab-case` name, unique among the loaded types: the `type` of a connector. */
   type: string
   /** Shown in `GET /api/connectors/types` (defaults to `type`). */
@@ -27,14 +27,26 @@ export interface ConnectorDefinition<Config extends Record<string, unknown> = Re
   /** Types whose behaviour is user-editable code (run in the sandbox) give the default code here. */
   defaultCode?: string | undefined
   /**
+   * Once per run, when it starts or resumes: what every batch of the run
+   * shares (a sandbox, a throttle, a connection). It is `context.session` in
+   * `run`. Throwing fails the run with the error's message.
+   */
+  setup?: ((context: ConnectorContext<Config>) => Session | Promise<Session>) | undefined
+  /** Once the run ends, however it ends: releases what `setup` made. */
+  dispose?: ((session: Session) => void | Promise<void>) | undefined
+  /**
    * Delivers one batch. Resolving acknowledges it: it is recorded as sent and
    * never delivered again. Throwing (or rejecting) fails the batch with the
    * error's message. Stop promptly when `context.signal` aborts. A type that
    * delivers only some of the batch's entities resolves with how many it did
    * (`{ entitiesSent }`); otherwise the run counts the whole batch as sent.
    */
-  run(batch: ConnectorBatch, context: ConnectorContext<Config>): Promise<void | ConnectorRunResult>
+  run(batch: ConnectorBatch, context: ConnectorRunContext<Config, Session>): Promise<void | ConnectorRunResult>
 }
+
+/** A definition of any config and session: what the runtime and the loaders hold. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a registry holds types of every config and session
+export type AnyConnectorDefinition = ConnectorDefinition<any, any>
 
 /** What `run` may resolve with: the entities of the batch it delivered, when it left some out. */
 export interface ConnectorRunResult {
@@ -47,18 +59,68 @@ export interface ConnectorBatch {
   index: number
   /** The batch's delivery id (`msg_…`): the same after a resume, for the receiver's idempotency. */
   deliveryId: string
-  /** The batch's components, at most 250; after a resume, exactly those the first attempt was given. */
-  entities: readonly Component[]
+  /** The run, and how many batches it has (a receiver that saw them all has seen the whole push). */
+  runId: string
+  batches: number
+  /** How many entities the batch holds (without parsing them). */
+  count: number
+  /**
+   * The entities as the JSON text of their array, exactly as stored (what
+   * `JSON.stringify(entities)` gives): a type that passes them on untouched
+   * sends this and parses nothing.
+   */
+  json: string
+  /** The batch's components, at most 250 (parsed from `json` on first use); after a resume, exactly those the first attempt was given. */
+  readonly entities: readonly Component[]
 }
 
 export interface ConnectorContext<Config> {
   config: Config
+  /** The connector's code, for types whose behaviour is user-editable code (`defaultCode`); null when it has none of its own. */
+  code: string | null
   /** The connector's signing secrets: the current one, then the previous one while a rotation's grace period lasts. */
   secrets: readonly string[]
   /** Aborted when the run is cancelled or the server stops. */
   signal: AbortSignal
   /** A line for the run record (kept bounded). */
   log(line: string): void
+}
+
+/** What `run` gets beside the batch: the context, what `setup` made, and the run record's hooks. */
+export interface ConnectorRunContext<Config, Session = undefined> extends ConnectorContext<Config> {
+  session: Session
+  /**
+   * Records, before they leave, the exact bytes about to be delivered, so that
+   * a delivery made again after a crash is byte-identical. Bytes equal to the
+   * batch as read, or to what was kept before, cost nothing.
+   */
+  keep(body: string): Promise<void>
+  /** Records one delivery attempt in the run record (its status, time, error, and Retry-After). */
+  attempt(attempt: ConnectorAttempt): void
+}
+
+export interface ConnectorAttempt {
+  /** HTTP status, or null when none came (or the type speaks no HTTP). */
+  status: number | null
+  durationMs: number
+  error: string | null
+  retryAfter?: number | undefined
+}
+
+/**
+ * A batch from its entities' JSON text; `entities` is parsed from it on first use.
+ *
+ * @example
+ * createConnectorBatch({ index: 0, deliveryId: 'msg_…', runId: 'run_…', batches: 1, json: '[…]', count: 2 })
+ */
+export function createConnectorBatch(fields: Omit<ConnectorBatch, 'entities'>): ConnectorBatch {
+  let parsed: readonly Component[] | undefined
+  return {
+    ...fields,
+    get entities() {
+      return (parsed ??= JSON.parse(fields.json) as Component[])
+    },
+  }
 }
 
 /**
@@ -72,13 +134,15 @@ export interface ConnectorContext<Config> {
  *   async run(batch, { config }) { await appendFile(config.path, lines(batch.entities)) },
  * })
  */
-export function defineConnector<Config extends Record<string, unknown>>(definition: ConnectorDefinition<Config>): ConnectorDefinition<Config> {
+export function defineConnector<Config extends Record<string, unknown>, Session = undefined>(definition: ConnectorDefinition<Config, Session>): ConnectorDefinition<Config, Session> {
   const problems: string[] = []
   if (typeof definition !== 'object' || definition === null) throw new TypeError('defineConnector: expected an object')
   if (typeof definition.type !== 'string' || !TYPE_NAME.test(definition.type) || definition.type.length < 2 || definition.type.length > 40) problems.push('`type` must be a kebab-case name of 2 to 40 characters, e.g. "jsonl-file"')
   if (!definition.configSchema || typeof (definition.configSchema as { safeParse?: unknown }).safeParse !== 'function') problems.push('`configSchema` must be a zod schema')
   if (typeof definition.run !== 'function') problems.push('`run(batch, context)` must be a function')
-  if (definition.check !== undefined && typeof definition.check !== 'function') problems.push('`check` must be a function when given')
+  for (const key of ['check', 'setup', 'dispose'] as const) {
+    if (definition[key] !== undefined && typeof definition[key] !== 'function') problems.push(`\`${key}\` must be a function when given`)
+  }
   if (definition.defaultCode !== undefined && typeof definition.defaultCode !== 'string') problems.push('`defaultCode` must be a string when given')
   for (const key of ['title', 'description'] as const) {
     if (definition[key] !== undefined && typeof definition[key] !== 'string') problems.push(`\`${key}\` must be a string when given`)
@@ -90,7 +154,7 @@ export function defineConnector<Config extends Record<string, unknown>>(definiti
 }
 
 /** Whether `value` came from defineConnector (what a connector module must export). */
-export function isConnectorDefinition(value: unknown): value is ConnectorDefinition {
+export function isConnectorDefinition(value: unknown): value is AnyConnectorDefinition {
   return typeof value === 'object' && value !== null && CONNECTOR_BRAND in value
 }
 

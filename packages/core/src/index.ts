@@ -32,7 +32,18 @@ export * from './schemas'
 export { defineStorage, isStorage } from './storage/define'
 
 // connector plugin contract
-export { defineConnector, isConnectorDefinition, type ConnectorBatch, type ConnectorContext, type ConnectorDefinition, type ConnectorRunResult } from './connectors'
+export {
+  createConnectorBatch,
+  defineConnector,
+  isConnectorDefinition,
+  type AnyConnectorDefinition,
+  type ConnectorAttempt,
+  type ConnectorBatch,
+  type ConnectorContext,
+  type ConnectorDefinition,
+  type ConnectorRunContext,
+  type ConnectorRunResult,
+} from './connectors'
 export { default as createSqliteStorage, NAME as SQLITE_STORAGE_NAME, type SqliteStorage, type SqliteStorageOptions } from './storage/sqlite'
 export type { SqliteDatabase } from './storage/sqlite/engine/database'
 export type * from './storage/types'

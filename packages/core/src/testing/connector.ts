@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import * as z from 'zod'
-import { isConnectorDefinition, type ConnectorBatch, type ConnectorContext, type ConnectorDefinition } from '../connectors'
+import { createConnectorBatch, isConnectorDefinition, type ConnectorBatch, type ConnectorContext, type ConnectorDefinition } from '../connectors'
 import { createId } from '../ids'
 import { Component } from '../schemas'
 
@@ -23,14 +23,26 @@ export interface ConnectorSuiteOptions {
  * @example
  * testConnector(myConnector, { config: () => ({ dir }), invalidConfig: {}, received: () => readIds(dir) })
  */
-export function testConnector<Config extends Record<string, unknown>>(definition: ConnectorDefinition<Config>, options: ConnectorSuiteOptions): void {
+export function testConnector<Config extends Record<string, unknown>, Session>(definition: ConnectorDefinition<Config, Session>, options: ConnectorSuiteOptions): void {
   const context = async (signal = new AbortController().signal): Promise<ConnectorContext<Config>> => ({
     config: definition.configSchema.parse(await options.config()),
+    code: null,
     secrets: [TEST_CONNECTOR_SECRET],
     signal,
     log: () => {},
   })
-  const batch = (entities: readonly Component[]): ConnectorBatch => ({ index: 0, deliveryId: createId('message'), entities })
+  const batch = (entities: readonly Component[]): ConnectorBatch =>
+    createConnectorBatch({ index: 0, deliveryId: createId('message'), runId: createId('run'), batches: 1, json: JSON.stringify(entities), count: entities.length })
+  // A batch goes through what the runtime calls for a run: setup, run, dispose.
+  const deliver = async (b: ConnectorBatch, signal?: AbortSignal) => {
+    const ctx = await context(signal)
+    const session = (await definition.setup?.(ctx)) as Session
+    try {
+      return await definition.run(b, { ...ctx, session, keep: async () => {}, attempt: () => {} })
+    } finally {
+      await definition.dispose?.(session)
+    }
+  }
 
   describe(`connector type "${definition.type}"`, () => {
     it('is a connector definition with a kebab-case type', () => {
@@ -50,7 +62,7 @@ export function testConnector<Config extends Record<string, unknown>>(definition
 
     it('delivers a batch whole: every entity arrives', async () => {
       const entities = sampleComponents(5)
-      await definition.run(batch(entities), await context())
+      await deliver(batch(entities))
       const received = await options.received()
       for (const c of entities) expect(received).toContain(c.id)
     })
@@ -58,8 +70,8 @@ export function testConnector<Config extends Record<string, unknown>>(definition
     it('leaves one copy when the same batch is delivered again (resume after a crash)', async () => {
       const entities = sampleComponents(3)
       const again = batch(entities)
-      await definition.run(again, await context())
-      await definition.run(again, await context())
+      await deliver(again)
+      await deliver(again)
       const received = await options.received()
       for (const c of entities) expect(received.filter((id) => id === c.id)).toHaveLength(1)
     })
@@ -67,7 +79,7 @@ export function testConnector<Config extends Record<string, unknown>>(definition
     it('settles promptly when the run is cancelled', async () => {
       const controller = new AbortController()
       controller.abort()
-      const settled = definition.run(batch(sampleComponents(2)), await context(controller.signal)).then(
+      const settled = deliver(batch(sampleComponents(2)), controller.signal).then(
         () => 'resolved',
         () => 'rejected',
       )
