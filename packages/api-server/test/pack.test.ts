@@ -1,0 +1,68 @@
+import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
+import { connect } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { exec, pnpmCommand, repoRoot } from '../../client-sdk/test/tools'
+
+// What a user gets from npm: @complib/api-server (with core and connector-webhook)
+// packed, installed with npm into a project outside the workspace (better-sqlite3
+// compiles there from source), and `complib serve` started from its bin: it answers,
+// and SIGTERM stops it with the port and the data folder released (issue 14, item 2).
+
+const dirs: string[] = []
+afterAll(async () => {
+  for (const d of dirs) await rm(d, { recursive: true, force: true })
+})
+
+describe('the packed @complib/api-server', () => {
+  it('installs with npm outside the workspace; `complib serve` answers, and SIGTERM stops it cleanly', { timeout: 600_000 }, async () => {
+    const work = await mkdtemp(join(tmpdir(), 'complib-server-pack-'))
+    dirs.push(work)
+    const [pnpm, pnpmArgs] = pnpmCommand()
+    // prepack builds each package's dist first.
+    for (const name of ['core', 'connector-webhook', 'api-server']) {
+      await exec(pnpm, [...pnpmArgs, 'pack', '--pack-destination', work], { cwd: join(repoRoot, 'packages', name), maxBuffer: 64 * 1024 * 1024 })
+    }
+    const tarballs = (await readdir(work)).filter((f) => f.endsWith('.tgz')).map((f) => join(work, f))
+    expect(tarballs).toHaveLength(3)
+
+    const project = join(work, 'project')
+    await mkdir(project)
+    await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'complib-install', private: true }))
+    await exec('npm', ['install', ...tarballs, '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { cwd: project, maxBuffer: 64 * 1024 * 1024 })
+    const bin = join(project, 'node_modules/.bin/complib')
+    expect(existsSync(bin)).toBe(true)
+
+    const data = join(work, 'data')
+    const child = spawn(bin, ['serve', '--port', '0', '--data', data], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] })
+    let out = ''
+    child.stderr.on('data', (d) => (out += d))
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (d) => {
+        out += d
+        const match = /listening on (http:\/\/\S+)/.exec(out)
+        if (match) resolve(match[1]!)
+      })
+      child.once('exit', (code) => reject(new Error(`complib serve exited (${code}):\n${out}`)))
+    })
+    const health = (await (await fetch(`${url}/api/health`)).json()) as { status: string; storage: string; version: string }
+    expect(health).toMatchObject({ status: 'ok', storage: 'sqlite' })
+    const created = await fetch(`${url}/api/components`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"from the packed server"}' })
+    expect(created.status).toBe(201)
+
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)))
+    child.kill('SIGTERM')
+    expect(await exited).toBe(0)
+    const { hostname, port } = new URL(url)
+    const refused = await new Promise<boolean>((resolve) => {
+      const socket = connect(Number(port), hostname)
+      socket.once('connect', () => (socket.destroy(), resolve(false)))
+      socket.once('error', () => resolve(true))
+    })
+    expect(refused).toBe(true)
+    expect(existsSync(join(data, 'complib.lock'))).toBe(false)
+  })
+})
