@@ -1,9 +1,10 @@
 // Push throughput and memory: the running server pushes the whole library to
 // a receiver in its own process (connector code in the sandbox, throttle,
-// signed deliveries, durable run records), against a plain loop in this
-// process that reads the same batches from a copy of the same library, signs
-// them with node:crypto and POSTs them at the same concurrency. Alternated in
-// one run; medians quoted.
+// signed deliveries, durable run records), against the physical limit: a
+// plain loop in this process that POSTs the same batches from memory (their
+// bytes read from a copy of the library before the clock starts; only the
+// signing with node:crypto and the POST are timed) at the same concurrency.
+// Alternated in one run; medians quoted.
 import { fork } from 'node:child_process'
 import { createHmac } from 'node:crypto'
 import { rmSync } from 'node:fs'
@@ -21,8 +22,7 @@ export async function benchPush(ctx: HttpBenchContext, server: ServerProcess): P
   const receiver = fork(new URL('./lib/receiver-process.mjs', import.meta.url), { stdio: 'ignore' })
   const port = await new Promise<number>((resolve) => receiver.once('message', (m: { port: number }) => resolve(m.port)))
   const url = `http://127.0.0.1:${port}/hooks/components`
-  const baselineDir = copyLibrary(ctx.library)
-  const storage = await createSqliteStorage({ dir: baselineDir })
+  const batches = await _readBatches(ctx.library)
   try {
     const connector = await _api<{ id: string }>(server, 'POST', '/api/connectors', {
       type: 'webhook',
@@ -30,19 +30,18 @@ export async function benchPush(ctx: HttpBenchContext, server: ServerProcess): P
       config: { url, requestsPerSecond: 1000, concurrency: CONCURRENCY },
       secret: SECRET,
     })
-    // Idle: the server just started on the library (the scenarios before this one grew its heap).
-    const idle = ctx.idleRss ?? server.rss()
-    // How much of that is the database image sql.js keeps in memory.
+    // Idle: the server just started on the library (run.ts starts it afresh for the push).
+    const idle = server.startRss
     const { databaseBytes } = await _api<{ databaseBytes: number }>(server, 'GET', '/api/stats')
     const peaks: number[] = []
     const subject: number[] = []
     const baseline: number[] = []
     const rounds = ctx.quick ? 1 : 3
     // One untimed round of each first: JIT, the isolate and the receiver's sockets warm up.
-    await _plainLoop(storage, url)
+    await _plainLoop(batches, url)
     await _serverPush(server, connector.id)
     for (let r = 0; r < rounds; r++) {
-      baseline.push(await _plainLoop(storage, url))
+      baseline.push(await _plainLoop(batches, url))
       server.resetPeak()
       subject.push(await _serverPush(server, connector.id))
       peaks.push(server.peakRss())
@@ -54,21 +53,19 @@ export async function benchPush(ctx: HttpBenchContext, server: ServerProcess): P
       {
         scenario: `push ${int(ctx.size)} components, concurrency ${CONCURRENCY}, no throttle`,
         subject: `${int(median(subject))} components/s`,
-        baseline: `${int(median(baseline))}/s plain sign+POST loop`,
+        baseline: `${int(median(baseline))}/s plain loop: the same batches from memory, signed and POSTed`,
         ratio: ratio.toFixed(2),
-        target: `≥ 0.7${ratio < 0.7 ? ' (missed)' : ''}`,
+        target: `≥ 0.8${ratio < 0.8 ? ' (missed)' : ''}`,
       },
       {
         scenario: `push memory: the server's peak RSS during those pushes`,
         subject: `peak RSS ${mb(peak)} (per round: ${peaks.map((p) => Math.round(p / 1048576)).join(', ')} MB)`,
-        baseline: `idle ${mb(idle)} (just started; the in-memory database is ${mb(databaseBytes)} of it)`,
+        baseline: `idle ${mb(idle)} (just started; the database file is ${mb(databaseBytes)})`,
         ratio: (peak / idle).toFixed(2),
-        target: `≤ 300 MB${peak > 300 * 1048576 ? ' (missed)' : ''}`,
+        target: `≤ 200 MB${peak > 200 * 1048576 ? ' (missed)' : ''}`,
       },
     ]
   } finally {
-    await storage.close()
-    rmSync(baselineDir, { recursive: true, force: true })
     receiver.kill()
   }
 }
@@ -85,29 +82,44 @@ async function _serverPush(server: ServerProcess, connectorId: string): Promise<
   }
 }
 
-/** The same batches, read, signed with node:crypto and POSTed, `CONCURRENCY` at a time. Components per second. */
-async function _plainLoop(storage: Awaited<ReturnType<typeof createSqliteStorage>>, url: string): Promise<number> {
+interface Batches {
+  batches: string[]
+  components: number
+}
+
+/** Every batch's body as the connector sends it (the stored JSON of each component), read before any timing. */
+async function _readBatches(library: string): Promise<Batches> {
+  const dir = copyLibrary(library)
+  const storage = await createSqliteStorage({ dir })
+  try {
+    const ids = await storage.components.liveIds()
+    const batches: string[] = []
+    for (let i = 0; i < ids.length; i += BATCH) batches.push(`{"entities":[${(await storage.components.getManyJson(ids.slice(i, i + BATCH))).join(',')}]}`)
+    return { batches, components: ids.length }
+  } finally {
+    await storage.close()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** The batches, from memory, signed with node:crypto and POSTed, `CONCURRENCY` at a time. Components per second. */
+async function _plainLoop({ batches, components }: Batches, url: string): Promise<number> {
   const key = Buffer.from(SECRET.slice(6), 'base64')
-  const t0 = performance.now()
-  const ids = await storage.components.liveIds()
   const limit = pLimit(CONCURRENCY)
-  const jobs: Promise<void>[] = []
-  for (let i = 0; i < ids.length; i += BATCH) {
-    const batch = ids.slice(i, i + BATCH)
-    jobs.push(
+  const t0 = performance.now()
+  await Promise.all(
+    batches.map((body, i) =>
       limit(async () => {
-        // Read the way the connector reads them: the stored JSON of each record.
-        const body = `{"entities":[${(await storage.components.getManyJson(batch)).join(',')}]}`
         const id = `msg_${i}`
         const ts = Math.floor(Date.now() / 1000)
         const signature = createHmac('sha256', key).update(`${id}.${ts}.${body}`).digest('base64')
         const res = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(ts), 'webhook-signature': `v1,${signature}` } })
         if (res.status !== 202) throw new Error(`baseline: ${res.status}`)
+        await res.arrayBuffer()
       }),
-    )
-  }
-  await Promise.all(jobs)
-  return ids.length / ((performance.now() - t0) / 1000)
+    ),
+  )
+  return components / ((performance.now() - t0) / 1000)
 }
 
 async function _api<T>(server: ServerProcess, method: string, path: string, body?: unknown): Promise<T> {

@@ -4,25 +4,34 @@
 // library. Every figure is printed beside a baseline measured in the same
 // run, and the table is written to bench-results/latest.md.
 // `--only=reads,push` runs some scenarios (cold start always runs: it starts the server);
-// the scenarios are listing, reads, suggest, writes, push and fairness.
+// the scenarios are listing, reads, suggest, writes, checkpoints, push and fairness.
+// `--load=wrk` drives the load scenarios with wrk instead of autocannon (both in
+// a process of their own; wrk must be installed: `apt-get install wrk`).
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
-import { cpus } from 'node:os'
+import { cpus, loadavg } from 'node:os'
 import { BULK_BODY_LIMIT, BULK_MAX_CHILDREN, BULK_MAX_ITEMS, COMPONENT_LIMITS } from '../packages/core/src/schemas'
 import { IMPORT_BODY_LIMIT, IMPORT_MAX_CELLS, IMPORT_MAX_ROWS } from '../packages/api-server/src/imports/read-rows'
 import { benchFairness } from './fairness'
-import { benchColdStart, benchFullListing, benchReads, benchSuggest, benchWrites, type BenchRow, type HttpBenchContext } from './http'
-import { benchPush } from './push'
+import { benchColdStart, benchFullListing, benchSuggest, type BenchRow, type HttpBenchContext } from './http'
+import { hasWrk, type Generator } from './lib/load'
 import { buildServer, libraryFolder, startServerProcess } from './lib/server'
+import { benchPush } from './push'
+import { benchReads } from './reads'
+import { benchCheckpoints, benchWrites } from './writes'
 
 const quick = process.argv.includes('--quick')
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',')
+const generator = (process.argv.find((a) => a.startsWith('--load='))?.slice('--load='.length) ?? 'autocannon') as Generator
 const wanted = (name: string) => !only || only.includes(name)
 const log = (line: string) => console.log(`bench: ${line}`)
+if (generator !== 'autocannon' && generator !== 'wrk') throw new Error(`bench: --load is autocannon or wrk, not ${generator}`)
+if (generator === 'wrk' && !hasWrk()) throw new Error('bench: --load=wrk needs wrk on the PATH (Debian: apt-get install wrk)')
 
 const size = quick ? 5_000 : 100_000
 buildServer()
-const ctx: HttpBenchContext = { quick, size, library: await libraryFolder(size, log), smallLibrary: await libraryFolder(1_000, log), log }
+const ctx: HttpBenchContext = { quick, size, generator, library: await libraryFolder(size, log), smallLibrary: await libraryFolder(1_000, log), log }
 
+const load0 = loadavg()[0]!
 const rows: BenchRow[] = []
 const cold = await benchColdStart(ctx, quick ? 1 : 3)
 rows.push(...cold.rows)
@@ -32,15 +41,15 @@ try {
   if (wanted('listing')) rows.push(...listing.rows)
   if (wanted('reads')) rows.push(...(await benchReads(ctx, server, listing.ids)))
   if (wanted('suggest')) rows.push(...(await benchSuggest(ctx, server)))
-  if (wanted('writes')) {
-    rows.push(...(await benchWrites(ctx, server, listing.ids)))
-    // The push is measured from a fresh start, like the idle RSS it is compared with: the
-    // writes above leave a journal that would otherwise set off a snapshot (one more copy
-    // of the whole database) in the middle of the push.
+  if (wanted('writes')) rows.push(...(await benchWrites(ctx, server, listing.ids)))
+  if (wanted('checkpoints')) rows.push(...(await benchCheckpoints(ctx, server, listing.ids)))
+  if (wanted('push')) {
+    // The push's memory is compared with a server at rest: started afresh, so that the
+    // heap the full listing and the load scenarios grew is not counted as the push's.
     await server.stop()
     server = await startServerProcess(cold.dir)
+    rows.push(...(await benchPush(ctx, server)))
   }
-  if (wanted('push')) rows.push(...(await benchPush(ctx, server)))
   if (wanted('fairness')) {
     const limits = { bulkItems: BULK_MAX_ITEMS, bulkChildren: BULK_MAX_CHILDREN, bulkBodyBytes: BULK_BODY_LIMIT, ...COMPONENT_LIMITS, importRows: IMPORT_MAX_ROWS, importCells: IMPORT_MAX_CELLS, importBodyBytes: IMPORT_BODY_LIMIT }
     rows.push(...(await benchFairness(ctx, server, limits)))
@@ -52,7 +61,9 @@ try {
 
 const header = '| scenario | subject | baseline (same run) | ratio | target |\n|---|---|---|---|---|'
 const table = [header, ...rows.map((r) => `| ${r.scenario} | ${r.subject} | ${r.baseline} | ${r.ratio} | ${r.target} |`)].join('\n')
-const machine = `Node ${process.version}, ${cpus().length} cores, ${quick ? 'quick' : 'full'} run, ${new Date().toISOString()}`
+const machine =
+  `Node ${process.version}, ${cpus().length} cores, ${quick ? 'quick' : 'full'} run, load from ${generator}, ` +
+  `load average ${load0.toFixed(2)} at the start and ${loadavg()[0]!.toFixed(2)} at the end, ${new Date().toISOString()}`
 console.log(`\n${table}\n\n${machine}`)
 mkdirSync('bench-results', { recursive: true })
 writeFileSync('bench-results/latest.md', `${table}\n\n${machine}\n`)

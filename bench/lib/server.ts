@@ -11,6 +11,7 @@ import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import createSqliteStorage from '../../packages/core/src/storage/sqlite'
 import { seedLibrary } from './library-data'
+import { processCpuMs } from './load'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const CACHE = join(ROOT, 'node_modules/.cache/complib-bench')
@@ -24,18 +25,18 @@ export function buildServer(): void {
 
 /**
  * A data folder with `size` generated components, made once and kept in
- * node_modules/.cache (keyed by the generator, the schema and the file format,
- * so a change to any makes a new one). Never written to: see copyLibrary.
+ * node_modules/.cache (keyed by the generator, the schema and the engine's
+ * settings, so a change to any makes a new one). Never written to: see copyLibrary.
  */
 export async function libraryFolder(size: number, log: (line: string) => void): Promise<string> {
   const key = createHash('sha256')
     .update(readFileSync(join(ROOT, 'bench/lib/library-data.ts')))
     .update(readFileSync(join(ROOT, 'packages/core/src/storage/sqlite/schema.ts')))
-    .update(readFileSync(join(ROOT, 'packages/core/src/storage/_internal/durable-database.ts')))
+    .update(readFileSync(join(ROOT, 'packages/core/src/storage/sqlite/engine/database.ts')))
     .digest('hex')
     .slice(0, 12)
   const dir = join(CACHE, `library-${size}-${key}`)
-  if (existsSync(join(dir, 'complib.sqlite'))) return dir
+  if (existsSync(join(dir, 'complib.db'))) return dir
   const t0 = performance.now()
   const building = `${dir}.building-${process.pid}`
   rmSync(building, { recursive: true, force: true })
@@ -61,6 +62,8 @@ export interface ServerProcess {
   pid: number
   /** Milliseconds from spawn to the first 200 from /api/health. */
   startMs: number
+  /** Resident set size right after that first 200, in bytes. */
+  startRss: number
   /** Resident set size now, in bytes (Linux: /proc; elsewhere NaN). */
   rss(): number
   /** Peak resident set size since start or the last resetPeak(), in bytes. */
@@ -68,20 +71,48 @@ export interface ServerProcess {
   resetPeak(): void
   /** CPU time (user + system) the server process has used, in milliseconds (Linux: /proc; elsewhere NaN). */
   cpuMs(): number
+  /** Samples the server's event-loop delay from `start` to `stop` (the bench hook in the api-server's cli.ts). */
+  eventLoopDelay: { start(): Promise<void>; stop(): Promise<EventLoopDelay> }
+  /** Runs a checkpoint in the server now (`storage.database.checkpoint`); resolves with what it did. */
+  checkpoint(mode?: 'PASSIVE' | 'TRUNCATE'): Promise<{ walFrames: number; checkpointed: number; ms: number }>
   stop(): Promise<void>
 }
 
-/** Starts the built `complib serve` on `dir` and waits for /api/health. */
+export interface EventLoopDelay {
+  p50Ms: number
+  p99Ms: number
+  maxMs: number
+  samples: number
+}
+
+/**
+ * Starts the built `complib serve` on `dir` and waits for /api/health. It runs
+ * with COMPLIB_BENCH_HOOKS=1 and an IPC channel: the bench asks it for its
+ * event-loop delay and for checkpoints through that (see cli.ts).
+ */
 export async function startServerProcess(dir: string): Promise<ServerProcess> {
   const port = await _freePort()
   const t0 = performance.now()
-  const child = spawn(process.execPath, ['--no-node-snapshot', '--conditions=complib-built', BIN, 'serve', '--data', dir, '--port', String(port)], {
-    stdio: ['ignore', 'ignore', 'pipe'],
+  const child = spawn(process.execPath, ['--conditions=complib-built', BIN, 'serve', '--data', dir, '--port', String(port)], {
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    env: { ...process.env, COMPLIB_BENCH_HOOKS: '1' },
   })
+  let nextId = 0
+  const waiting = new Map<number, (m: Record<string, unknown>) => void>()
+  child.on('message', (m: { id: number }) => {
+    waiting.get(m.id)?.(m)
+    waiting.delete(m.id)
+  })
+  const ask = <T>(message: object) =>
+    new Promise<T>((resolve, reject) => {
+      const id = nextId++
+      waiting.set(id, (m) => (m.error ? reject(new Error(`bench: the server's hook: ${m.error}`)) : resolve(m as T)))
+      child.send({ id, ...message })
+    })
   let stderr = ''
   createInterface({ input: child.stderr! }).on('line', (line) => {
     stderr += `${line}\n`
-    // Snapshots and other storage events explain jumps in the figures (a snapshot copies the whole database).
+    // Storage events (a failed flush or checkpoint, a conversion) explain odd figures.
     if (line.startsWith('[storage]')) console.log(`bench: server: ${line}`)
   })
   // A server that dies mid-run says why, instead of leaving only the client's "other side closed".
@@ -101,17 +132,24 @@ export async function startServerProcess(dir: string): Promise<ServerProcess> {
   }
   const startMs = performance.now() - t0
   const pid = child.pid!
+  const startRss = _procStatus(pid, 'VmRSS')
   return {
     url,
     pid,
     startMs,
+    startRss,
     rss: () => _procStatus(pid, 'VmRSS'),
     peakRss: () => _procStatus(pid, 'VmHWM'),
     resetPeak: () => {
       // Writing 5 to clear_refs resets the peak (VmHWM) to the current RSS (Linux ≥ 4.0).
       if (existsSync(`/proc/${pid}/clear_refs`)) writeFileSync(`/proc/${pid}/clear_refs`, '5')
     },
-    cpuMs: () => _procCpuMs(pid),
+    cpuMs: () => processCpuMs(pid),
+    eventLoopDelay: {
+      start: () => ask<object>({ op: 'delay-start' }).then(() => {}),
+      stop: () => ask<EventLoopDelay>({ op: 'delay-stop' }),
+    },
+    checkpoint: (mode = 'PASSIVE') => ask<{ result: { walFrames: number; checkpointed: number; ms: number } }>({ op: 'checkpoint', mode }).then((m) => m.result),
     stop: () => {
       stopping = true
       return _stop(child)
@@ -131,16 +169,6 @@ function _procStatus(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   try {
     const match = readFileSync(`/proc/${pid}/status`, 'utf8').match(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'))
     return match ? Number(match[1]) * 1024 : Number.NaN
-  } catch {
-    return Number.NaN
-  }
-}
-
-function _procCpuMs(pid: number): number {
-  try {
-    // Fields 14 and 15 of /proc/<pid>/stat (utime, stime), in clock ticks of 10 ms; the name in field 2 may hold spaces.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-    return (Number(fields[11]) + Number(fields[12])) * 10
   } catch {
     return Number.NaN
   }
