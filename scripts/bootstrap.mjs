@@ -1,10 +1,13 @@
 #!/usr/bin/env node
-// The README's two commands (`npm start`, `npm test`) land here, so that a
-// fresh machine with only Node and npm needs nothing else: pnpm is fetched by
-// npx at the pinned version when it is not installed, dependencies are
-// installed from the lockfile, and then the real task runs.
-import { spawnSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+// Every command the README gives (`npm start`, `npm test`, `npm run build`,
+// `npm run example -- receiver-node`, …) lands here, so that a fresh machine
+// with only Node and npm needs nothing else: pnpm is fetched by npx at the
+// pinned version when it is not installed, dependencies are installed from the
+// lockfile, and then the real task runs. The README's commands are checked, and
+// those that can run in CI are run, by
+// packages/api-server/test/readme-commands.test.ts.
+import { spawn, spawnSync } from 'node:child_process'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
@@ -44,13 +47,35 @@ switch (task) {
     if (rest.length === 0) process.env.COMPLIB_CHECK_ROUTE_COVERAGE = '1'
     _run(pnpm[0], [...pnpm.slice(1), 'exec', 'vitest', 'run', ...rest])
     break
+  case 'build':
+  case 'typecheck':
+    // turbo calls pnpm for each package: pnpm exec puts the one we chose on its PATH.
+    _run(pnpm[0], [...pnpm.slice(1), 'exec', 'turbo', 'run', task, ...rest])
+    break
+  case 'vitest':
+  case 'changeset':
+    _run(pnpm[0], [...pnpm.slice(1), 'exec', task, ...(task === 'vitest' ? ['run'] : []), ...rest])
+    break
+  case 'example': {
+    // `npm run example -- receiver-node --port 8080`: an example's own start script, in its folder.
+    const [name, ...args] = rest
+    const examples = readdirSync(join(root, 'examples')).filter((d) => existsSync(join(root, 'examples', d, 'package.json')))
+    const runnable = examples.filter((d) => JSON.parse(readFileSync(join(root, 'examples', d, 'package.json'), 'utf8')).scripts?.start)
+    if (!name || !runnable.includes(name)) {
+      console.error(`usage: npm run example -- <name> [args…], name one of: ${runnable.join(', ')}`)
+      process.exit(2)
+    }
+    // Long-running (a receiver listens): the signal that stops npm stops the example too.
+    _runForwardingSignals(pnpm[0], [...pnpm.slice(1), '--filter', `@complib/example-${name}`, 'start', '--', ...args])
+    break
+  }
   case 'bench':
     // Through pnpm exec: the bench builds the server with turbo, which calls pnpm
     // (found on the PATH pnpm exec sets up, also when pnpm came through npx).
     _run(pnpm[0], [...pnpm.slice(1), 'exec', 'node', '--import', 'tsx', join(root, 'bench/run.ts'), ...rest])
     break
   default:
-    console.error(`usage: node scripts/bootstrap.mjs start|test|test:full|bench [args…]`)
+    console.error(`usage: node scripts/bootstrap.mjs start|test|test:full|bench|build|typecheck|vitest|changeset|example [args…]`)
     process.exit(2)
 }
 
@@ -65,4 +90,14 @@ function _run(cmd, args) {
   const res = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' })
   if (res.signal) process.kill(process.pid, res.signal)
   if (res.status !== 0) process.exit(res.status ?? 1)
+}
+
+/** Runs a child that may listen for long: SIGINT/SIGTERM to us, or our parent going away, stop it. */
+function _runForwardingSignals(cmd, args) {
+  const child = spawn(cmd, args, { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' })
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal))
+  // npm runs us through `sh -c`; a SIGTERM to npm ends the shell without reaching us (see 'start').
+  const parent = process.ppid
+  setInterval(() => process.ppid !== parent && child.kill('SIGTERM'), 500).unref()
+  child.on('exit', (code, signal) => process.exit(signal ? 1 : (code ?? 1)))
 }

@@ -4,7 +4,7 @@ import { bulkEditDescriptions } from './bulk-edit'
 
 const USAGE = `Bulk-edit component descriptions.
 
-  pnpm --filter @complib/example-bulk-edit-descriptions start -- --match <regex> --set <description> [options]
+  npm run example -- bulk-edit-descriptions --match <regex> --set <description> [options]
 
   --match <regex>      which components (case-insensitive; tested against name, ipn and part numbers)
   --set <text>         the new description; {name}, {ipn}, {category}, {description} are filled in
@@ -17,7 +17,7 @@ const USAGE = `Bulk-edit component descriptions.
   --concurrency <n>    PATCH requests in flight at most (default 4)`
 
 async function main(argv: string[]): Promise<number> {
-  // `pnpm start -- --flag` hands the script a leading `--`.
+  // `npm run example -- bulk-edit-descriptions --flag` (pnpm start -- --flag) hands the script a leading `--`.
   const args = argv[0] === '--' ? argv.slice(1) : argv
   let values
   try {

@@ -1,12 +1,12 @@
 /**
- * Runs the receiver: `WEBHOOK_SECRET=whsec_… pnpm start [--port 8080] [--host 127.0.0.1] [--file components.json] [--mirror]`.
+ * Runs the receiver: `WEBHOOK_SECRET=whsec_… npm run example -- receiver-node [--port 8080] [--host 127.0.0.1] [--file components.json] [--mirror]`.
  * `--mirror` (or `MIRROR=1`) also removes what a complete push did not carry.
  * The secret comes from the environment, not a flag, so it stays out of `ps`.
  */
 import { parseArgs } from 'node:util'
 import { createReceiver } from './receiver'
 
-// `pnpm start -- --port 9000` passes the `--` on: skip it.
+// `npm run example -- receiver-node --port 9000` (pnpm start -- …) passes the `--` on: skip it.
 const args = process.argv.slice(2)
 const { values } = parseArgs({
   args: args[0] === '--' ? args.slice(1) : args,
