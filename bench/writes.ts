@@ -57,7 +57,7 @@ export async function benchWrites(ctx: HttpBenchContext, server: ServerProcess, 
         target: `≥ 2,000/s; ratio ≤ 1.2${rate < 2000 || ratio > 1.2 ? ' (missed)' : ''}`,
       },
       {
-        scenario: `event-loop block at ${WRITERS} concurrent writers (${int(ctx.size)} components; monitorEventLoopDelay in the server, 1 ms resolution, less that 1 ms)`,
+        scenario: `event-loop block at ${WRITERS} concurrent writers (${int(ctx.size)} components; monitorEventLoopDelay in the server, 1 ms resolution, less the timer's own 1 ms)`,
         subject: `p50 ${_ms(busy.p50Ms)}, p99 ${_ms(busy.p99Ms)}, max ${_ms(busy.maxMs)} at ${int(loaded.rps)} writes/s; server CPU ${cpuPerWrite.toFixed(0)} µs per write; GET /api/health meanwhile p50 ${_ms(percentile(probes, 0.5))}, p99 ${_ms(percentile(probes, 0.99))}`,
         baseline: `idle server: p50 ${_ms(idle.p50Ms)}, p99 ${_ms(idle.p99Ms)}, max ${_ms(idle.maxMs)}`,
         ratio: '—',
