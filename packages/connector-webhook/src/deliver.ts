@@ -39,9 +39,17 @@ export async function deliver(request: DeliveryRequest): Promise<DeliveryResult>
     ...signDelivery({ id: request.webhookId, timestamp: Math.floor(Date.now() / 1000), body: request.body, secrets: request.secrets }),
   }
   const started = performance.now()
+  // The answer timeout, and a cancel or a stop: none may wait for a receiver that never answers.
+  // A timer of our own rather than AbortSignal.timeout inside AbortSignal.any, whose timeout
+  // signal can be garbage-collected before it fires (https://github.com/nodejs/node/issues/57736):
+  // under load a request then waited forever.
+  const controller = new AbortController()
+  const timer = setTimeout(() => controller.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError')), timeoutMs)
+  const onAbort = () => controller.abort(request.signal?.reason)
+  if (request.signal?.aborted) onAbort()
+  else request.signal?.addEventListener('abort', onAbort, { once: true })
   try {
-    // A cancel or a stop must not wait for a receiver that never answers.
-    const signal = request.signal ? AbortSignal.any([request.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs)
+    const signal = controller.signal
     const res = await (request.fetch ?? fetch)(request.url, { method: 'POST', headers, body: request.body, redirect: 'manual', signal })
     // The answer's body is not needed; do not let a slow or huge one hold the connection.
     await res.body?.cancel().catch(() => {})
@@ -54,6 +62,9 @@ export async function deliver(request: DeliveryRequest): Promise<DeliveryResult>
         ? `no answer within ${timeoutMs} ms`
         : `${e.message}${(e.cause as Error | undefined)?.message ? `: ${(e.cause as Error).message}` : ''}`
     return { ok: false, status: 0, durationMs: performance.now() - started, error: message }
+  } finally {
+    clearTimeout(timer)
+    request.signal?.removeEventListener('abort', onAbort)
   }
 }
 

@@ -52,5 +52,5 @@ export function createThrottle(options: ThrottleOptions): <T>(fn: () => Promise<
     })
 }
 
-/** The window, plus a millisecond: a start exactly one second after another shares no closed one-second window with it. */
-const WINDOW_MS = 1001
+/** The window with a margin: a start exactly one second after another shares no closed one-second window with it, and a pause between the recorded start and the request itself does not bring two into one. */
+const WINDOW_MS = 1010
