@@ -73,8 +73,11 @@ export interface ServerProcess {
   cpuMs(): number
   /** Samples the server's event-loop delay from `start` to `stop` (the bench hook in the api-server's cli.ts). */
   eventLoopDelay: { start(): Promise<void>; stop(): Promise<EventLoopDelay> }
-  /** Runs a checkpoint in the server now (`storage.database.checkpoint`); resolves with what it did. */
-  checkpoint(mode?: 'PASSIVE' | 'TRUNCATE'): Promise<{ walFrames: number; checkpointed: number; ms: number }>
+  /**
+   * Runs a checkpoint in the server now (`storage.database.checkpoint`); resolves with what it
+   * did, its time on the worker and when it started (epoch ms, `performance.timeOrigin` based).
+   */
+  checkpoint(mode?: 'PASSIVE' | 'TRUNCATE'): Promise<{ walFrames: number; checkpointed: number; ms: number; startedAt: number }>
   stop(): Promise<void>
 }
 
@@ -149,7 +152,8 @@ export async function startServerProcess(dir: string): Promise<ServerProcess> {
       start: () => ask<object>({ op: 'delay-start' }).then(() => {}),
       stop: () => ask<EventLoopDelay>({ op: 'delay-stop' }),
     },
-    checkpoint: (mode = 'PASSIVE') => ask<{ result: { walFrames: number; checkpointed: number; ms: number } }>({ op: 'checkpoint', mode }).then((m) => m.result),
+    checkpoint: (mode = 'PASSIVE') =>
+      ask<{ result: { walFrames: number; checkpointed: number; ms: number }; startedAt: number }>({ op: 'checkpoint', mode }).then((m) => ({ ...m.result, startedAt: m.startedAt })),
     stop: () => {
       stopping = true
       return _stop(child)

@@ -135,7 +135,8 @@ process.exit(code)
  * For the bench only (bench/lib/server.ts; docs/decisions.md "Bench"): with
  * COMPLIB_BENCH_HOOKS=1 and an IPC channel, the parent can sample the event
  * loop's delay (monitorEventLoopDelay, 1 ms resolution) between two messages,
- * and force a checkpoint, answered with what it did. Nothing listens otherwise.
+ * and force a checkpoint, answered with what it did and when it started.
+ * Nothing listens otherwise.
  */
 function _benchHooks(storage: SqliteStorage): void {
   const delay = monitorEventLoopDelay({ resolution: 1 })
@@ -148,8 +149,10 @@ function _benchHooks(storage: SqliteStorage): void {
       const ms = (ns: number) => ns / 1e6
       return reply({ p50Ms: ms(delay.percentile(50)), p99Ms: ms(delay.percentile(99)), maxMs: ms(delay.max), samples: delay.count })
     }
+    // When it was handed to the checkpointer, on the clock all processes share (the reply may wait for a busy loop).
+    const startedAt = performance.timeOrigin + performance.now()
     Promise.resolve(storage.database.checkpoint(m.mode)).then(
-      (result) => reply({ result }),
+      (result) => reply({ result, startedAt }),
       (error: unknown) => reply({ error: String(error) }),
     )
   })
