@@ -5,7 +5,7 @@
 // "Durability"), so these are durable writes.
 import type { BenchRow, HttpBenchContext } from './http'
 import { createRandom } from './lib/library-data'
-import { int, load, median, pct, percentile, type LoadResult } from './lib/load'
+import { int, load, mb, median, pct, percentile, type LoadResult } from './lib/load'
 import { startProbe, type ProbeSample } from './lib/probe'
 import { copyLibrary, startServerProcess, type EventLoopDelay, type ServerProcess } from './lib/server'
 
@@ -103,11 +103,12 @@ export async function benchCheckpoints(ctx: HttpBenchContext, server: ServerProc
   const overlaps = (p: ProbeSample) => checkpoints.some((c) => p.at < c.end && p.at + p.ms > c.start)
   const during = probes.filter(overlaps).map((p) => p.ms)
   const outside = probes.filter((p) => !overlaps(p)).map((p) => p.ms)
-  const longest = checkpoints.reduce((m, c) => (c.ms > m.ms ? c : m), checkpoints[0]!)
+  const longest = Math.max(...checkpoints.map((c) => c.ms))
+  const walFrames = Math.max(...checkpoints.map((c) => c.walFrames))
   ctx.log(`checkpoints: ${checkpoints.length}, worker times ${checkpoints.map((c) => c.ms.toFixed(0)).join(', ')} ms; frames ${checkpoints.map((c) => c.checkpointed).join(', ')}`)
   return [
     {
-      scenario: `checkpoint stall: PASSIVE checkpoints forced back to back during ${WRITERS}-client PATCH load at ${int(ctx.size)} components (${checkpoints.length} checkpoints, the longest ${int(longest.ms)} ms on the worker for ${int(longest.checkpointed)} WAL frames)`,
+      scenario: `checkpoint stall: PASSIVE checkpoints forced back to back during ${WRITERS}-client PATCH load at ${int(ctx.size)} components (${checkpoints.length} checkpoints, up to ${int(longest)} ms each on the worker; the WAL grew to ${int(walFrames)} frames, ${mb(walFrames * (24 + 4096))})`,
       subject: `${during.length ? `GET /api/health during a checkpoint: p99 ${_ms(percentile(during, 0.99))}, max ${_ms(Math.max(...during))} (${during.length} probes)` : 'no probe overlapped one'}; the PATCHes over the round: p99 ${_ms(writes.p99Ms)}, max ${_ms(writes.maxMs)} at ${int(writes.rps)}/s`,
       baseline: outside.length ? `probes outside those checkpoints: p99 ${_ms(percentile(outside, 0.99))}, max ${_ms(Math.max(...outside))}` : '—',
       ratio: '—',
