@@ -18,7 +18,7 @@ afterAll(async () => {
 })
 
 describe('the packed @complib/api-server', () => {
-  it('installs with npm outside the workspace; `complib serve` answers, and SIGTERM stops it cleanly', { timeout: 600_000 }, async () => {
+  it('installs with npm outside the workspace; `complib serve` answers, and SIGTERM or SIGINT stops it cleanly', { timeout: 600_000 }, async () => {
     const work = await mkdtemp(join(tmpdir(), 'complib-server-pack-'))
     dirs.push(work)
     const [pnpm, pnpmArgs] = pnpmCommand()
@@ -36,33 +36,35 @@ describe('the packed @complib/api-server', () => {
     const bin = join(project, 'node_modules/.bin/complib')
     expect(existsSync(bin)).toBe(true)
 
-    const data = join(work, 'data')
-    const child = spawn(bin, ['serve', '--port', '0', '--data', data], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] })
-    let out = ''
-    child.stderr.on('data', (d) => (out += d))
-    const url = await new Promise<string>((resolve, reject) => {
-      child.stdout.on('data', (d) => {
-        out += d
-        const match = /listening on (http:\/\/\S+)/.exec(out)
-        if (match) resolve(match[1]!)
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      const data = join(work, `data-${signal}`)
+      const child = spawn(bin, ['serve', '--port', '0', '--data', data], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] })
+      let out = ''
+      child.stderr.on('data', (d) => (out += d))
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (d) => {
+          out += d
+          const match = /listening on (http:\/\/\S+)/.exec(out)
+          if (match) resolve(match[1]!)
+        })
+        child.once('exit', (code) => reject(new Error(`complib serve exited (${code}):\n${out}`)))
       })
-      child.once('exit', (code) => reject(new Error(`complib serve exited (${code}):\n${out}`)))
-    })
-    const health = (await (await fetch(`${url}/api/health`)).json()) as { status: string; storage: string; version: string }
-    expect(health).toMatchObject({ status: 'ok', storage: 'sqlite' })
-    const created = await fetch(`${url}/api/components`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"from the packed server"}' })
-    expect(created.status).toBe(201)
+      const health = (await (await fetch(`${url}/api/health`)).json()) as { status: string; storage: string; version: string }
+      expect(health).toMatchObject({ status: 'ok', storage: 'sqlite' })
+      const created = await fetch(`${url}/api/components`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"from the packed server"}' })
+      expect(created.status).toBe(201)
 
-    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)))
-    child.kill('SIGTERM')
-    expect(await exited).toBe(0)
-    const { hostname, port } = new URL(url)
-    const refused = await new Promise<boolean>((resolve) => {
-      const socket = connect(Number(port), hostname)
-      socket.once('connect', () => (socket.destroy(), resolve(false)))
-      socket.once('error', () => resolve(true))
-    })
-    expect(refused).toBe(true)
-    expect(existsSync(join(data, 'complib.lock'))).toBe(false)
+      const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)))
+      child.kill(signal)
+      expect(await exited, `${signal}: ${out}`).toBe(0)
+      const { hostname, port } = new URL(url)
+      const refused = await new Promise<boolean>((resolve) => {
+        const socket = connect(Number(port), hostname)
+        socket.once('connect', () => (socket.destroy(), resolve(false)))
+        socket.once('error', () => resolve(true))
+      })
+      expect(refused, signal).toBe(true)
+      expect(existsSync(join(data, 'complib.lock')), signal).toBe(false)
+    }
   })
 })
