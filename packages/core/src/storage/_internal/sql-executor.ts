@@ -22,8 +22,10 @@ export interface SqlExecutor {
   /**
    * Column 0 of the first `max` rows joined into one JSON array in UTF-8
    * bytes, `[text1,text2,…]`, each text as it is stored (they must be JSON
-   * texts; NULLs and empty texts are left out and counted). For a page of
-   * stored records: see JsonArrayRows. Parameters: no blobs.
+   * texts, best selected as BLOBs so they are not decoded; NULLs and empty
+   * texts are left out and counted). The SQL carries its own LIMIT (of
+   * `max + 1`, to tell whether more follow). For a page of stored records:
+   * see JsonArrayRows. Parameters: no blobs.
    */
   jsonArray(sql: string, params: readonly SqlParam[], max: number): JsonArrayRows
 }

@@ -12,7 +12,7 @@ import { loadComponentJsonList } from './component-core'
  * The same page as queryComponentIds as one JSON array, in UTF-8 bytes: what
  * a response sends. One statement: the page query gives the ids in order
  * (with the sort key and view_seq), and each row is joined to the event that
- * holds its view. The views are copied out as the bytes SQLite holds, never
+ * holds its view. The views come out as the bytes SQLite holds (CAST AS BLOB), never
  * decoded into strings and encoded again; a sort that needs a temporary
  * b-tree sorts ids, never views.
  */
@@ -20,7 +20,7 @@ export function queryComponentJsonPage(ex: SqlExecutor, query: ComponentListQuer
   const page = _pageQuery(ex, query)
   // The page query is the outer loop of the LEFT JOIN, so rows come in its order. The storage
   // contract checks the order of every sort (listJson against listIds).
-  const rows = ex.jsonArray(`SELECT e.snapshot, p.id, p.k FROM (${page.sql}) p LEFT JOIN component_events e ON e.seq = p.view_seq`, page.params, query.limit)
+  const rows = ex.jsonArray(`SELECT CAST(e.snapshot AS BLOB), p.id, p.k FROM (${page.sql}) p LEFT JOIN component_events e ON e.seq = p.view_seq`, page.params, query.limit)
   // A component without a stored view (not expected: see _storedViews) has it computed.
   if (rows.missing > 0) {
     const ids = queryComponentIds(ex, query)

@@ -24,7 +24,7 @@ export const components = {
 
   getJson(ex, id, options) {
     // One lookup: the stored view's bytes as they are (no decode, no encode) and the version.
-    const row = ex.bytesRow(`SELECT ${VIEW_OF_ROW}, c.version FROM components c WHERE c.id = ? AND (c.deleted_at IS NULL OR ?)`, [
+    const row = ex.bytesRow(`SELECT CAST(${VIEW_OF_ROW} AS BLOB), c.version FROM components c WHERE c.id = ? AND (c.deleted_at IS NULL OR ?)`, [
       id,
       options?.includeDeleted ? 1 : 0,
     ])

@@ -41,24 +41,29 @@ export class SqliteExecutor implements SqlExecutor {
     const { stmt, order } = this._rawReader(sql)
     const row = stmt.get(..._bind(params, order)) as unknown[] | undefined
     if (!row) return undefined
-    const [first, ...rest] = row
-    const bytes = first === null || first === undefined ? null : typeof first === 'string' ? Buffer.from(first, 'utf8') : Buffer.from(first as Uint8Array)
-    return { bytes, numbers: rest.map(Number) }
+    return { bytes: _bytes(row[0]), numbers: row.slice(1).map(Number) }
   }
 
   jsonArray(sql: string, params: readonly SqlParam[], max: number): JsonArrayRows {
-    const texts: string[] = []
+    // Column 0 is best selected as a BLOB (`CAST(view AS BLOB)`): better-sqlite3 then hands
+    // over the stored bytes as they are, where a TEXT is decoded into a string first.
+    const parts: Uint8Array[] = [OPEN]
+    let texts = 0
     let rows = 0
     let atMax: Array<string | null> | null = null
     const { stmt, order } = this._rawReader(sql)
-    for (const row of stmt.iterate(..._bind(params, order)) as IterableIterator<unknown[]>) {
+    // all(), not iterate(): the page query asks for max + 1 rows, and iterate costs more per row.
+    for (const row of stmt.all(..._bind(params, order)) as unknown[][]) {
       if (++rows > max) break
-      const first = row[0]
-      if (typeof first === 'string' && first !== '') texts.push(first)
+      const bytes = _bytes(row[0])
+      if (bytes && bytes.byteLength > 0) {
+        if (texts++ > 0) parts.push(COMMA)
+        parts.push(bytes)
+      }
       if (rows === max) atMax = row.slice(1).map((v) => (v === null ? null : String(v)))
     }
-    // Leaving the loop early ends the iterator, which resets the statement.
-    return { json: Buffer.from(`[${texts.join(',')}]`, 'utf8'), rows, missing: Math.min(rows, max) - texts.length, atMax }
+    parts.push(CLOSE)
+    return { json: Buffer.concat(parts), rows, missing: Math.min(rows, max) - texts, atMax }
   }
 
   /** Whether a SQL text only reads (for callers that take SQL from elsewhere). */
@@ -108,6 +113,17 @@ function _prepare(db: Database.Database, sql: string): Prepared {
     return '?'
   })
   return { stmt: db.prepare(rewritten), order }
+}
+
+const OPEN = Buffer.from('[')
+const COMMA = Buffer.from(',')
+const CLOSE = Buffer.from(']')
+
+/** A column as bytes: a BLOB as it came, a TEXT encoded as UTF-8; null for NULL. */
+function _bytes(value: unknown): Uint8Array | null {
+  if (value === null || value === undefined) return null
+  if (value instanceof Uint8Array) return value
+  return Buffer.from(String(value), 'utf8')
 }
 
 /** better-sqlite3 binds numbers, strings, bigints, Buffers and null: booleans become 1/0, undefined null. */
