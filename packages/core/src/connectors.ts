@@ -45,7 +45,6 @@ export interface ConnectorDefinition<Config extends Record<string, unknown> = Re
 }
 
 /** A definition of any config and session: what the runtime and the loaders hold. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a registry holds types of every config and session
 export type AnyConnectorDefinition = ConnectorDefinition<any, any>
 
 /** What `run` may resolve with: the entities of the batch it delivered, when it left some out. */

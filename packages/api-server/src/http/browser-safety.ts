@@ -61,14 +61,23 @@ export function toOrigin(value: string): string {
 export function createBrowserSafety(options: BrowserSafetyOptions): BrowserSafety {
   const allowedOrigins = new Set((options.allowedOrigins ?? []).map(toOrigin))
   const allowedHosts = options.allowedHosts ? new Set(options.allowedHosts.map((h) => h.toLowerCase())) : undefined
+  const hostVerdicts = new Map<string, boolean>()
 
   const isTrustedOrigin = (origin: string, event: H3Event): boolean => allowedOrigins.has(origin) || _sameHost(origin, event)
 
   return {
     check(event) {
       if (allowedHosts) {
-        const hostname = _hostname(event.url.host)
-        if (!isLoopbackHost(hostname) && !allowedHosts.has(hostname)) {
+        // Hosts repeat (one per name the server is reached by): the verdict is remembered, not parsed per request.
+        const host = event.url.host
+        let allowed = hostVerdicts.get(host)
+        if (allowed === undefined) {
+          const hostname = _hostname(host)
+          allowed = isLoopbackHost(hostname) || allowedHosts.has(hostname)
+          if (hostVerdicts.size >= 64) hostVerdicts.clear()
+          hostVerdicts.set(host, allowed)
+        }
+        if (!allowed) {
           throw new ComplibError(
             'FORBIDDEN',
             `the Host header names "${event.url.host}", which is not this server (a page on another site may be reaching it through DNS rebinding); ` +
