@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import Database from 'better-sqlite3'
+import { openSqlite } from './engine/driver'
 import { afterEach, describe, expect, it } from 'vitest'
 import createSqliteStorage from '../sqlite'
 import { SqliteExecutor } from './engine/executor'
@@ -16,7 +16,7 @@ afterEach(() => {
 async function _oldLibrary(): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'complib-identifier-keys-'))
   dirs.push(dir)
-  const db = new Database(join(dir, 'complib.db'))
+  const db = openSqlite(join(dir, 'complib.db'))
   const ex = new SqliteExecutor(db)
   migrate(ex, undefined, SCHEMA_VERSION_BEFORE_IDENTIFIER_KEYS)
   const component = (id: string, ipn: string, day: number, deletedAt: string | null = null) =>

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import Database from 'better-sqlite3'
+import { openSqlite } from './engine/driver'
 import { afterEach, describe, expect, it } from 'vitest'
 import createSqliteStorage from '../sqlite'
 
@@ -28,7 +28,7 @@ describe('run counts migration', () => {
     await before.close()
 
     // The same library as before the run counts step: its columns not there yet.
-    const db = new Database(join(dir, 'complib.db'))
+    const db = openSqlite(join(dir, 'complib.db'))
     const version = Number((db.prepare(`SELECT value FROM meta WHERE key = 'schema_version'`).get() as { value: string }).value)
     // The steps after the run counts undone too (newest first), then the run counts.
     db.exec('DROP INDEX components_cmp_number')

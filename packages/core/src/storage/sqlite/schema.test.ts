@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import Database from 'better-sqlite3'
+import { openSqlite } from './engine/driver'
 import { afterEach, describe, expect, it } from 'vitest'
 import createSqliteStorage from '../sqlite'
 
@@ -24,7 +24,7 @@ describe('schema migrations', () => {
 
     // The same library as the schema version before view_seq (5) held it: no view_seq, no
     // trigger, and none of the later steps (each undone here, newest first).
-    const db = new Database(join(dir, 'complib.db'))
+    const db = openSqlite(join(dir, 'complib.db'))
     db.exec('DROP INDEX components_cmp_number')
     _undoRunCounts(db)
     _undoIdentifierKeys(db)
@@ -52,7 +52,7 @@ describe('schema migrations', () => {
 })
 
 /** Undoes addIdentifierKeys (identifier-keys.ts). */
-function _undoIdentifierKeys(db: Database.Database): void {
+function _undoIdentifierKeys(db: ReturnType<typeof openSqlite>): void {
   for (const index of ['components_live_ipn_key', 'tags_name_key', 'manufacturers_name_key', 'parameter_types_name_key', 'locations_sibling_name_key']) db.exec(`DROP INDEX ${index}`)
   db.exec('CREATE UNIQUE INDEX components_live_ipn ON components (ipn) WHERE deleted_at IS NULL')
   db.exec('ALTER TABLE components DROP COLUMN ipn_key')
@@ -61,7 +61,7 @@ function _undoIdentifierKeys(db: Database.Database): void {
 }
 
 /** Undoes the run counts step (sent and skipped per batch, skipped per run). */
-function _undoRunCounts(db: Database.Database): void {
+function _undoRunCounts(db: ReturnType<typeof openSqlite>): void {
   for (const column of ['sent', 'skipped']) db.exec(`ALTER TABLE run_batches DROP COLUMN ${column}`)
   db.exec('ALTER TABLE runs DROP COLUMN entities_skipped')
 }

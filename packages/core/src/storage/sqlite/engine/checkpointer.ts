@@ -1,5 +1,5 @@
-import { createRequire } from 'node:module'
 import { Worker } from 'node:worker_threads'
+import { sqliteDriver } from './driver'
 
 /**
  * Checkpoints the WAL on a worker thread with a connection of its own, so the
@@ -15,7 +15,7 @@ export class Checkpointer {
   private readonly waiting = new Map<number, { resolve: (r: CheckpointResult) => void; reject: (e: unknown) => void }>()
 
   constructor(file: string) {
-    const module = createRequire(import.meta.url).resolve('better-sqlite3')
+    const module = sqliteDriver().modulePath
     this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { module, file } })
     this.worker.unref()
     this.worker.on('message', (message: { id: number; result?: CheckpointResult; error?: string }) => {

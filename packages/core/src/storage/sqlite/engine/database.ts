@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import Database from 'better-sqlite3'
+import type BetterSqlite3 from 'better-sqlite3'
 import { ComplibError } from '../../../errors'
 import { Mutex } from '../../_internal/mutex'
 import type { BytesRow, JsonArrayRows, SqlExecutor, SqlParam } from '../../_internal/sql-executor'
@@ -9,6 +9,7 @@ import { SqliteExecutor } from './executor'
 import { convertLegacyFolder } from './legacy'
 import { releaseLock, takeLock } from './lock'
 import { WalSync } from './wal-sync'
+import { openSqlite } from './driver'
 
 export interface SqliteDatabaseOptions {
   /** Data folder holding `complib.db`. Omit for a database in memory only (tests, dry runs). */
@@ -42,7 +43,7 @@ export class SqliteDatabase {
   private commitsSinceCheck = 0
 
   private constructor(
-    readonly db: Database.Database,
+    readonly db: BetterSqlite3.Database,
     private readonly executor: SqliteExecutor,
     private readonly options: SqliteDatabaseOptions,
     private readonly wal: WalSync | null,
@@ -54,7 +55,7 @@ export class SqliteDatabase {
   static open(options: SqliteDatabaseOptions): SqliteDatabase {
     const dir = options.dir
     if (!dir) {
-      const db = new Database(':memory:')
+      const db = openSqlite(':memory:')
       _configure(db, false)
       const self = new SqliteDatabase(db, new SqliteExecutor(db), options, null, null, null)
       self._migrate()
@@ -65,7 +66,7 @@ export class SqliteDatabase {
     try {
       const file = join(dir, DATABASE_FILE)
       if (!existsSync(file)) convertLegacyFolder(dir, file, options.log)
-      const db = new Database(file)
+      const db = openSqlite(file)
       _configure(db, true)
       const executor = new SqliteExecutor(db)
       // A read makes SQLite open (and create) the WAL file, which WalSync flushes.
@@ -127,7 +128,7 @@ export class SqliteDatabase {
   async backup(path: string, statements: readonly string[] = []): Promise<void> {
     if (this.closed) throw new ComplibError('SERVICE_UNAVAILABLE', 'the storage is closed')
     await this.db.backup(path)
-    const copy = new Database(path)
+    const copy = openSqlite(path)
     try {
       for (const sql of statements) copy.exec(sql)
       copy.pragma('journal_mode = DELETE')
@@ -240,7 +241,7 @@ class _Transaction implements AtomicExecutor {
   }
 }
 
-function _configure(db: Database.Database, onDisk: boolean): void {
+function _configure(db: BetterSqlite3.Database, onDisk: boolean): void {
   if (onDisk) {
     db.pragma('journal_mode = WAL')
     // Commits write the WAL without an fsync; WalSync flushes it before a write is acknowledged.

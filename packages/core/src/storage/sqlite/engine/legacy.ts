@@ -1,9 +1,10 @@
 import { closeSync, copyFileSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { crc32 } from 'node:zlib'
-import Database from 'better-sqlite3'
+import type BetterSqlite3 from 'better-sqlite3'
 import type { SqlParam } from '../../_internal/sql-executor'
 import { SqliteExecutor } from './executor'
+import { openSqlite } from './driver'
 
 /** The files of the sql.js release: a snapshot of the database, its checksum, and journals of the writes since. */
 const SNAPSHOT = 'complib.sqlite'
@@ -36,7 +37,7 @@ export function convertLegacyFolder(dir: string, file: string, log?: (message: s
   copyFileSync(snapshot, tmp)
   let replayed = 0
   let seq = 0
-  const db = new Database(tmp)
+  const db = openSqlite(tmp)
   try {
     _checkSnapshot(db, snapshot)
     const ex = new SqliteExecutor(db)
@@ -76,7 +77,7 @@ export function convertLegacyFolder(dir: string, file: string, log?: (message: s
   )
 }
 
-function _checkSnapshot(db: Database.Database, path: string): void {
+function _checkSnapshot(db: BetterSqlite3.Database, path: string): void {
   const sumPath = `${path}.sum`
   const bytes = readFileSync(path)
   const trusted = existsSync(sumPath) && readFileSync(sumPath, 'utf8') === `${bytes.length} ${crc32(bytes).toString(16).padStart(8, '0')}\n`
