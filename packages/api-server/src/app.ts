@@ -11,6 +11,7 @@ import { docsRoutes } from './routes/docs'
 import { allowedMethods, registerRoutes } from './routing/register'
 import { ClientGoneError } from './routing/request'
 import { assertIdentityEncoding, createBrowserSafety } from './http/browser-safety'
+import { createWebUi } from './http/web-ui'
 
 export interface AppOptions {
   storage: Storage
@@ -32,6 +33,11 @@ export interface AppOptions {
    * undefined accepts any `Host` (startServer sets it on a loopback bind, against DNS rebinding).
    */
   allowedHosts?: readonly string[] | undefined
+  /**
+   * Folder of the built web interface served at `/` (packages/web's `dist`);
+   * by default found beside the server. `false` serves none.
+   */
+  webDir?: string | false | undefined
   log?: ((message: string, cause?: unknown) => void) | undefined
   /** One-line notes of what is not a fault (a client that went away mid-request). */
   debug?: ((message: string) => void) | undefined
@@ -80,6 +86,8 @@ export function createApp(options: AppOptions): H3 {
     app.use((event) => {
       // A CORS preflight never carries credentials; OPTIONS tells only which methods a path allows.
       if (event.req.method === 'OPTIONS') return
+      // The web interface's files are public; the page asks for the key before it calls the API.
+      if (!event.url.pathname.startsWith('/api/') && (event.req.method === 'GET' || event.req.method === 'HEAD')) return
       if (!isAuthorized(event.req.headers.get('authorization'), apiKey)) {
         throw new ComplibError('UNAUTHORIZED', 'send the API key as `Authorization: Bearer <key>`', {
           headers: { 'www-authenticate': 'Bearer realm="complib"' },
@@ -96,7 +104,13 @@ export function createApp(options: AppOptions): H3 {
     runner: options.runner ?? createPushRunner({ storage: options.storage, connectors: options.connectors, log: options.log }),
   })
 
-  app.all('/**', (event) => {
+  const webUi = options.webDir === false ? undefined : createWebUi(options.webDir)
+  app.all('/**', async (event) => {
+    const { pathname } = event.url
+    if (webUi && !pathname.startsWith('/api/') && pathname !== '/api' && (event.req.method === 'GET' || event.req.method === 'HEAD')) {
+      const page = await webUi.serve(pathname, event.req.method === 'HEAD')
+      if (page) return page
+    }
     const allow = allowedMethods(routes, event.url.pathname)
     if (allow.length > 0) {
       throw new ComplibError('METHOD_NOT_ALLOWED', `${event.req.method} is not allowed on ${event.url.pathname}; it allows ${allow.join(', ')}`, {

@@ -46,14 +46,19 @@ export async function pushCommand(options: PushCommandOptions): Promise<number> 
     if (!options.follow) return 0
     let run = started
     let last = ''
+    const show = (line: string) => {
+      if (out.isTTY) out.write(`\r${line}`)
+      else if (line !== last) out.write(`${line}\n`)
+      last = line
+    }
+    // Live from the run's event stream; a server without it (before 1.0.0-beta.5) is polled.
+    const streamed = await _followEvents(options, started.id, (r) => show(_bar(r.batchesSucceeded + r.batchesFailed, r.batchesTotal, r.batchesFailed)))
+    if (streamed) run = streamed
     while (run.status === 'queued' || run.status === 'running') {
       await new Promise((r) => setTimeout(r, options.pollMs ?? 500))
       run = await call<_Run>('GET', `/api/connector-runs/${started.id}`)
       const done = run.batches?.filter((b) => b.status === 'succeeded' || b.status === 'failed').length ?? 0
-      const line = _bar(done, run.batchesTotal, run.batches?.filter((b) => b.status === 'failed').length ?? 0)
-      if (out.isTTY) out.write(`\r${line}`)
-      else if (line !== last) out.write(`${line}\n`)
-      last = line
+      show(_bar(done, run.batchesTotal, run.batches?.filter((b) => b.status === 'failed').length ?? 0))
     }
     if (out.isTTY) out.write('\n')
     out.write(
@@ -64,6 +69,39 @@ export async function pushCommand(options: PushCommandOptions): Promise<number> 
     out.write(`complib: ${(error as Error).message}\n`)
     return 1
   }
+}
+
+/**
+ * Reads `GET /api/connector-runs/:id/events` (server-sent events) until its
+ * `end` event, calling `onProgress` with each `progress` one. Answers the
+ * finished run, or undefined when the server has no such stream or it broke
+ * off (the caller then polls).
+ */
+async function _followEvents(options: PushCommandOptions, runId: string, onProgress: (run: _Run) => void): Promise<_Run | undefined> {
+  const res = await fetch(`${options.baseUrl.replace(/\/+$/, '')}/api/connector-runs/${runId}/events`, {
+    headers: { accept: 'text/event-stream', ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}) },
+  }).catch(() => undefined)
+  if (!res?.ok || !res.body || !res.headers.get('content-type')?.startsWith('text/event-stream')) return undefined
+  let buffer = ''
+  try {
+    for await (const chunk of res.body.pipeThrough(new TextDecoderStream())) {
+      buffer += chunk
+      let end: number
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const block = buffer.slice(0, end)
+        buffer = buffer.slice(end + 2)
+        const event = /^event: (.*)$/m.exec(block)?.[1]
+        const data = /^data: (.*)$/m.exec(block)?.[1]
+        if (!event || !data) continue
+        if (event === 'progress') onProgress(JSON.parse(data) as _Run)
+        if (event === 'end') return JSON.parse(data) as _Run
+        if (event === 'error') return undefined
+      }
+    }
+  } catch {
+    // The connection broke: polling takes over.
+  }
+  return undefined
 }
 
 async function _findByName(call: <T>(method: string, path: string) => Promise<T>, name: string): Promise<string> {

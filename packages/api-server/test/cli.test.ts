@@ -110,6 +110,7 @@ describe('complib push', () => {
       const { done } = runCli(['push', 'shop', '--follow', '--url', server.url])
       const { code, err } = await done
       expect(err).toMatch(/run run_\w+ started: 300 components in 2 batches/)
+      expect(err).toMatch(/\] 2\/2 batches/)
       expect(err).toMatch(/succeeded: 2\/2 batches delivered, 300 components sent, 0 batches failed/)
       expect(code).toBe(0)
       expect(receiver.received).toHaveLength(2)

@@ -11,7 +11,7 @@ export { ComplibApiError, ComplibNetworkError, ConflictError, NotFoundError, Pre
 export type { IfMatchOptions, IterateQueryOf, QueryOf } from './_internal/types'
 export type { RawResult } from './_internal/transport'
 export type { AttachmentUpload } from './resources/attachments'
-export type { WaitOptions } from './resources/connectors'
+export type { RunEvent, WaitOptions } from './resources/connectors'
 export type { AttachmentsResource } from './resources/attachments'
 export type { BulkResource, JobsResource } from './resources/bulk'
 export type { ComponentsResource } from './resources/components'
@@ -45,6 +45,7 @@ export type {
   ParameterType,
   Problem,
   Run,
+  RunBatch,
   RunDetail,
   StockEntry,
   Suggestion,

@@ -22,6 +22,7 @@ export type ParameterType = core.ParameterType
 export type Problem = core.Problem
 export type Run = core.Run
 export type RunDetail = core.RunDetail
+export type RunBatch = core.RunBatch
 export type StockEntry = core.StockEntry
 export type Suggestion = core.Suggestion
 export type Symbol = core.Symbol

@@ -19,6 +19,7 @@ import {
 import { checkConnectorCode } from '@complib/connector-webhook'
 import * as z from 'zod'
 import { defaultCodeOf, getConnectorType, parseConnectorConfig } from '../connectors/registry'
+import { createRunEventStream } from '../connectors/run-events'
 import { toConnectorView } from '../connectors/view'
 import { defineRoute, type AppServices } from '../routing/define-route'
 import { PAGE_HEADERS, pageHeaders } from '../routing/paging'
@@ -242,6 +243,31 @@ export const connectorRoutes = [
     params: RunParams,
     responses: { 200: { description: 'The run', schema: RunDetail } },
     handler: ({ params, services }) => services.storage.runs.get(params.runId),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/connector-runs/{runId}/events',
+    group: 'connectors',
+    operationId: 'followConnectorRun',
+    summary: 'Live progress of a run, as server-sent events, until it ends',
+    description:
+      'A `text/event-stream`. Events: `progress` (the run without batches and logs, as in `GET /api/connector-runs/{runId}`) whenever a count or the status changes; ' +
+      '`batch` (a RunBatch, with its attempts) when a batch succeeds or fails, those already finished first; `end` (the run) once it has succeeded, failed or been cancelled, ' +
+      'after which the stream closes; `error` (`{ detail }`) if the run disappears meanwhile. A finished run answers with its batches, `progress` and `end` at once. ' +
+      'Read it with `fetch` when an API key is needed (EventSource cannot send `Authorization`).',
+    params: RunParams,
+    responses: {
+      200: {
+        description: 'Server-sent events: `event: progress|batch|end|error` lines, each with one `data:` line of JSON',
+        contentType: 'text/event-stream',
+      },
+    },
+    handler: async ({ params, services, event }) => {
+      const run = await services.storage.runs.get(params.runId)
+      return new Response(createRunEventStream(services.storage, run, event.req.signal), {
+        headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' },
+      })
+    },
   }),
   defineRoute({
     method: 'POST',

@@ -24,7 +24,7 @@ export interface CallOptions {
    * (a merge patch applied twice leaves the same record), POST no.
    */
   idempotent?: boolean | undefined
-  responseType?: 'json' | 'text' | 'arrayBuffer' | undefined
+  responseType?: 'json' | 'text' | 'arrayBuffer' | 'stream' | undefined
   signal?: AbortSignal | undefined
 }
 

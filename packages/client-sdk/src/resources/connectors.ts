@@ -1,4 +1,4 @@
-import type { Connector, ConnectorCode, ConnectorCreate, ConnectorPatch, ConnectorTypeInfo, DryRunResult, Page, PageQuery, Run, RunDetail, SecretRotate } from '@complib/core'
+import type { Connector, ConnectorCode, ConnectorCreate, ConnectorPatch, ConnectorTypeInfo, DryRunResult, Page, PageQuery, Run, RunBatch, RunDetail, SecretRotate } from '@complib/core'
 import { iteratePages, readPage } from '../_internal/paging'
 import { path, type Transport } from '../_internal/transport'
 import type { IfMatchOptions, IterateQueryOf, QueryOf } from '../_internal/types'
@@ -61,6 +61,15 @@ export function createRunsResource(t: Transport) {
     cancel: (runId: string): Promise<Run> => t.call('POST', path`/connector-runs/${runId}/cancel`),
     /** Resumes a run a crash interrupted; acknowledged batches are not sent again. */
     resume: (runId: string): Promise<Run> => t.call('POST', path`/connector-runs/${runId}/resume`),
+    /**
+     * The run as it goes, from `GET /api/connector-runs/:runId/events`
+     * (server-sent events): `progress` when a count changes, `batch` when a
+     * batch succeeds or fails, then `end`. Stops at the end, or when `signal` aborts.
+     *
+     * @example
+     * for await (const e of client.runs.follow(run.id)) if (e.type === 'progress') console.log(`${e.run.batchesSucceeded}/${e.run.batchesTotal}`)
+     */
+    follow: (runId: string, options: { signal?: AbortSignal | undefined } = {}): AsyncGenerator<RunEvent, void, undefined> => _follow(t, runId, options.signal),
     /** Polls until the run succeeded, failed or was cancelled, and answers it. */
     wait: async (runId: string, options: WaitOptions = {}): Promise<RunDetail> => {
       const deadline = Date.now() + (options.timeoutMs ?? 600_000)
@@ -72,6 +81,42 @@ export function createRunsResource(t: Transport) {
         await new Promise((r) => setTimeout(r, options.intervalMs ?? 500))
       }
     },
+  }
+}
+
+/** One event of a run's stream (`client.runs.follow`). */
+export type RunEvent =
+  | { type: 'progress'; run: Run }
+  | { type: 'batch'; batch: RunBatch }
+  | { type: 'end'; run: Run }
+  | { type: 'error'; detail: string }
+
+async function* _follow(t: Transport, runId: string, signal: AbortSignal | undefined): AsyncGenerator<RunEvent, void, undefined> {
+  const stream = await t.call<ReadableStream<Uint8Array>>('GET', path`/connector-runs/${runId}/events`, { responseType: 'stream', signal, idempotent: true })
+  const reader = stream.getReader()
+  const decoder = new TextDecoder()
+  let buffer = ''
+  try {
+    for (;;) {
+      const { value, done } = await reader.read()
+      if (done) return
+      buffer += decoder.decode(value, { stream: true }).replace(/\r\n?/g, '\n')
+      let end: number
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const block = buffer.slice(0, end)
+        buffer = buffer.slice(end + 2)
+        const name = /^event: ?(.*)$/m.exec(block)?.[1]
+        const data = block.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).replace(/^ /, '')).join('\n')
+        if (!name || !data) continue
+        const payload = JSON.parse(data)
+        if (name === 'batch') yield { type: 'batch', batch: payload as RunBatch }
+        else if (name === 'progress' || name === 'end') yield { type: name, run: payload as Run }
+        else if (name === 'error') yield { type: 'error', detail: String(payload.detail) }
+        if (name === 'end' || name === 'error') return
+      }
+    }
+  } finally {
+    await reader.cancel().catch(() => {})
   }
 }
 

@@ -1,0 +1,2 @@
+export function isWebBuildStale(): boolean
+export function ensureWebBuilt(options?: { quiet?: boolean }): boolean

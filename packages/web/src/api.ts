@@ -1,0 +1,59 @@
+import { ComplibApiError, ComplibNetworkError, createClient, type ComplibClient, type FieldError } from '@complib/client-sdk'
+
+/** sessionStorage only: the key lives as long as the tab (issue 17, item 7). */
+const KEY = 'complib.apiKey'
+
+let client: ComplibClient = _make()
+
+/** The client every screen uses: same origin, with the tab's API key when one was given. */
+export function api(): ComplibClient {
+  return client
+}
+
+export function getApiKey(): string | undefined {
+  return sessionStorage.getItem(KEY) ?? undefined
+}
+
+/** Keeps the key for this tab (or forgets it) and makes a new client with it. */
+export function setApiKey(key: string | undefined): void {
+  if (key) sessionStorage.setItem(KEY, key)
+  else sessionStorage.removeItem(KEY)
+  client = _make()
+}
+
+/** Whether the API refused the request for want of a (right) key. */
+export function isUnauthorized(error: unknown): boolean {
+  return error instanceof ComplibApiError && error.status === 401
+}
+
+/** What went wrong, in words a person can act on: the problem's `detail` and each field's message. */
+export function describeError(error: unknown): { message: string; fields: FieldError[] } {
+  if (error instanceof ComplibApiError) return { message: error.detail || error.message, fields: error.errors }
+  if (error instanceof ComplibNetworkError) return { message: 'The server did not answer. Is `complib serve` still running?', fields: [] }
+  return { message: error instanceof Error ? error.message : String(error), fields: [] }
+}
+
+/**
+ * Downloads an API resource as a file: through fetch (so the API key goes in
+ * a header, never in a URL) and a temporary object URL.
+ */
+export async function downloadFile(path: string, fileName: string): Promise<void> {
+  const key = getApiKey()
+  const res = await fetch(path, { headers: key ? { authorization: `Bearer ${key}` } : {} })
+  if (!res.ok) {
+    const body = (await res.json().catch(() => ({}))) as { detail?: string }
+    throw new Error(body.detail ?? `the server answered ${res.status}`)
+  }
+  const url = URL.createObjectURL(await res.blob())
+  const a = document.createElement('a')
+  a.href = url
+  a.download = fileName
+  document.body.append(a)
+  a.click()
+  a.remove()
+  setTimeout(() => URL.revokeObjectURL(url), 10_000)
+}
+
+function _make(): ComplibClient {
+  return createClient({ baseUrl: location.origin, apiKey: getApiKey(), retries: 1 })
+}

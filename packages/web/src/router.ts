@@ -1,0 +1,46 @@
+import { useEffect, useState } from 'react'
+
+/** Screens by hash (`#/components/cmp_…`): deep links work without any server-side routing. */
+export type Route =
+  | { name: 'library' }
+  | { name: 'component'; id: string }
+  | { name: 'new-component' }
+  | { name: 'bulk' }
+  | { name: 'import' }
+  | { name: 'connectors' }
+  | { name: 'connector'; id: string }
+  | { name: 'new-connector' }
+  | { name: 'locations' }
+  | { name: 'kicad' }
+  | { name: 'not-found'; path: string }
+
+export function parseRoute(hash: string): Route {
+  const path = hash.replace(/^#/, '') || '/'
+  const parts = path.split('/').filter(Boolean).map(decodeURIComponent)
+  const [head, id] = parts
+  if (parts.length === 0) return { name: 'library' }
+  if (head === 'components' && id === 'new') return { name: 'new-component' }
+  if (head === 'components' && id) return { name: 'component', id }
+  if (head === 'connectors' && id === 'new') return { name: 'new-connector' }
+  if (head === 'connectors' && id) return { name: 'connector', id }
+  if (parts.length === 1 && (head === 'bulk' || head === 'import' || head === 'connectors' || head === 'locations' || head === 'kicad')) return { name: head }
+  return { name: 'not-found', path }
+}
+
+export function href(path: string): string {
+  return `#${path}`
+}
+
+export function navigate(path: string): void {
+  location.hash = path
+}
+
+export function useRoute(): Route {
+  const [route, setRoute] = useState(() => parseRoute(location.hash))
+  useEffect(() => {
+    const onChange = () => setRoute(parseRoute(location.hash))
+    window.addEventListener('hashchange', onChange)
+    return () => window.removeEventListener('hashchange', onChange)
+  }, [])
+  return route
+}

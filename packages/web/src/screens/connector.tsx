@@ -1,0 +1,3 @@
+export default function Screen(_: { id?: string | undefined }) {
+  return <h1>connector</h1>
+}

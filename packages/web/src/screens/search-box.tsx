@@ -1,0 +1,97 @@
+import type { Suggestion } from '@complib/client-sdk'
+import { useQuery } from '@tanstack/react-query'
+import { useEffect, useId, useState, type KeyboardEvent } from 'react'
+import { api } from '../api'
+import { navigate } from '../router'
+
+/**
+ * Search as you type: the text filters the table (debounced by the caller),
+ * and a list of suggestions (`GET /api/suggest`, best first) opens a
+ * component directly. A combobox by the ARIA pattern: arrows move, Enter
+ * opens the active suggestion, Escape closes the list.
+ */
+export function SearchBox({ value, onChange }: { value: string; onChange: (q: string) => void }) {
+  const [open, setOpen] = useState(false)
+  const [active, setActive] = useState(-1)
+  const [q, setQ] = useState(value)
+  const id = useId()
+  useEffect(() => setQ(value), [value])
+  useEffect(() => {
+    const t = setTimeout(() => onChange(q), 120)
+    return () => clearTimeout(t)
+  }, [q, onChange])
+  const suggestions = useQuery({
+    queryKey: ['suggest', q.trim()],
+    queryFn: ({ signal }) => (void signal, api().suggest('components', q.trim(), { limit: 8 })),
+    enabled: q.trim().length > 0,
+    staleTime: 30_000,
+    placeholderData: (previous) => previous,
+  })
+  const items: Suggestion[] = q.trim() ? (suggestions.data ?? []) : []
+  const expanded = open && items.length > 0
+
+  function onKeyDown(e: KeyboardEvent<HTMLInputElement>) {
+    if (e.key === 'ArrowDown') {
+      e.preventDefault()
+      setOpen(true)
+      setActive((a) => Math.min(items.length - 1, a + 1))
+    } else if (e.key === 'ArrowUp') {
+      e.preventDefault()
+      setActive((a) => Math.max(-1, a - 1))
+    } else if (e.key === 'Escape') {
+      setOpen(false)
+      setActive(-1)
+    } else if (e.key === 'Enter') {
+      const chosen = expanded && active >= 0 ? items[active] : undefined
+      if (chosen) {
+        e.preventDefault()
+        navigate(`/components/${chosen.id}`)
+      } else {
+        onChange(q)
+        setOpen(false)
+      }
+    }
+  }
+
+  return (
+    <div className="search-box">
+      <label htmlFor={`${id}-input`}>Search</label>
+      <input
+        id={`${id}-input`}
+        type="search"
+        role="combobox"
+        aria-expanded={expanded}
+        aria-controls={`${id}-list`}
+        aria-autocomplete="list"
+        aria-activedescendant={expanded && active >= 0 ? `${id}-opt-${active}` : undefined}
+        placeholder="name, IPN, part number, description"
+        autoComplete="off"
+        value={q}
+        onChange={(e) => {
+          setQ(e.target.value)
+          setOpen(true)
+          setActive(-1)
+        }}
+        onKeyDown={onKeyDown}
+        onBlur={() => setTimeout(() => setOpen(false), 150)}
+      />
+      <ul id={`${id}-list`} role="listbox" aria-label="Suggestions" className="suggestions" hidden={!expanded}>
+        {items.map((s, i) => (
+          <li
+            key={s.id}
+            id={`${id}-opt-${i}`}
+            role="option"
+            aria-selected={i === active}
+            onMouseDown={(e) => {
+              e.preventDefault()
+              navigate(`/components/${s.id}`)
+            }}
+          >
+            <span>{s.label}</span>
+            {s.detail && <span className="muted"> {s.detail}</span>}
+          </li>
+        ))}
+      </ul>
+    </div>
+  )
+}

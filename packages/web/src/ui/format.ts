@@ -1,0 +1,23 @@
+/** "3 minutes ago", "in 2 hours": relative time in words, for a timestamp. */
+export function relativeTime(iso: string | null | undefined, now = Date.now()): string {
+  if (!iso) return 'never'
+  const diff = new Date(iso).getTime() - now
+  const abs = Math.abs(diff)
+  const units: Array<[Intl.RelativeTimeFormatUnit, number]> = [
+    ['day', 86_400_000],
+    ['hour', 3_600_000],
+    ['minute', 60_000],
+    ['second', 1000],
+  ]
+  const rtf = new Intl.RelativeTimeFormat('en', { numeric: 'auto' })
+  for (const [unit, ms] of units) if (abs >= ms || unit === 'second') return rtf.format(Math.round(diff / ms), unit)
+  return iso
+}
+
+export function dateTime(iso: string | null | undefined): string {
+  return iso ? new Date(iso).toLocaleString('en-GB', { dateStyle: 'short', timeStyle: 'short' }) : '—'
+}
+
+export function count(n: number): string {
+  return n.toLocaleString('en-US')
+}
