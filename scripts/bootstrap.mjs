@@ -25,6 +25,10 @@ switch (task) {
     const cli = join(root, 'packages/api-server/src/cli.ts')
     // `npm start` serves; `npm start -- push ERP --follow` runs another complib command.
     const args = rest[0] && !rest[0].startsWith('-') ? rest : ['serve', ...rest]
+    // The web interface the server serves at / is a Vite bundle: built here when it is
+    // missing or older than its sources (a few seconds), like the install above.
+    const { ensureWebBuilt } = await import(pathToFileURL(join(root, 'packages/web/scripts/ensure-built.mjs')).href)
+    if (args[0] === 'serve') ensureWebBuilt()
     // In this very process (no child to orphan): SIGTERM and SIGINT sent to `npm start`
     // reach the server, which stops cleanly and releases the port and the data folder.
     // npm runs this through `sh -c`, and a SIGTERM to npm ends the shell without reaching us:
