@@ -20,14 +20,14 @@ testStorage('sqlite', async () => {
 })
 
 async function _assertStoredViewsCurrent(storage: SqliteStorage): Promise<void> {
-  await storage.database.run((ex) => {
+  await storage.database.run(async (ex) => {
     // Straight from the tables, not through loadComponents (which computes a missing view).
     const rows = ex.all<{ id: string; view: string | null; latest: number | null; viewSeq: number | null }>(
       `SELECT c.id AS id, e.snapshot AS view, c.view_seq AS viewSeq,
          (SELECT max(x.seq) FROM component_events x WHERE x.component_id = c.id AND x.snapshot IS NOT NULL) AS latest
        FROM components c LEFT JOIN component_events e ON e.seq = c.view_seq WHERE c.deleted_at IS NULL`,
     )
-    const computed = computeComponents(ex, rows.map((r) => r.id))
+    const computed = await computeComponents(ex, rows.map((r) => r.id))
     for (const row of rows) {
       expect(row.viewSeq, `view_seq of ${row.id}`).toBe(row.latest)
       expect(row.view === null ? null : JSON.parse(row.view), `stored view of ${row.id}`).toEqual(computed.get(row.id))

@@ -75,20 +75,23 @@ export default async function createSqliteStorage(options: SqliteStorageOptions 
     transaction<T>(fn: (tx: StorageSession) => Promise<T>): Promise<T> {
       return db.run(async (ex) => {
         let open = true
-        // Calls run at once, on this transaction's executor: a call that was
-        // not awaited still lands inside the transaction, and one made after
-        // it ended fails loudly instead of writing outside it.
+        // Calls run one after another on this transaction's executor (a store
+        // call spans several awaits, and its savepoint must not interleave with
+        // another's). A call that was not awaited still lands inside the
+        // transaction; one made after it ended fails loudly instead of writing
+        // outside it.
+        let tail: Promise<unknown> = Promise.resolve()
         const session = _bindSession((f) => {
           if (!open) return Promise.reject(new Error('[storage] the transaction has already ended'))
-          try {
             // A failed call undoes its own writes; the transaction can go on.
-            return Promise.resolve(ex.atomic(() => f(ex)))
-          } catch (error) {
-            return Promise.reject(error)
-          }
+          const call = tail.then(() => ex.atomic(() => f(ex)))
+          tail = call.catch(() => {})
+          return call
         })
         try {
-          return await fn(session)
+          const result = await fn(session)
+          await tail
+          return result
         } finally {
           open = false
         }
@@ -113,7 +116,7 @@ export default async function createSqliteStorage(options: SqliteStorageOptions 
         body: Readable.toWeb(stream) as ReadableStream<Uint8Array>,
       }
     },
-    close: () => db.close(),
+    close: async () => await db.close(),
   })
 }
 
@@ -123,7 +126,7 @@ export { createSqliteStorage }
 // restore, set each connector's secret again (POST /api/connectors/:id/secret/rotate).
 const BACKUP_REDACTIONS = ['UPDATE connectors SET secret = NULL, previous_secret = NULL, previous_secret_expires_at = NULL']
 
-type Runner = <T>(fn: (ex: SqlExecutor) => T) => Promise<T>
+type Runner = <T>(fn: (ex: SqlExecutor) => T | Promise<T>) => Promise<T>
 
 function _bindSession(run: Runner): StorageSession {
   const session: Record<string, unknown> = { stats: () => run((ex) => stats(ex)) }

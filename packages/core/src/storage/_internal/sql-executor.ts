@@ -2,23 +2,27 @@ export type SqlParam = string | number | null | Uint8Array | boolean | undefined
 export type SqlValue = string | number | bigint | null | Uint8Array
 export type SqlRow = Record<string, SqlValue>
 
+/** A value, or a promise of it: what an engine-neutral store awaits. */
+export type Awaitable<T> = T | Promise<T>
+
 /**
- * The synchronous SQL surface the stores are written against (the embedded
- * engine runs it on better-sqlite3). `run` is for statements that write;
- * `all`, `get`, `bytesRow` and `jsonArray` only read: a statement that writes
- * is refused there before it runs, since a write belongs to the transaction
- * that `run` begins.
+ * The SQL surface the stores are written against, shared by the engines: the
+ * embedded one answers at once (better-sqlite3 is synchronous: SyncSqlExecutor),
+ * a client/server one answers with promises, and stores `await` every call.
+ * `run` is for statements that write; `all`, `get`, `bytesRow` and `jsonArray`
+ * only read: a statement that writes is refused there before it runs, since a
+ * write belongs to the transaction that `run` begins.
  */
 export interface SqlExecutor {
-  run(sql: string, params?: readonly SqlParam[]): { changes: number }
-  all<T = SqlRow>(sql: string, params?: readonly SqlParam[]): T[]
-  get<T = SqlRow>(sql: string, params?: readonly SqlParam[]): T | undefined
+  run(sql: string, params?: readonly SqlParam[]): Awaitable<{ changes: number }>
+  all<T = SqlRow>(sql: string, params?: readonly SqlParam[]): Awaitable<T[]>
+  get<T = SqlRow>(sql: string, params?: readonly SqlParam[]): Awaitable<T | undefined>
   /**
    * The first row (undefined without one): column 0 as its UTF-8 bytes (null
    * for NULL), the other columns as numbers. For texts that go out as they
    * are stored, such as a response body. Parameters: no blobs.
    */
-  bytesRow(sql: string, params?: readonly SqlParam[]): BytesRow | undefined
+  bytesRow(sql: string, params?: readonly SqlParam[]): Awaitable<BytesRow | undefined>
   /**
    * Column 0 of the first `max` rows joined into one JSON array in UTF-8
    * bytes, `[text1,text2,…]`, each text as it is stored (they must be JSON
@@ -27,6 +31,15 @@ export interface SqlExecutor {
    * `max + 1`, to tell whether more follow). For a page of stored records:
    * see JsonArrayRows. Parameters: no blobs.
    */
+  jsonArray(sql: string, params: readonly SqlParam[], max: number): Awaitable<JsonArrayRows>
+}
+
+/** The embedded engine's executor: every call answers at once (migrations rely on it). */
+export interface SyncSqlExecutor extends SqlExecutor {
+  run(sql: string, params?: readonly SqlParam[]): { changes: number }
+  all<T = SqlRow>(sql: string, params?: readonly SqlParam[]): T[]
+  get<T = SqlRow>(sql: string, params?: readonly SqlParam[]): T | undefined
+  bytesRow(sql: string, params?: readonly SqlParam[]): BytesRow | undefined
   jsonArray(sql: string, params: readonly SqlParam[], max: number): JsonArrayRows
 }
 

@@ -42,25 +42,25 @@ export function checkVersion(kind: string, id: string, current: number, ifVersio
  * Keyset paging over a query ordered by `id`: `where`/`params` filter,
  * `limit + 1` rows tell whether a next page exists.
  */
-export function pageById<Row extends { id: string }, T>(
+export async function pageById<Row extends { id: string }, T>(
   ex: SqlExecutor,
-  options: { table: string; where?: string[]; params?: SqlParam[]; limit: number; cursor?: string | undefined; map: (rows: Row[]) => T[] },
-): Page<T> {
+  options: { table: string; where?: string[]; params?: SqlParam[]; limit: number; cursor?: string | undefined; map: (rows: Row[]) => T[] | Promise<T[]> },
+): Promise<Page<T>> {
   const where = [...(options.where ?? [])]
   const params = [...(options.params ?? [])]
-  const total = ex.get<{ n: number }>(`SELECT count(*) AS n FROM ${options.table}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`, params)!.n
+  const total = (await ex.get<{ n: number }>(`SELECT count(*) AS n FROM ${options.table}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`, params))!.n
   if (options.cursor) {
     const [after] = decodeCursor(options.cursor, 1)
     where.push('id > ?')
     params.push(after as string)
   }
-  const rows = ex.all<Row>(
+  const rows = await ex.all<Row>(
     `SELECT * FROM ${options.table}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY id LIMIT ?`,
     [...params, options.limit + 1],
   )
   const more = rows.length > options.limit
   if (more) rows.pop()
-  return { items: options.map(rows), total, nextCursor: more ? encodeCursor([rows.at(-1)!.id]) : null }
+  return { items: await options.map(rows), total, nextCursor: more ? encodeCursor([rows.at(-1)!.id]) : null }
 }
 
 /** `?, ?, ?` for n parameters. */
@@ -90,21 +90,21 @@ export function conflict(field: string, detail: string): ComplibError {
  * people expect for tags, manufacturers, symbols, locations. The cursor is
  * `[name, id]` of the last row. `select` must expose `id` and `name` columns.
  */
-export function pageByName<Row extends { id: string; name: string }>(
+export async function pageByName<Row extends { id: string; name: string }>(
   ex: SqlExecutor,
   options: { select: string; from: string; where?: string[]; params?: SqlParam[]; limit: number; cursor?: string | undefined; nameColumn?: string; idColumn?: string },
-): Page<Row> {
+): Promise<Page<Row>> {
   const name = `${options.nameColumn ?? 'name'} COLLATE NOCASE`
   const id = options.idColumn ?? 'id'
   const where = [...(options.where ?? [])]
   const params = [...(options.params ?? [])]
-  const total = ex.get<{ n: number }>(`SELECT count(*) AS n FROM ${options.from}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`, params)!.n
+  const total = (await ex.get<{ n: number }>(`SELECT count(*) AS n FROM ${options.from}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`, params))!.n
   if (options.cursor) {
     const [lastName, lastId] = decodeCursor(options.cursor, 2)
     where.push(`(${name} > ? OR (${name} = ? AND ${id} > ?))`)
     params.push(lastName, lastName, lastId)
   }
-  const rows = ex.all<Row>(
+  const rows = await ex.all<Row>(
     `SELECT ${options.select} FROM ${options.from}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${name}, ${id} LIMIT ?`,
     [...params, options.limit + 1],
   )
@@ -115,22 +115,22 @@ export function pageByName<Row extends { id: string; name: string }>(
 }
 
 /** Validates a merge request: unknown target → NOT_FOUND; unknown source or target among sources → 400 naming the index. */
-export function checkMerge(ex: SqlExecutor, table: string, kind: string, targetId: string, sourceIds: readonly string[]): void {
-  if (!ex.get(`SELECT 1 FROM ${table} WHERE id = ?`, [targetId])) throw notFound(kind, targetId)
-  sourceIds.forEach((sourceId, i) => {
-    const problem = sourceId === targetId ? 'cannot merge into itself' : !ex.get(`SELECT 1 FROM ${table} WHERE id = ?`, [sourceId]) ? `${kind} ${sourceId} does not exist` : null
+export async function checkMerge(ex: SqlExecutor, table: string, kind: string, targetId: string, sourceIds: readonly string[]): Promise<void> {
+  if (!await ex.get(`SELECT 1 FROM ${table} WHERE id = ?`, [targetId])) throw notFound(kind, targetId)
+  for (const [i, sourceId] of sourceIds.entries()) {
+    const problem = sourceId === targetId ? 'cannot merge into itself' : !await ex.get(`SELECT 1 FROM ${table} WHERE id = ?`, [sourceId]) ? `${kind} ${sourceId} does not exist` : null
     if (problem) {
       throw new ComplibError('VALIDATION_FAILED', `body.sourceIds[${i}]: ${problem}`, { errors: [{ path: `body.sourceIds[${i}]`, message: problem }] })
     }
-  })
+  }
 }
 
 /** The live (non-deleted) components among `ids`, deduplicated, in id order. */
-export function liveComponentIds(ex: SqlExecutor, ids: Iterable<string>): string[] {
+export async function liveComponentIds(ex: SqlExecutor, ids: Iterable<string>): Promise<string[]> {
   const unique = [...new Set(ids)]
   const out: string[] = []
   for (const part of chunks(unique)) {
-    out.push(...ex.all<{ id: string }>(`SELECT id FROM components WHERE id IN (${placeholders(part.length)}) AND deleted_at IS NULL`, part).map((r) => r.id))
+    out.push(...(await ex.all<{ id: string }>(`SELECT id FROM components WHERE id IN (${placeholders(part.length)}) AND deleted_at IS NULL`, part)).map((r) => r.id))
   }
   return out.sort()
 }

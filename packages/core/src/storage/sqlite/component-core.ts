@@ -47,10 +47,10 @@ const COMPONENT_JSON = /* sql */ `json_object(
   'createdAt', c.created_at, 'updatedAt', c.updated_at, 'version', c.version, 'deletedAt', c.deleted_at)`
 
 /** Computes component views from the tables, keyed by id (what touchComponent stores). */
-export function computeComponents(ex: SqlExecutor, ids: readonly string[]): Map<string, Component> {
+export async function computeComponents(ex: SqlExecutor, ids: readonly string[]): Promise<Map<string, Component>> {
   const out = new Map<string, Component>()
   for (const part of chunks([...new Set(ids)])) {
-    for (const row of ex.all<{ id: string; json: string }>(`SELECT c.id AS id, ${COMPONENT_JSON} AS json FROM components c WHERE c.id IN (${placeholders(part.length)})`, part)) {
+    for (const row of await ex.all<{ id: string; json: string }>(`SELECT c.id AS id, ${COMPONENT_JSON} AS json FROM components c WHERE c.id IN (${placeholders(part.length)})`, part)) {
       out.set(row.id, JSON.parse(row.json) as Component)
     }
   }
@@ -80,11 +80,11 @@ export const VIEW_OF_ROW = '(SELECT e.snapshot FROM component_events e WHERE e.s
  * deleted component keeps the view it had when it was deleted until it is
  * restored.
  */
-function _storedViews(ex: SqlExecutor, ids: readonly string[], includeDeleted: boolean): Map<string, string> {
+async function _storedViews(ex: SqlExecutor, ids: readonly string[], includeDeleted: boolean): Promise<Map<string, string>> {
   const found = new Map<string, string>()
   const missing: string[] = []
   for (const part of chunks([...new Set(ids)])) {
-    for (const row of ex.all<{ id: string; json: string | null }>(
+    for (const row of await ex.all<{ id: string; json: string | null }>(
       `SELECT c.id AS id, e.snapshot AS json FROM components c ${VIEW_JOIN} WHERE c.id IN (${placeholders(part.length)})${includeDeleted ? '' : ' AND c.deleted_at IS NULL'}`,
       part,
     )) {
@@ -93,14 +93,14 @@ function _storedViews(ex: SqlExecutor, ids: readonly string[], includeDeleted: b
     }
   }
   // No stored view (not expected: every component is created through touchComponent): compute it.
-  if (missing.length) for (const [id, c] of computeComponents(ex, missing)) found.set(id, JSON.stringify(c))
+  if (missing.length) for (const [id, c] of await computeComponents(ex, missing)) found.set(id, JSON.stringify(c))
   return found
 }
 
 /** Loads full component views for `ids` (deleted ones too), keyed by id (see _storedViews). */
-export function loadComponents(ex: SqlExecutor, ids: readonly string[]): Map<string, Component> {
+export async function loadComponents(ex: SqlExecutor, ids: readonly string[]): Promise<Map<string, Component>> {
   const out = new Map<string, Component>()
-  for (const [id, json] of _storedViews(ex, ids, true)) out.set(id, JSON.parse(json) as Component)
+  for (const [id, json] of await _storedViews(ex, ids, true)) out.set(id, JSON.parse(json) as Component)
   return out
 }
 
@@ -109,8 +109,8 @@ export function loadComponents(ex: SqlExecutor, ids: readonly string[]): Map<str
  * skipped; deleted ones only with `includeDeleted`): what a response or a
  * delivery sends, without parsing and serializing every record again.
  */
-export function loadComponentJsonList(ex: SqlExecutor, ids: readonly string[], includeDeleted: boolean): string[] {
-  const found = _storedViews(ex, ids, includeDeleted)
+export async function loadComponentJsonList(ex: SqlExecutor, ids: readonly string[], includeDeleted: boolean): Promise<string[]> {
+  const found = await _storedViews(ex, ids, includeDeleted)
   const out: string[] = []
   for (const id of ids) {
     const json = found.get(id)
@@ -124,9 +124,9 @@ export function loadComponentJsonList(ex: SqlExecutor, ids: readonly string[], i
  * the history position of this read: the highest event seq. Every later
  * change has a higher seq, so the events at or below the mark are this read.
  */
-export function readComponentsForDelivery(ex: SqlExecutor, ids: readonly string[]): { records: string[]; mark: number } {
-  const mark = ex.get<{ seq: number | null }>('SELECT max(seq) AS seq FROM component_events')!.seq ?? 0
-  return { records: loadComponentJsonList(ex, ids, false), mark }
+export async function readComponentsForDelivery(ex: SqlExecutor, ids: readonly string[]): Promise<{ records: string[]; mark: number }> {
+  const mark = (await ex.get<{ seq: number | null }>('SELECT max(seq) AS seq FROM component_events'))!.seq ?? 0
+  return { records: await loadComponentJsonList(ex, ids, false), mark }
 }
 
 /**
@@ -135,10 +135,10 @@ export function readComponentsForDelivery(ex: SqlExecutor, ids: readonly string[
  * History keeps those texts; a purge erases them, so a purged component is
  * left out.
  */
-export function rereadComponentsForDelivery(ex: SqlExecutor, ids: readonly string[], mark: number): string[] {
+export async function rereadComponentsForDelivery(ex: SqlExecutor, ids: readonly string[], mark: number): Promise<string[]> {
   const out: string[] = []
   for (const part of chunks([...ids])) {
-    for (const row of ex.all<{ json: string | null }>(
+    for (const row of await ex.all<{ json: string | null }>(
       `SELECT (SELECT e.snapshot FROM component_events e WHERE e.component_id = j.value AND e.seq <= ? ORDER BY e.seq DESC LIMIT 1) AS json
        FROM json_each(?) j ORDER BY j.key`,
       [mark, JSON.stringify(part)],
@@ -150,8 +150,8 @@ export function rereadComponentsForDelivery(ex: SqlExecutor, ids: readonly strin
 }
 
 /** Loads components in the order of `ids`, skipping unknown ones. */
-export function loadComponentList(ex: SqlExecutor, ids: readonly string[]): Component[] {
-  const map = loadComponents(ex, ids)
+export async function loadComponentList(ex: SqlExecutor, ids: readonly string[]): Promise<Component[]> {
+  const map = await loadComponents(ex, ids)
   const out: Component[] = []
   for (const id of ids) {
     const c = map.get(id)
@@ -161,8 +161,8 @@ export function loadComponentList(ex: SqlExecutor, ids: readonly string[]): Comp
 }
 
 /** The component row, or NOT_FOUND (also for a deleted one unless `includeDeleted`). */
-export function requireComponentRow(ex: SqlExecutor, id: string, includeDeleted = false): ComponentRow {
-  const row = ex.get<ComponentRow>(`SELECT ${COMPONENT_COLUMNS} FROM components WHERE id = ?`, [id])
+export async function requireComponentRow(ex: SqlExecutor, id: string, includeDeleted = false): Promise<ComponentRow> {
+  const row = await ex.get<ComponentRow>(`SELECT ${COMPONENT_COLUMNS} FROM components WHERE id = ?`, [id])
   if (!row) throw notFound('component', id)
   if (row.deleted_at !== null && !includeDeleted) throw deletedComponent(id, row.deleted_at)
   return row
@@ -177,9 +177,9 @@ export function deletedComponent(id: string, deletedAt: string): ComplibError {
 }
 
 /** One component view, or NOT_FOUND. */
-export function loadComponent(ex: SqlExecutor, id: string, includeDeleted = false): Component {
-  requireComponentRow(ex, id, includeDeleted)
-  return loadComponents(ex, [id]).get(id)!
+export async function loadComponent(ex: SqlExecutor, id: string, includeDeleted = false): Promise<Component> {
+  await requireComponentRow(ex, id, includeDeleted)
+  return (await loadComponents(ex, [id])).get(id)!
 }
 
 export type ComponentEventOp = 'create' | 'update' | 'delete' | 'restore' | 'purge'
@@ -190,11 +190,11 @@ export type ComponentEventOp = 'create' | 'update' | 'delete' | 'restore' | 'pur
  * with the new snapshot, and re-indexes it for search. Returns the new view.
  * Every write to a component or its children ends with this call.
  */
-export function touchComponent(ex: SqlExecutor, id: string, op: Exclude<ComponentEventOp, 'purge'>, changes: readonly string[], at: string = now()): Component {
-  if (op !== 'create') ex.run('UPDATE components SET version = version + 1, updated_at = ? WHERE id = ?', [at, id])
-  const component = computeComponents(ex, [id]).get(id)
+export async function touchComponent(ex: SqlExecutor, id: string, op: Exclude<ComponentEventOp, 'purge'>, changes: readonly string[], at: string = now()): Promise<Component> {
+  if (op !== 'create') await ex.run('UPDATE components SET version = version + 1, updated_at = ? WHERE id = ?', [at, id])
+  const component = (await computeComponents(ex, [id])).get(id)
   if (!component) throw notFound('component', id)
-  ex.run('INSERT INTO component_events (component_id, op, version, at, changes, snapshot) VALUES (?, ?, ?, ?, ?, ?)', [
+  await ex.run('INSERT INTO component_events (component_id, op, version, at, changes, snapshot) VALUES (?, ?, ?, ?, ?, ?)', [
     id,
     op,
     component.version,
@@ -202,30 +202,30 @@ export function touchComponent(ex: SqlExecutor, id: string, op: Exclude<Componen
     JSON.stringify(changes),
     JSON.stringify(component),
   ])
-  reindexComponent(ex, id)
+  await reindexComponent(ex, id)
   return component
 }
 
 /** Re-writes the search entries of a component (components_fts: name, ipn, description, part numbers; components_grams: name, ipn, part numbers) when that text changed. */
-export function reindexComponent(ex: SqlExecutor, id: string): void {
+export async function reindexComponent(ex: SqlExecutor, id: string): Promise<void> {
   // rowid is the FTS docid; components is never VACUUMed, so rowids stay put.
-  const row = ex.get<{ rowid: number; name: string; ipn: string; description: string | null }>(
+  const row = await ex.get<{ rowid: number; name: string; ipn: string; description: string | null }>(
     'SELECT rowid, name, ipn, description FROM components WHERE id = ?',
     [id],
   )
   if (!row) return
-  const mpns = ex.get<{ list: string | null }>(`SELECT group_concat(part_number, ' ') AS list FROM mpns WHERE component_id = ?`, [id])
+  const mpns = await ex.get<{ list: string | null }>(`SELECT group_concat(part_number, ' ') AS list FROM mpns WHERE component_id = ?`, [id])
   const next = { name: row.name, ipn: row.ipn, description: row.description ?? '', mpns: mpns?.list ?? '' }
   // Most changes (status, tags, parameters, stock) leave the indexed text alone:
   // rewriting the two FTS documents anyway would double the cost of every write.
-  const indexed = ex.get<typeof next>('SELECT name, ipn, description, mpns FROM components_fts WHERE docid = ?', [row.rowid])
+  const indexed = await ex.get<typeof next>('SELECT name, ipn, description, mpns FROM components_fts WHERE docid = ?', [row.rowid])
   if (indexed && indexed.name === next.name && indexed.ipn === next.ipn && indexed.description === next.description && indexed.mpns === next.mpns) return
-  ex.run('DELETE FROM components_fts WHERE docid = ?', [row.rowid])
-  ex.run('INSERT INTO components_fts (docid, name, ipn, description, mpns) VALUES (?, ?, ?, ?, ?)', [row.rowid, next.name, next.ipn, next.description, next.mpns])
+  await ex.run('DELETE FROM components_fts WHERE docid = ?', [row.rowid])
+  await ex.run('INSERT INTO components_fts (docid, name, ipn, description, mpns) VALUES (?, ?, ?, ?, ?)', [row.rowid, next.name, next.ipn, next.description, next.mpns])
   if (indexed && indexed.name === next.name && indexed.ipn === next.ipn && indexed.mpns === next.mpns) return
-  ex.run('DELETE FROM components_grams WHERE docid = ?', [row.rowid])
+  await ex.run('DELETE FROM components_grams WHERE docid = ?', [row.rowid])
   // The same 3-character windows as the components_grams migration (schema.ts): suggest's substring tier.
-  ex.run(
+  await ex.run(
     `WITH RECURSIVE
       f(t) AS (
         SELECT lower(name) || char(1, 1) FROM components WHERE rowid = ?1
@@ -239,8 +239,8 @@ export function reindexComponent(ex: SqlExecutor, id: string): void {
 }
 
 /** Drops the search entries of a component that is purged. */
-export function unindexComponent(ex: SqlExecutor, rowid: number): void {
-  ex.run('DELETE FROM components_fts WHERE docid = ?', [rowid])
-  ex.run('DELETE FROM components_grams WHERE docid = ?', [rowid])
+export async function unindexComponent(ex: SqlExecutor, rowid: number): Promise<void> {
+  await ex.run('DELETE FROM components_fts WHERE docid = ?', [rowid])
+  await ex.run('DELETE FROM components_grams WHERE docid = ?', [rowid])
 }
 

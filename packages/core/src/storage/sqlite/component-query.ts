@@ -16,23 +16,23 @@ import { loadComponentJsonList } from './component-core'
  * decoded into strings and encoded again; a sort that needs a temporary
  * b-tree sorts ids, never views.
  */
-export function queryComponentJsonPage(ex: SqlExecutor, query: ComponentListQuery): { json: Uint8Array; total: number; nextCursor: string | null } {
-  const page = _pageQuery(ex, query)
+export async function queryComponentJsonPage(ex: SqlExecutor, query: ComponentListQuery): Promise<{ json: Uint8Array; total: number; nextCursor: string | null }> {
+  const page = await _pageQuery(ex, query)
   // The page query is the outer loop of the LEFT JOIN, so rows come in its order. The storage
   // contract checks the order of every sort (listJson against listIds).
-  const rows = ex.jsonArray(`SELECT CAST(e.snapshot AS BLOB), p.id, p.k FROM (${page.sql}) p LEFT JOIN component_events e ON e.seq = p.view_seq`, page.params, query.limit)
+  const rows = await ex.jsonArray(`SELECT CAST(e.snapshot AS BLOB), p.id, p.k FROM (${page.sql}) p LEFT JOIN component_events e ON e.seq = p.view_seq`, page.params, query.limit)
   // A component without a stored view (not expected: see _storedViews) has it computed.
   if (rows.missing > 0) {
-    const ids = queryComponentIds(ex, query)
-    return { json: Buffer.from(`[${loadComponentJsonList(ex, ids.items, true).join(',')}]`, 'utf8'), total: ids.total, nextCursor: ids.nextCursor }
+    const ids = await queryComponentIds(ex, query)
+    return { json: Buffer.from(`[${(await loadComponentJsonList(ex, ids.items, true)).join(',')}]`, 'utf8'), total: ids.total, nextCursor: ids.nextCursor }
   }
   const nextCursor = rows.rows > query.limit && rows.atMax ? page.cursorOf(rows.atMax[0]!, rows.atMax[1] ?? null) : null
   return { json: rows.json, total: page.total, nextCursor }
 }
 
-export function queryComponentIds(ex: SqlExecutor, query: ComponentListQuery): Page<string> {
-  const page = _pageQuery(ex, query)
-  const rows = ex.all<{ id: string; k: string | null }>(page.sql, page.params)
+export async function queryComponentIds(ex: SqlExecutor, query: ComponentListQuery): Promise<Page<string>> {
+  const page = await _pageQuery(ex, query)
+  const rows = await ex.all<{ id: string; k: string | null }>(page.sql, page.params)
   const more = rows.length > query.limit
   if (more) rows.pop()
   const last = rows.at(-1)
@@ -44,7 +44,7 @@ export function queryComponentIds(ex: SqlExecutor, query: ComponentListQuery): P
  * rows to tell whether more follow; the total it counts from; and the cursor
  * that continues after a row.
  */
-function _pageQuery(ex: SqlExecutor, query: ComponentListQuery): { sql: string; params: SqlParam[]; total: number; cursorOf: (id: string, k: string | null) => string } {
+async function _pageQuery(ex: SqlExecutor, query: ComponentListQuery): Promise<{ sql: string; params: SqlParam[]; total: number; cursorOf: (id: string, k: string | null) => string }> {
   const where: string[] = []
   const params: SqlParam[] = []
   if (!query.includeDeleted) where.push('c.deleted_at IS NULL')
@@ -92,8 +92,8 @@ function _pageQuery(ex: SqlExecutor, query: ComponentListQuery): { sql: string; 
   // Unfiltered, the live count is kept by triggers (schema.ts, component_totals): no scan per page.
   const total =
     where.length === 1 && where[0] === 'c.deleted_at IS NULL'
-      ? ex.get<{ n: number }>('SELECT live AS n FROM component_totals')!.n
-      : ex.get<{ n: number }>(`SELECT count(*) AS n FROM components c ${filter}`, params)!.n
+      ? (await ex.get<{ n: number }>('SELECT live AS n FROM component_totals'))!.n
+      : (await ex.get<{ n: number }>(`SELECT count(*) AS n FROM components c ${filter}`, params))!.n
 
   const desc = query.sort.startsWith('-')
   const key = SORT_COLUMNS[query.sort.replace('-', '') as keyof typeof SORT_COLUMNS]

@@ -8,60 +8,60 @@ import { checkVersion, conflict, decodeCursor, encodeCursor, notFound, now } fro
 import { setLinks, setMpns, setParameters, setTags } from './component-children'
 import { deletedComponent, loadComponent, loadComponentJsonList, readComponentsForDelivery, rereadComponentsForDelivery, VIEW_OF_ROW, loadComponentList, loadComponents, requireComponentRow, touchComponent, unindexComponent } from './component-core'
 import { queryComponentIds, queryComponentJsonPage } from './component-query'
-import type { SyncRepo } from './repo'
+import type { StoreRepo } from './repo'
 
 export const components = {
-  list(ex, query) {
-    const page = queryComponentIds(ex, query)
-    return { ...page, items: loadComponentList(ex, page.items) }
+  async list(ex, query) {
+    const page = await queryComponentIds(ex, query)
+    return { ...page, items: await loadComponentList(ex, page.items) }
   },
 
-  listIds: (ex, query) => queryComponentIds(ex, query),
+  listIds: async (ex, query) => await queryComponentIds(ex, query),
 
-  listJson: (ex, query) => queryComponentJsonPage(ex, query),
+  listJson: async (ex, query) => await queryComponentJsonPage(ex, query),
 
-  get: (ex, id, options) => loadComponent(ex, id, options?.includeDeleted ?? false),
+  get: async (ex, id, options) => await loadComponent(ex, id, options?.includeDeleted ?? false),
 
-  getJson(ex, id, options) {
+  async getJson(ex, id, options) {
     // One lookup: the stored view's bytes as they are (no decode, no encode) and the version.
-    const row = ex.bytesRow(`SELECT CAST(${VIEW_OF_ROW} AS BLOB), c.version FROM components c WHERE c.id = ? AND (c.deleted_at IS NULL OR ?)`, [
+    const row = await ex.bytesRow(`SELECT CAST(${VIEW_OF_ROW} AS BLOB), c.version FROM components c WHERE c.id = ? AND (c.deleted_at IS NULL OR ?)`, [
       id,
       options?.includeDeleted ? 1 : 0,
     ])
     if (!row) {
-      const deleted = ex.get<{ deletedAt: string | null }>('SELECT deleted_at AS deletedAt FROM components WHERE id = ?', [id])
+      const deleted = await ex.get<{ deletedAt: string | null }>('SELECT deleted_at AS deletedAt FROM components WHERE id = ?', [id])
       throw deleted?.deletedAt ? deletedComponent(id, deleted.deletedAt) : notFound('component', id)
     }
-    return { json: row.bytes ?? Buffer.from(loadComponentJsonList(ex, [id], true)[0]!, 'utf8'), version: row.numbers[0]! }
+    return { json: row.bytes ?? Buffer.from((await loadComponentJsonList(ex, [id], true))[0]!, 'utf8'), version: row.numbers[0]! }
   },
 
-  getByIpn(ex, ipn) {
-    const row = ex.get<{ id: string }>('SELECT id FROM components WHERE ipn_key = ? AND deleted_at IS NULL', [foldKey(ipn)])
+  async getByIpn(ex, ipn) {
+    const row = await ex.get<{ id: string }>('SELECT id FROM components WHERE ipn_key = ? AND deleted_at IS NULL', [foldKey(ipn)])
     if (!row) throw notFound('component with ipn', ipn)
-    return loadComponent(ex, row.id)
+    return await loadComponent(ex, row.id)
   },
 
-  getMany(ex, ids, options) {
-    const list = loadComponentList(ex, ids)
+  async getMany(ex, ids, options) {
+    const list = await loadComponentList(ex, ids)
     return options?.includeDeleted ? list : list.filter((c) => c.deletedAt === null)
   },
 
-  getManyJson: (ex, ids, options) => loadComponentJsonList(ex, ids, options?.includeDeleted ?? false),
+  getManyJson: async (ex, ids, options) => await loadComponentJsonList(ex, ids, options?.includeDeleted ?? false),
 
-  readForDelivery: (ex, ids) => readComponentsForDelivery(ex, ids),
+  readForDelivery: async (ex, ids) => await readComponentsForDelivery(ex, ids),
 
-  rereadForDelivery: (ex, ids, mark) => rereadComponentsForDelivery(ex, ids, mark),
+  rereadForDelivery: async (ex, ids, mark) => await rereadComponentsForDelivery(ex, ids, mark),
 
-  create: (ex, input) => _create(ex, input),
+  create: async (ex, input) => await _create(ex, input),
 
-  update(ex, id, patch, options) {
-    const row = requireComponentRow(ex, id)
+  async update(ex, id, patch, options) {
+    const row = await requireComponentRow(ex, id)
     checkVersion('component', id, row.version, options?.ifVersion)
-    const before = loadComponents(ex, [id]).get(id)!
+    const before = (await loadComponents(ex, [id])).get(id)!
     if (patch.status !== undefined) assertTransition(row.status, patch.status)
     // The same ipn sent back unchanged is no change (a component kept from before foldKey holds no key: identifier-keys.ts).
     const ipnChanged = patch.ipn !== undefined && patch.ipn !== row.ipn
-    if (ipnChanged) _assertIpnFree(ex, patch.ipn!, id)
+    if (ipnChanged) await _assertIpnFree(ex, patch.ipn!, id)
     const changed = _changedFields(before, patch)
     if (changed.length === 0) return before
     const at = now()
@@ -83,39 +83,39 @@ export const components = {
       fields.push('ipn_key = ?')
       values.push(foldKey(patch.ipn!))
     }
-    if (fields.length) ex.run(`UPDATE components SET ${fields.join(', ')} WHERE id = ?`, [...values, id])
-    _writeChildren(ex, id, patch, at)
-    return touchComponent(ex, id, 'update', changed, at)
+    if (fields.length) await ex.run(`UPDATE components SET ${fields.join(', ')} WHERE id = ?`, [...values, id])
+    await _writeChildren(ex, id, patch, at)
+    return await touchComponent(ex, id, 'update', changed, at)
   },
 
-  delete(ex, id, options) {
-    const row = requireComponentRow(ex, id)
+  async delete(ex, id, options) {
+    const row = await requireComponentRow(ex, id)
     checkVersion('component', id, row.version, options?.ifVersion)
     const at = now()
-    ex.run('UPDATE components SET deleted_at = ? WHERE id = ?', [at, id])
-    return touchComponent(ex, id, 'delete', ['deletedAt'], at)
+    await ex.run('UPDATE components SET deleted_at = ? WHERE id = ?', [at, id])
+    return await touchComponent(ex, id, 'delete', ['deletedAt'], at)
   },
 
-  restore(ex, id) {
-    const row = requireComponentRow(ex, id, true)
-    if (row.deleted_at === null) return loadComponent(ex, id)
-    _assertIpnFree(ex, row.ipn, id)
-    ex.run('UPDATE components SET deleted_at = NULL, ipn_key = ? WHERE id = ?', [foldKey(row.ipn), id])
-    return touchComponent(ex, id, 'restore', ['deletedAt'])
+  async restore(ex, id) {
+    const row = await requireComponentRow(ex, id, true)
+    if (row.deleted_at === null) return await loadComponent(ex, id)
+    await _assertIpnFree(ex, row.ipn, id)
+    await ex.run('UPDATE components SET deleted_at = NULL, ipn_key = ? WHERE id = ?', [foldKey(row.ipn), id])
+    return await touchComponent(ex, id, 'restore', ['deletedAt'])
   },
 
-  purge(ex, id) {
-    const row = requireComponentRow(ex, id, true)
-    unindexComponent(ex, row.rowid)
+  async purge(ex, id) {
+    const row = await requireComponentRow(ex, id, true)
+    await unindexComponent(ex, row.rowid)
     // The data goes (snapshots), the feed keeps its sequence so consumers see create … purge.
-    ex.run(`UPDATE component_events SET snapshot = NULL, changes = '[]' WHERE component_id = ?`, [id])
-    ex.run('DELETE FROM components WHERE id = ?', [id])
-    ex.run(`INSERT INTO component_events (component_id, op, version, at, changes, snapshot) VALUES (?, 'purge', ?, ?, '[]', NULL)`, [id, row.version, now()])
+    await ex.run(`UPDATE component_events SET snapshot = NULL, changes = '[]' WHERE component_id = ?`, [id])
+    await ex.run('DELETE FROM components WHERE id = ?', [id])
+    await ex.run(`INSERT INTO component_events (component_id, op, version, at, changes, snapshot) VALUES (?, 'purge', ?, ?, '[]', NULL)`, [id, row.version, now()])
   },
 
-  duplicate(ex, id, overrides) {
-    const source = loadComponent(ex, id)
-    return _create(ex, {
+  async duplicate(ex, id, overrides) {
+    const source = await loadComponent(ex, id)
+    return await _create(ex, {
       name: overrides?.name ?? `${source.name} (copy)`,
       ipn: overrides?.ipn,
       description: source.description,
@@ -128,13 +128,13 @@ export const components = {
     })
   },
 
-  nextIpn: (ex, prefix = 'CMP-') => _nextIpn(ex, prefix),
+  nextIpn: async (ex, prefix = 'CMP-') => await _nextIpn(ex, prefix),
 
-  history(ex, id, page) {
-    requireComponentRow(ex, id, true)
-    const total = ex.get<{ n: number }>('SELECT count(*) AS n FROM component_events WHERE component_id = ?', [id])!.n
+  async history(ex, id, page) {
+    await requireComponentRow(ex, id, true)
+    const total = (await ex.get<{ n: number }>('SELECT count(*) AS n FROM component_events WHERE component_id = ?', [id]))!.n
     const before = page.cursor ? Number(decodeCursor(page.cursor, 1)[0]) : Number.MAX_SAFE_INTEGER
-    const rows = ex.all<_EventRow>(
+    const rows = await ex.all<_EventRow>(
       `SELECT seq, component_id, op, version, at, changes, snapshot FROM component_events WHERE component_id = ? AND seq < ? AND snapshot IS NOT NULL ORDER BY seq DESC LIMIT ?`,
       [id, before, page.limit + 1],
     )
@@ -152,19 +152,19 @@ export const components = {
     return { items, total, nextCursor: more ? encodeCursor([rows.at(-1)!.seq]) : null }
   },
 
-  changes(ex, since, limit) {
-    const rows = ex.all<_EventRow>('SELECT seq, component_id, op, version, at FROM component_events WHERE seq > ? ORDER BY seq LIMIT ?', [since, limit])
+  async changes(ex, since, limit) {
+    const rows = await ex.all<_EventRow>('SELECT seq, component_id, op, version, at FROM component_events WHERE seq > ? ORDER BY seq LIMIT ?', [since, limit])
     const items: ComponentChange[] = rows.map((r) => ({ seq: r.seq, componentId: r.component_id, op: r.op as ComponentChange['op'], version: r.version, at: r.at }))
     return { items, lastSeq: items.at(-1)?.seq ?? since }
   },
 
-  categories: (ex) =>
-    ex.all<{ name: string; count: number }>(
+  categories: async (ex) =>
+    await ex.all<{ name: string; count: number }>(
       'SELECT min(category) AS name, count(*) AS count FROM components WHERE deleted_at IS NULL AND category IS NOT NULL GROUP BY category COLLATE NOCASE ORDER BY 1 COLLATE NOCASE',
     ),
 
-  liveIds: (ex) => ex.all<{ id: string }>('SELECT id FROM components WHERE deleted_at IS NULL ORDER BY id').map((r) => r.id),
-} satisfies SyncRepo<ComponentStore>
+  liveIds: async (ex) => (await ex.all<{ id: string }>('SELECT id FROM components WHERE deleted_at IS NULL ORDER BY id')).map((r) => r.id),
+} satisfies StoreRepo<ComponentStore>
 
 interface _EventRow {
   seq: number
@@ -176,22 +176,22 @@ interface _EventRow {
   snapshot: string | null
 }
 
-function _create(ex: SqlExecutor, input: ComponentCreateParsed): Component {
+async function _create(ex: SqlExecutor, input: ComponentCreateParsed): Promise<Component> {
   const at = now()
   const id = createId('component')
-  const ipn = input.ipn ?? _nextIpn(ex, 'CMP-')
-  _assertIpnFree(ex, ipn, null)
-  ex.run(
+  const ipn = input.ipn ?? await _nextIpn(ex, 'CMP-')
+  await _assertIpnFree(ex, ipn, null)
+  await ex.run(
     'INSERT INTO components (id, ipn, ipn_key, name, description, status, category, created_at, updated_at, deleted_at, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, 1)',
     [id, ipn, foldKey(ipn), input.name, input.description ?? null, input.status ?? 'active', input.category ?? null, at, at],
   )
-  _writeChildren(ex, id, input, at)
-  return touchComponent(ex, id, 'create', Object.keys(input), at)
+  await _writeChildren(ex, id, input, at)
+  return await touchComponent(ex, id, 'create', Object.keys(input), at)
 }
 
 /** An ipn that reads as a live component's (foldKey) is a 409 naming that component and its ipn as stored. */
-function _assertIpnFree(ex: SqlExecutor, ipn: string, exceptId: string | null): void {
-  const taken = ex.get<{ id: string; ipn: string }>('SELECT id, ipn FROM components WHERE ipn_key = ? AND deleted_at IS NULL AND id IS NOT ?', [foldKey(ipn), exceptId])
+async function _assertIpnFree(ex: SqlExecutor, ipn: string, exceptId: string | null): Promise<void> {
+  const taken = await ex.get<{ id: string; ipn: string }>('SELECT id, ipn FROM components WHERE ipn_key = ? AND deleted_at IS NULL AND id IS NOT ?', [foldKey(ipn), exceptId])
   if (taken) throw conflict('body.ipn', `ipn ${ipn} is already used by component ${taken.id}${taken.ipn === ipn ? '' : ` (as ${taken.ipn})`}`)
 }
 
@@ -201,12 +201,12 @@ function _assertIpnFree(ex: SqlExecutor, ipn: string, exceptId: string | null): 
  * width seen (at least 5). For the default prefix, an index on the number
  * answers it; other prefixes read a range of the ipn index.
  */
-function _nextIpn(ex: SqlExecutor, prefix: string): string {
+async function _nextIpn(ex: SqlExecutor, prefix: string): Promise<string> {
   let max = 0
   let width = 5
   const key = foldKey(prefix)
   if (key === 'cmp-') {
-    const top = ex.get<{ digits: string }>(
+    const top = await ex.get<{ digits: string }>(
       `SELECT substr(ipn_key, 5) AS digits FROM components
        WHERE ipn_key GLOB 'cmp-[0-9]*' AND substr(ipn_key, 5) NOT GLOB '*[^0-9]*'
        ORDER BY CAST(substr(ipn_key, 5) AS INTEGER) DESC LIMIT 1`,
@@ -216,7 +216,7 @@ function _nextIpn(ex: SqlExecutor, prefix: string): string {
       width = Math.max(width, top.digits.length)
     }
   } else {
-    for (const { ipn } of ex.all<{ ipn: string }>(`SELECT ipn FROM components WHERE ipn >= ? AND ipn < ? COLLATE NOCASE`, [`${prefix}0`, `${prefix}:`])) {
+    for (const { ipn } of await ex.all<{ ipn: string }>(`SELECT ipn FROM components WHERE ipn >= ? AND ipn < ? COLLATE NOCASE`, [`${prefix}0`, `${prefix}:`])) {
       const digits = ipn.slice(prefix.length)
       if (!/^\d+$/.test(digits)) continue
       max = Math.max(max, Number(digits))
@@ -225,16 +225,16 @@ function _nextIpn(ex: SqlExecutor, prefix: string): string {
   }
   // A live ipn that reads the same another way (full-width digits) is skipped.
   let next = max + 1
-  while (ex.get('SELECT 1 FROM components WHERE ipn_key = ? AND deleted_at IS NULL', [foldKey(`${prefix}${String(next).padStart(width, '0')}`)])) next++
+  while (await ex.get('SELECT 1 FROM components WHERE ipn_key = ? AND deleted_at IS NULL', [foldKey(`${prefix}${String(next).padStart(width, '0')}`)])) next++
   return `${prefix}${String(next).padStart(width, '0')}`
 }
 
-function _writeChildren(ex: SqlExecutor, id: string, input: ComponentCreateParsed | ComponentPatchParsed, at: string): void {
-  if (input.tags !== undefined) setTags(ex, id, input.tags, at)
-  if (input.parameters !== undefined) setParameters(ex, id, input.parameters, at)
-  if (input.mpns !== undefined) setMpns(ex, id, input.mpns, at)
-  if (input.symbols !== undefined) setLinks(ex, 'symbol', id, input.symbols)
-  if (input.footprints !== undefined) setLinks(ex, 'footprint', id, input.footprints)
+async function _writeChildren(ex: SqlExecutor, id: string, input: ComponentCreateParsed | ComponentPatchParsed, at: string): Promise<void> {
+  if (input.tags !== undefined) await setTags(ex, id, input.tags, at)
+  if (input.parameters !== undefined) await setParameters(ex, id, input.parameters, at)
+  if (input.mpns !== undefined) await setMpns(ex, id, input.mpns, at)
+  if (input.symbols !== undefined) await setLinks(ex, 'symbol', id, input.symbols)
+  if (input.footprints !== undefined) await setLinks(ex, 'footprint', id, input.footprints)
 }
 
 /** Names of the fields whose patched value differs from the current view. */

@@ -2,27 +2,27 @@ import { createId } from '../../ids'
 import type { SqlExecutor } from '../_internal/sql-executor'
 import type { ConnectorStore, StoredConnector } from '../types'
 import { checkVersion, notFound, now, pageById } from './_shared'
-import type { SyncRepo } from './repo'
+import type { StoreRepo } from './repo'
 
 export const connectors = {
-  list: (ex, page) => pageById<_Row, StoredConnector>(ex, { table: 'connectors', limit: page.limit, cursor: page.cursor, map: (rows) => rows.map(_view) }),
+  list: async (ex, page) => await pageById<_Row, StoredConnector>(ex, { table: 'connectors', limit: page.limit, cursor: page.cursor, map: (rows) => rows.map(_view) }),
 
-  get: (ex, id) => _get(ex, id),
+  get: async (ex, id) => await _get(ex, id),
 
-  create(ex, input) {
+  async create(ex, input) {
     const at = now()
     const id = createId('connector')
-    ex.run(
+    await ex.run(
       'INSERT INTO connectors (id, type, name, enabled, config, secret, previous_secret, previous_secret_expires_at, code, created_at, updated_at, version) VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, ?, ?, ?, 1)',
       [id, input.type, input.name, input.enabled ? 1 : 0, JSON.stringify(input.config), input.secret, input.code, at, at],
     )
-    return _get(ex, id)
+    return await _get(ex, id)
   },
 
-  update(ex, id, patch, options) {
-    const current = _get(ex, id)
+  async update(ex, id, patch, options) {
+    const current = await _get(ex, id)
     checkVersion('connector', id, current.version, options?.ifVersion)
-    ex.run('UPDATE connectors SET name = ?, enabled = ?, config = ?, code = ?, updated_at = ?, version = version + 1 WHERE id = ?', [
+    await ex.run('UPDATE connectors SET name = ?, enabled = ?, config = ?, code = ?, updated_at = ?, version = version + 1 WHERE id = ?', [
       patch.name ?? current.name,
       (patch.enabled ?? current.enabled) ? 1 : 0,
       JSON.stringify(patch.config ?? current.config),
@@ -30,26 +30,26 @@ export const connectors = {
       now(),
       id,
     ])
-    return _get(ex, id)
+    return await _get(ex, id)
   },
 
-  delete(ex, id) {
-    _get(ex, id)
-    ex.run('DELETE FROM connectors WHERE id = ?', [id])
+  async delete(ex, id) {
+    await _get(ex, id)
+    await ex.run('DELETE FROM connectors WHERE id = ?', [id])
   },
 
-  rotateSecret(ex, id, secret, previousExpiresAt) {
-    const current = _get(ex, id)
-    ex.run('UPDATE connectors SET secret = ?, previous_secret = ?, previous_secret_expires_at = ?, updated_at = ?, version = version + 1 WHERE id = ?', [
+  async rotateSecret(ex, id, secret, previousExpiresAt) {
+    const current = await _get(ex, id)
+    await ex.run('UPDATE connectors SET secret = ?, previous_secret = ?, previous_secret_expires_at = ?, updated_at = ?, version = version + 1 WHERE id = ?', [
       secret,
       current.secret,
       previousExpiresAt,
       now(),
       id,
     ])
-    return _get(ex, id)
+    return await _get(ex, id)
   },
-} satisfies SyncRepo<ConnectorStore>
+} satisfies StoreRepo<ConnectorStore>
 
 interface _Row {
   id: string
@@ -66,8 +66,8 @@ interface _Row {
   version: number
 }
 
-function _get(ex: SqlExecutor, id: string): StoredConnector {
-  const row = ex.get<_Row>('SELECT * FROM connectors WHERE id = ?', [id])
+async function _get(ex: SqlExecutor, id: string): Promise<StoredConnector> {
+  const row = await ex.get<_Row>('SELECT * FROM connectors WHERE id = ?', [id])
   if (!row) throw notFound('connector', id)
   return _view(row)
 }

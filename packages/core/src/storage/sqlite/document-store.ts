@@ -2,23 +2,23 @@ import { createId } from '../../ids'
 import type { SqlExecutor } from '../_internal/sql-executor'
 import type { DocumentRecord, DocumentStore } from '../types'
 import { checkVersion, notFound, now } from './_shared'
-import type { SyncRepo } from './repo'
+import type { StoreRepo } from './repo'
 
 const KINDS = { jobs: { id: 'job', name: 'job' }, imports: { id: 'import', name: 'import' } } as const
 
 /** Jobs and import sessions: small JSON documents in one table, told apart by collection. */
-export function documents(collection: 'jobs' | 'imports'): SyncRepo<DocumentStore<DocumentRecord>> {
+export function documents(collection: 'jobs' | 'imports'): StoreRepo<DocumentStore<DocumentRecord>> {
   const kind = KINDS[collection]
-  const get = (ex: SqlExecutor, id: string): DocumentRecord => {
-    const row = ex.get<_Row>('SELECT * FROM documents WHERE id = ? AND collection = ?', [id, collection])
+  const get = async (ex: SqlExecutor, id: string): Promise<DocumentRecord> => {
+    const row = await ex.get<_Row>('SELECT * FROM documents WHERE id = ? AND collection = ?', [id, collection])
     if (!row) throw notFound(kind.name, id)
     return { id: row.id, kind: row.kind, status: row.status, data: JSON.parse(row.data) as Record<string, unknown>, createdAt: row.created_at, updatedAt: row.updated_at, version: row.version }
   }
   return {
-    create(ex, input) {
+    async create(ex, input) {
       const at = now()
       const id = createId(kind.id)
-      ex.run('INSERT INTO documents (id, collection, kind, status, data, created_at, updated_at, version) VALUES (?, ?, ?, ?, ?, ?, ?, 1)', [
+      await ex.run('INSERT INTO documents (id, collection, kind, status, data, created_at, updated_at, version) VALUES (?, ?, ?, ?, ?, ?, ?, 1)', [
         id,
         collection,
         input.kind,
@@ -27,23 +27,23 @@ export function documents(collection: 'jobs' | 'imports'): SyncRepo<DocumentStor
         at,
         at,
       ])
-      return get(ex, id)
+      return await get(ex, id)
     },
     get,
-    update(ex, id, patch, options) {
-      const current = get(ex, id)
+    async update(ex, id, patch, options) {
+      const current = await get(ex, id)
       checkVersion(kind.name, id, current.version, options?.ifVersion)
-      ex.run('UPDATE documents SET status = ?, data = ?, updated_at = ?, version = version + 1 WHERE id = ?', [
+      await ex.run('UPDATE documents SET status = ?, data = ?, updated_at = ?, version = version + 1 WHERE id = ?', [
         patch.status ?? current.status,
         JSON.stringify(patch.data ?? current.data),
         now(),
         id,
       ])
-      return get(ex, id)
+      return await get(ex, id)
     },
-    delete(ex, id) {
-      get(ex, id)
-      ex.run('DELETE FROM documents WHERE id = ?', [id])
+    async delete(ex, id) {
+      await get(ex, id)
+      await ex.run('DELETE FROM documents WHERE id = ?', [id])
     },
   }
 }

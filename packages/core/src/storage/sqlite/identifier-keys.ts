@@ -1,5 +1,5 @@
 import { foldKey } from '../../identifiers'
-import type { SqlExecutor } from '../_internal/sql-executor'
+import type { SyncSqlExecutor } from '../_internal/sql-executor'
 
 /**
  * The stored comparison keys of identifiers (docs/decisions.md,
@@ -24,7 +24,7 @@ export function aliasKeys(aliases: readonly string[]): string {
  * readable by id, and one gets a key again when it is renamed to something
  * free; tags and manufacturers can be merged.
  */
-export function addIdentifierKeys(ex: SqlExecutor, log?: (message: string) => void): void {
+export function addIdentifierKeys(ex: SyncSqlExecutor, log?: (message: string) => void): void {
   for (const statement of [
     'ALTER TABLE components ADD COLUMN ipn_key TEXT',
     'ALTER TABLE tags ADD COLUMN name_key TEXT',

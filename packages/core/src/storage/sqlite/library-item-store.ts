@@ -6,25 +6,25 @@ import type { LibraryItemStore } from '../types'
 import { checkVersion, likeEscape, liveComponentIds, notFound, now, pageByName, pageById } from './_shared'
 import { LINK_TABLES } from './component-children'
 import { loadComponent, loadComponentList, requireComponentRow, touchComponent } from './component-core'
-import type { SyncRepo } from './repo'
+import type { StoreRepo } from './repo'
 
 const COLUMNS = `id, name, library, description, file_name, length(CAST(content AS BLOB)) AS file_size, created_at, updated_at, version`
 const EXTENSION = { symbol: '.kicad_sym', footprint: '.kicad_mod' } as const
 
 /** The store of symbols or footprints: one implementation, two tables. */
-export function libraryItems(kind: 'symbol'): SyncRepo<LibraryItemStore<Symbol>>
-export function libraryItems(kind: 'footprint'): SyncRepo<LibraryItemStore<Footprint>>
-export function libraryItems(kind: 'symbol' | 'footprint'): SyncRepo<LibraryItemStore<Symbol | Footprint>> {
+export function libraryItems(kind: 'symbol'): StoreRepo<LibraryItemStore<Symbol>>
+export function libraryItems(kind: 'footprint'): StoreRepo<LibraryItemStore<Footprint>>
+export function libraryItems(kind: 'symbol' | 'footprint'): StoreRepo<LibraryItemStore<Symbol | Footprint>> {
   const { items: table, links, field } = LINK_TABLES[kind]
-  const get = (ex: SqlExecutor, id: string): Symbol => {
-    const row = ex.get<_Row>(`SELECT ${COLUMNS} FROM ${table} WHERE id = ?`, [id])
+  const get = async (ex: SqlExecutor, id: string): Promise<Symbol> => {
+    const row = await ex.get<_Row>(`SELECT ${COLUMNS} FROM ${table} WHERE id = ?`, [id])
     if (!row) throw notFound(kind, id)
     return _view(row)
   }
-  const linkedLive = (ex: SqlExecutor, id: string) => liveComponentIds(ex, ex.all<{ component_id: string }>(`SELECT component_id FROM ${links} WHERE item_id = ?`, [id]).map((r) => r.component_id))
+  const linkedLive = async (ex: SqlExecutor, id: string) => await liveComponentIds(ex, (await ex.all<{ component_id: string }>(`SELECT component_id FROM ${links} WHERE item_id = ?`, [id])).map((r) => r.component_id))
 
   return {
-    list(ex, query) {
+    async list(ex, query) {
       const where: string[] = []
       const params: SqlParam[] = []
       if (query.q) {
@@ -35,18 +35,18 @@ export function libraryItems(kind: 'symbol' | 'footprint'): SyncRepo<LibraryItem
         where.push('library = ?')
         params.push(query.library)
       }
-      const page = pageByName<_Row>(ex, { select: COLUMNS, from: table, where, params, limit: query.limit, cursor: query.cursor })
+      const page = await pageByName<_Row>(ex, { select: COLUMNS, from: table, where, params, limit: query.limit, cursor: query.cursor })
       return { ...page, items: page.items.map(_view) }
     },
 
     get,
 
-    create(ex, input) {
+    async create(ex, input) {
       const at = now()
       const id = createId(kind)
       const content = input.content ?? null
       const fileName = input.fileName ?? (content !== null ? `${input.name}${EXTENSION[kind]}` : null)
-      ex.run(`INSERT INTO ${table} (id, name, library, description, file_name, content, created_at, updated_at, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)`, [
+      await ex.run(`INSERT INTO ${table} (id, name, library, description, file_name, content, created_at, updated_at, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)`, [
         id,
         input.name,
         input.library ?? null,
@@ -56,13 +56,13 @@ export function libraryItems(kind: 'symbol' | 'footprint'): SyncRepo<LibraryItem
         at,
         at,
       ])
-      return get(ex, id)
+      return await get(ex, id)
     },
 
-    update(ex, id, patch, options) {
-      const current = get(ex, id)
+    async update(ex, id, patch, options) {
+      const current = await get(ex, id)
       checkVersion(kind, id, current.version, options?.ifVersion)
-      const stored = ex.get<{ content: string | null }>(`SELECT content FROM ${table} WHERE id = ?`, [id])!.content
+      const stored = (await ex.get<{ content: string | null }>(`SELECT content FROM ${table} WHERE id = ?`, [id]))!.content
       const next = {
         name: patch.name ?? current.name,
         library: patch.library === undefined ? current.library : patch.library,
@@ -76,7 +76,7 @@ export function libraryItems(kind: 'symbol' | 'footprint'): SyncRepo<LibraryItem
         next.name === current.name && next.library === current.library && next.description === current.description && next.fileName === current.fileName && next.content === stored
       if (same) return current
       const at = now()
-      ex.run(`UPDATE ${table} SET name = ?, library = ?, description = ?, file_name = ?, content = ?, updated_at = ?, version = version + 1 WHERE id = ?`, [
+      await ex.run(`UPDATE ${table} SET name = ?, library = ?, description = ?, file_name = ?, content = ?, updated_at = ?, version = version + 1 WHERE id = ?`, [
         next.name,
         next.library,
         next.description,
@@ -85,55 +85,55 @@ export function libraryItems(kind: 'symbol' | 'footprint'): SyncRepo<LibraryItem
         at,
         id,
       ])
-      if (next.name !== current.name) for (const cid of linkedLive(ex, id)) touchComponent(ex, cid, 'update', [field], at)
-      return get(ex, id)
+      if (next.name !== current.name) for (const cid of await linkedLive(ex, id)) await touchComponent(ex, cid, 'update', [field], at)
+      return await get(ex, id)
     },
 
-    delete(ex, id, options) {
-      const current = get(ex, id)
+    async delete(ex, id, options) {
+      const current = await get(ex, id)
       checkVersion(kind, id, current.version, options?.ifVersion)
-      const linked = ex.get<{ n: number }>(`SELECT count(*) AS n FROM ${links} WHERE item_id = ?`, [id])!.n
+      const linked = (await ex.get<{ n: number }>(`SELECT count(*) AS n FROM ${links} WHERE item_id = ?`, [id]))!.n
       if (linked > 0 && !options?.force) {
         throw new ComplibError('CONFLICT', `${kind} ${id} is linked to ${linked} components; unlink them first or delete with force=true`)
       }
-      const affected = linkedLive(ex, id)
-      ex.run(`DELETE FROM ${table} WHERE id = ?`, [id])
+      const affected = await linkedLive(ex, id)
+      await ex.run(`DELETE FROM ${table} WHERE id = ?`, [id])
       const at = now()
-      for (const cid of affected) touchComponent(ex, cid, 'update', [field], at)
+      for (const cid of affected) await touchComponent(ex, cid, 'update', [field], at)
     },
 
-    getFile(ex, id) {
-      get(ex, id)
-      const row = ex.get<{ file_name: string | null; content: string | null }>(`SELECT file_name, content FROM ${table} WHERE id = ?`, [id])!
+    async getFile(ex, id) {
+      await get(ex, id)
+      const row = (await ex.get<{ file_name: string | null; content: string | null }>(`SELECT file_name, content FROM ${table} WHERE id = ?`, [id]))!
       if (row.content === null) throw new ComplibError('NOT_FOUND', `${kind} ${id} has no file`)
       return { fileName: row.file_name ?? `${id}${EXTENSION[kind]}`, content: row.content }
     },
 
-    components(ex, id, page) {
-      get(ex, id)
-      return pageById<{ id: string }, ReturnType<typeof loadComponentList>[number]>(ex, {
+    async components(ex, id, page) {
+      await get(ex, id)
+      return await pageById<{ id: string }, Awaited<ReturnType<typeof loadComponentList>>[number]>(ex, {
         table: `(SELECT c.id AS id FROM ${links} l JOIN components c ON c.id = l.component_id WHERE l.item_id = ? AND c.deleted_at IS NULL)`,
         params: [id],
         limit: page.limit,
         cursor: page.cursor,
-        map: (rows) => loadComponentList(ex, rows.map((r) => r.id)),
+              map: async (rows) => await loadComponentList(ex, rows.map((r) => r.id)),
       })
     },
 
-    link(ex, componentId, itemId) {
-      requireComponentRow(ex, componentId)
-      get(ex, itemId)
-      if (ex.get(`SELECT 1 FROM ${links} WHERE component_id = ? AND item_id = ?`, [componentId, itemId])) return loadComponent(ex, componentId)
-      const position = ex.get<{ n: number }>(`SELECT coalesce(max(position) + 1, 0) AS n FROM ${links} WHERE component_id = ?`, [componentId])!.n
-      ex.run(`INSERT INTO ${links} (component_id, item_id, position) VALUES (?, ?, ?)`, [componentId, itemId, position])
-      return touchComponent(ex, componentId, 'update', [field])
+    async link(ex, componentId, itemId) {
+      await requireComponentRow(ex, componentId)
+      await get(ex, itemId)
+      if (await ex.get(`SELECT 1 FROM ${links} WHERE component_id = ? AND item_id = ?`, [componentId, itemId])) return await loadComponent(ex, componentId)
+      const position = (await ex.get<{ n: number }>(`SELECT coalesce(max(position) + 1, 0) AS n FROM ${links} WHERE component_id = ?`, [componentId]))!.n
+      await ex.run(`INSERT INTO ${links} (component_id, item_id, position) VALUES (?, ?, ?)`, [componentId, itemId, position])
+      return await touchComponent(ex, componentId, 'update', [field])
     },
 
-    unlink(ex, componentId, itemId) {
-      requireComponentRow(ex, componentId)
-      const { changes } = ex.run(`DELETE FROM ${links} WHERE component_id = ? AND item_id = ?`, [componentId, itemId])
+    async unlink(ex, componentId, itemId) {
+      await requireComponentRow(ex, componentId)
+      const { changes } = await ex.run(`DELETE FROM ${links} WHERE component_id = ? AND item_id = ?`, [componentId, itemId])
       if (changes === 0) throw new ComplibError('NOT_FOUND', `${kind} ${itemId} is not linked to component ${componentId}`)
-      return touchComponent(ex, componentId, 'update', [field])
+      return await touchComponent(ex, componentId, 'update', [field])
     },
   }
 }

@@ -2,8 +2,8 @@ import type { SqlExecutor } from '../_internal/sql-executor'
 import type { LibraryStats } from '../types'
 
 /** Counts and the database's size for `GET /api/stats`, in one statement. */
-export function stats(ex: SqlExecutor): LibraryStats {
-  return ex.get<LibraryStats>(`SELECT
+export async function stats(ex: SqlExecutor): Promise<LibraryStats> {
+  return (await ex.get<LibraryStats>(`SELECT
     (SELECT count(*) FROM components WHERE deleted_at IS NULL) AS components,
     (SELECT count(*) FROM components WHERE deleted_at IS NOT NULL) AS deletedComponents,
     (SELECT count(*) FROM symbols) AS symbols,
@@ -16,5 +16,5 @@ export function stats(ex: SqlExecutor): LibraryStats {
     (SELECT count(*) FROM locations) AS locations,
     (SELECT count(*) FROM connectors) AS connectors,
     (SELECT count(*) FROM runs) AS runs,
-    (SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()) AS databaseBytes`)!
+    (SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()) AS databaseBytes`))!
 }

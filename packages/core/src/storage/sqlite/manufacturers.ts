@@ -7,7 +7,7 @@ import type { ManufacturerStore } from '../types'
 import { checkMerge, checkVersion, chunks, conflict, likeEscape, liveComponentIds, notFound, now, pageByName, placeholders } from './_shared'
 import { touchComponent } from './component-core'
 import { aliasKeys } from './identifier-keys'
-import type { SyncRepo } from './repo'
+import type { StoreRepo } from './repo'
 
 const COLUMNS = `f.id AS id, f.name AS name, f.website AS website, f.aliases AS aliases,
   f.created_at AS created_at, f.updated_at AS updated_at, f.version AS version,
@@ -15,9 +15,9 @@ const COLUMNS = `f.id AS id, f.name AS name, f.website AS website, f.aliases AS 
     WHERE m.manufacturer_id = f.id AND c.deleted_at IS NULL) AS part_count`
 
 export const manufacturers = {
-  list(ex, query) {
+  async list(ex, query) {
     const pattern = query.q ? `%${likeEscape(query.q)}%` : null
-    const page = pageByName<_Row>(ex, {
+    const page = await pageByName<_Row>(ex, {
       select: COLUMNS,
       from: 'manufacturers f',
       // Aliases are searched element by element, so `q` never matches JSON punctuation.
@@ -31,14 +31,14 @@ export const manufacturers = {
     return { ...page, items: page.items.map(_view) }
   },
 
-  get: (ex, id) => _get(ex, id),
+  get: async (ex, id) => await _get(ex, id),
 
-  create(ex, input) {
-    _assertNameFree(ex, input.name, null)
+  async create(ex, input) {
+    await _assertNameFree(ex, input.name, null)
     const at = now()
     const id = createId('manufacturer')
     const aliases = _aliases(input.aliases ?? [], input.name)
-    ex.run('INSERT INTO manufacturers (id, name, name_key, website, aliases, alias_keys, created_at, updated_at, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)', [
+    await ex.run('INSERT INTO manufacturers (id, name, name_key, website, aliases, alias_keys, created_at, updated_at, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)', [
       id,
       input.name,
       foldKey(input.name),
@@ -48,22 +48,22 @@ export const manufacturers = {
       at,
       at,
     ])
-    return _get(ex, id)
+    return await _get(ex, id)
   },
 
-  update(ex, id, patch, options) {
-    const current = _get(ex, id)
+  async update(ex, id, patch, options) {
+    const current = await _get(ex, id)
     checkVersion('manufacturer', id, current.version, options?.ifVersion)
     const name = patch.name ?? current.name
     const renamed = name !== current.name
-    if (renamed) _assertNameFree(ex, name, id)
+    if (renamed) await _assertNameFree(ex, name, id)
     const website = patch.website === undefined ? current.website : patch.website
     // Aliases are re-cleaned on a rename too: the new name must not also be an alias.
     const aliases = _aliases(patch.aliases ?? current.aliases, name)
     if (!renamed && website === current.website && JSON.stringify(aliases) === JSON.stringify(current.aliases)) return current
     const at = now()
     // The key is written on a rename only: a manufacturer kept from before foldKey holds none (identifier-keys.ts).
-    ex.run('UPDATE manufacturers SET name = ?, name_key = coalesce(?, name_key), website = ?, aliases = ?, alias_keys = ?, updated_at = ?, version = version + 1 WHERE id = ?', [
+    await ex.run('UPDATE manufacturers SET name = ?, name_key = coalesce(?, name_key), website = ?, aliases = ?, alias_keys = ?, updated_at = ?, version = version + 1 WHERE id = ?', [
       name,
       renamed ? foldKey(name) : null,
       website,
@@ -74,47 +74,48 @@ export const manufacturers = {
     ])
     if (renamed) {
       // The MPN records and the components show the manufacturer's name.
-      const affected = _madeBy(ex, [id])
-      ex.run('UPDATE mpns SET updated_at = ?, version = version + 1 WHERE manufacturer_id = ?', [at, id])
-      for (const componentId of affected) touchComponent(ex, componentId, 'update', ['mpns'], at)
+      const affected = await _madeBy(ex, [id])
+      await ex.run('UPDATE mpns SET updated_at = ?, version = version + 1 WHERE manufacturer_id = ?', [at, id])
+      for (const componentId of affected) await touchComponent(ex, componentId, 'update', ['mpns'], at)
     }
-    return _get(ex, id)
+    return await _get(ex, id)
   },
 
-  delete(ex, id) {
-    const current = _get(ex, id)
+  async delete(ex, id) {
+    const current = await _get(ex, id)
     // Deleted components count too: their MPNs come back on restore.
-    const used = ex.get<{ n: number }>('SELECT count(*) AS n FROM mpns WHERE manufacturer_id = ?', [id])!.n
+    const used = (await ex.get<{ n: number }>('SELECT count(*) AS n FROM mpns WHERE manufacturer_id = ?', [id]))!.n
     if (used > 0) {
       throw new ComplibError('CONFLICT', `manufacturer ${current.name} is used by ${used} MPN${used === 1 ? '' : 's'}; merge it into another manufacturer instead`)
     }
-    ex.run('DELETE FROM manufacturers WHERE id = ?', [id])
+    await ex.run('DELETE FROM manufacturers WHERE id = ?', [id])
   },
 
-  merge(ex, targetId, sourceIds) {
-    checkMerge(ex, 'manufacturers', 'manufacturer', targetId, sourceIds)
-    const target = _get(ex, targetId)
-    const sources = [...new Set(sourceIds)].map((sourceId) => _get(ex, sourceId))
-    const affected = _madeBy(ex, sources.map((s) => s.id))
+  async merge(ex, targetId, sourceIds) {
+    await checkMerge(ex, 'manufacturers', 'manufacturer', targetId, sourceIds)
+    const target = await _get(ex, targetId)
+    const sources = []
+    for (const sourceId of new Set(sourceIds)) sources.push(await _get(ex, sourceId))
+    const affected = await _madeBy(ex, sources.map((s) => s.id))
     const at = now()
     const aliases = [...target.aliases]
     for (const source of sources) {
       aliases.push(source.name, ...source.aliases)
       // A component that already has the part number under the target keeps that one.
-      ex.run(
+      await ex.run(
         `DELETE FROM mpns WHERE manufacturer_id = ? AND EXISTS (
            SELECT 1 FROM mpns t WHERE t.manufacturer_id = ? AND t.component_id = mpns.component_id AND t.part_number = mpns.part_number)`,
         [source.id, targetId],
       )
-      ex.run('UPDATE mpns SET manufacturer_id = ?, updated_at = ?, version = version + 1 WHERE manufacturer_id = ?', [targetId, at, source.id])
-      ex.run('DELETE FROM manufacturers WHERE id = ?', [source.id])
+      await ex.run('UPDATE mpns SET manufacturer_id = ?, updated_at = ?, version = version + 1 WHERE manufacturer_id = ?', [targetId, at, source.id])
+      await ex.run('DELETE FROM manufacturers WHERE id = ?', [source.id])
     }
     const merged = _aliases(aliases, target.name)
-    ex.run('UPDATE manufacturers SET aliases = ?, alias_keys = ?, updated_at = ?, version = version + 1 WHERE id = ?', [JSON.stringify(merged), aliasKeys(merged), at, targetId])
-    for (const componentId of affected) touchComponent(ex, componentId, 'update', ['mpns'], at)
-    return _get(ex, targetId)
+    await ex.run('UPDATE manufacturers SET aliases = ?, alias_keys = ?, updated_at = ?, version = version + 1 WHERE id = ?', [JSON.stringify(merged), aliasKeys(merged), at, targetId])
+    for (const componentId of affected) await touchComponent(ex, componentId, 'update', ['mpns'], at)
+    return await _get(ex, targetId)
   },
-} satisfies SyncRepo<ManufacturerStore>
+} satisfies StoreRepo<ManufacturerStore>
 
 interface _Row {
   id: string
@@ -127,8 +128,8 @@ interface _Row {
   part_count: number
 }
 
-function _get(ex: SqlExecutor, id: string): Manufacturer {
-  const row = ex.get<_Row>(`SELECT ${COLUMNS} FROM manufacturers f WHERE f.id = ?`, [id])
+async function _get(ex: SqlExecutor, id: string): Promise<Manufacturer> {
+  const row = await ex.get<_Row>(`SELECT ${COLUMNS} FROM manufacturers f WHERE f.id = ?`, [id])
   if (!row) throw notFound('manufacturer', id)
   return _view(row)
 }
@@ -146,8 +147,8 @@ function _view(r: _Row): Manufacturer {
   }
 }
 
-function _assertNameFree(ex: SqlExecutor, name: string, exceptId: string | null): void {
-  const row = ex.get<{ id: string; name: string }>('SELECT id, name FROM manufacturers WHERE name_key = ? AND id IS NOT ?', [foldKey(name), exceptId])
+async function _assertNameFree(ex: SqlExecutor, name: string, exceptId: string | null): Promise<void> {
+  const row = await ex.get<{ id: string; name: string }>('SELECT id, name FROM manufacturers WHERE name_key = ? AND id IS NOT ?', [foldKey(name), exceptId])
   if (row) throw conflict('body.name', `a manufacturer named ${row.name} exists (${row.id})`)
 }
 
@@ -165,10 +166,10 @@ function _aliases(aliases: readonly string[], name: string): string[] {
 }
 
 /** Live components with an MPN made by any of the manufacturers, in id order. */
-function _madeBy(ex: SqlExecutor, manufacturerIds: readonly string[]): string[] {
+async function _madeBy(ex: SqlExecutor, manufacturerIds: readonly string[]): Promise<string[]> {
   const ids: string[] = []
   for (const part of chunks(manufacturerIds)) {
-    ids.push(...ex.all<{ component_id: string }>(`SELECT component_id FROM mpns WHERE manufacturer_id IN (${placeholders(part.length)})`, part).map((r) => r.component_id))
+    ids.push(...(await ex.all<{ component_id: string }>(`SELECT component_id FROM mpns WHERE manufacturer_id IN (${placeholders(part.length)})`, part)).map((r) => r.component_id))
   }
-  return liveComponentIds(ex, ids)
+  return await liveComponentIds(ex, ids)
 }

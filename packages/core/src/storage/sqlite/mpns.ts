@@ -6,17 +6,17 @@ import type { MpnStore } from '../types'
 import { checkVersion, chunks, decodeCursor, encodeCursor, likeEscape, notFound, now } from './_shared'
 import { findManufacturer, findOrCreateManufacturer, insertMpn } from './component-children'
 import { requireComponentRow, touchComponent } from './component-core'
-import type { SyncRepo } from './repo'
+import type { StoreRepo } from './repo'
 
 const FROM = 'mpns m JOIN manufacturers f ON f.id = m.manufacturer_id JOIN components c ON c.id = m.component_id'
 const COLUMNS = 'm.id AS id, m.component_id AS component_id, m.manufacturer_id AS manufacturer_id, f.name AS manufacturer, m.part_number AS part_number, m.created_at AS created_at, m.updated_at AS updated_at, m.version AS version'
 
 export const mpns = {
-  list(ex, query) {
+  async list(ex, query) {
     const where = ['c.deleted_at IS NULL']
     const params: SqlParam[] = []
     if (query.manufacturerId !== undefined) {
-      if (!ex.get('SELECT 1 FROM manufacturers WHERE id = ?', [query.manufacturerId])) {
+      if (!await ex.get('SELECT 1 FROM manufacturers WHERE id = ?', [query.manufacturerId])) {
         const message = `manufacturer ${query.manufacturerId} does not exist`
         throw new ComplibError('VALIDATION_FAILED', `query.manufacturerId: ${message}`, { errors: [{ path: 'query.manufacturerId', message }] })
       }
@@ -32,7 +32,7 @@ export const mpns = {
     }
     const rankParams = query.q ? [`${likeEscape(query.q)}%`] : []
     const inner = `SELECT ${COLUMNS}, ${rank} AS rank FROM ${FROM} WHERE ${where.join(' AND ')}`
-    const total = ex.get<{ n: number }>(`SELECT count(*) AS n FROM ${FROM} WHERE ${where.join(' AND ')}`, params)!.n
+    const total = (await ex.get<{ n: number }>(`SELECT count(*) AS n FROM ${FROM} WHERE ${where.join(' AND ')}`, params))!.n
     let after = ''
     const afterParams: SqlParam[] = []
     if (query.cursor) {
@@ -40,7 +40,7 @@ export const mpns = {
       after = `WHERE (rank > ? OR (rank = ? AND (part_number > ? COLLATE NOCASE OR (part_number = ? COLLATE NOCASE AND id > ?))))`
       afterParams.push(lastRank, lastRank, lastPart, lastPart, lastId)
     }
-    const rows = ex.all<_Row & { rank: number }>(
+    const rows = await ex.all<_Row & { rank: number }>(
       `SELECT * FROM (${inner}) ${after} ORDER BY rank, part_number COLLATE NOCASE, id LIMIT ?`,
       [...rankParams, ...params, ...afterParams, query.limit + 1],
     )
@@ -50,33 +50,33 @@ export const mpns = {
     return { items: rows.map(_view), total, nextCursor: more && last ? encodeCursor([last.rank, last.part_number, last.id]) : null }
   },
 
-  listForComponent(ex, componentId) {
-    requireComponentRow(ex, componentId)
-    return ex.all<_Row>(`SELECT ${COLUMNS} FROM ${FROM} WHERE m.component_id = ? ORDER BY m.position`, [componentId]).map(_view)
+  async listForComponent(ex, componentId) {
+    await requireComponentRow(ex, componentId)
+    return (await ex.all<_Row>(`SELECT ${COLUMNS} FROM ${FROM} WHERE m.component_id = ? ORDER BY m.position`, [componentId])).map(_view)
   },
 
-  get: (ex, id) => _get(ex, id),
+  get: async (ex, id) => await _get(ex, id),
 
-  create(ex, componentId, input) {
-    requireComponentRow(ex, componentId)
+  async create(ex, componentId, input) {
+    await requireComponentRow(ex, componentId)
     const at = now()
-    const position = ex.get<{ next: number }>('SELECT coalesce(max(position) + 1, 0) AS next FROM mpns WHERE component_id = ?', [componentId])!.next
+    const position = (await ex.get<{ next: number }>('SELECT coalesce(max(position) + 1, 0) AS next FROM mpns WHERE component_id = ?', [componentId]))!.next
     // insertMpn refuses a duplicate before it inserts; a manufacturer it created for
     // a refused MPN is rolled back with the call.
-    const id = insertMpn(ex, componentId, input, position, at)
-    touchComponent(ex, componentId, 'update', ['mpns'], at)
-    return _get(ex, id)
+    const id = await insertMpn(ex, componentId, input, position, at)
+    await touchComponent(ex, componentId, 'update', ['mpns'], at)
+    return await _get(ex, id)
   },
 
-  update(ex, id, patch, options) {
-    const current = _get(ex, id)
+  async update(ex, id, patch, options) {
+    const current = await _get(ex, id)
     checkVersion('mpn', id, current.version, options?.ifVersion)
     const partNumber = patch.partNumber ?? current.partNumber
-    const manufacturerId = patch.manufacturer === undefined ? current.manufacturerId : findManufacturer(ex, patch.manufacturer)
+    const manufacturerId = patch.manufacturer === undefined ? current.manufacturerId : await findManufacturer(ex, patch.manufacturer)
     if (manufacturerId === current.manufacturerId && partNumber === current.partNumber) return current
     if (
       manufacturerId !== null &&
-      ex.get('SELECT 1 FROM mpns WHERE component_id = ? AND manufacturer_id = ? AND part_number = ? AND id <> ?', [current.componentId, manufacturerId, partNumber, id])
+      await ex.get('SELECT 1 FROM mpns WHERE component_id = ? AND manufacturer_id = ? AND part_number = ? AND id <> ?', [current.componentId, manufacturerId, partNumber, id])
     ) {
       const field = patch.partNumber !== undefined ? 'body.partNumber' : 'body.manufacturer'
       throw new ComplibError('CONFLICT', `that manufacturer part number is already an MPN of component ${current.componentId}`, {
@@ -84,26 +84,26 @@ export const mpns = {
       })
     }
     const at = now()
-    const finalManufacturerId = manufacturerId ?? findOrCreateManufacturer(ex, patch.manufacturer!, at)
-    ex.run('UPDATE mpns SET manufacturer_id = ?, part_number = ?, updated_at = ?, version = version + 1 WHERE id = ?', [finalManufacturerId, partNumber, at, id])
-    touchComponent(ex, current.componentId, 'update', ['mpns'], at)
-    return _get(ex, id)
+    const finalManufacturerId = manufacturerId ?? await findOrCreateManufacturer(ex, patch.manufacturer!, at)
+    await ex.run('UPDATE mpns SET manufacturer_id = ?, part_number = ?, updated_at = ?, version = version + 1 WHERE id = ?', [finalManufacturerId, partNumber, at, id])
+    await touchComponent(ex, current.componentId, 'update', ['mpns'], at)
+    return await _get(ex, id)
   },
 
-  delete(ex, id) {
-    const current = _get(ex, id)
-    ex.run('DELETE FROM mpns WHERE id = ?', [id])
-    touchComponent(ex, current.componentId, 'update', ['mpns'])
+  async delete(ex, id) {
+    const current = await _get(ex, id)
+    await ex.run('DELETE FROM mpns WHERE id = ?', [id])
+    await touchComponent(ex, current.componentId, 'update', ['mpns'])
   },
 
-  resolve(ex, items) {
+  async resolve(ex, items) {
     const results: MpnResolveResult[] = items.map((item) => ({ partNumber: item.partNumber, manufacturer: item.manufacturer ?? null, matches: [] }))
     // One query per chunk of the BOM: the items travel as a JSON array and are joined
     // in SQL, so part_number's NOCASE collation decides what matches; a manufacturer
     // matches by its name's or an alias's foldKey.
     const indexed = items.map((item, i) => ({ i, p: item.partNumber, m: item.manufacturer == null ? null : foldKey(item.manufacturer) }))
     for (const part of chunks(indexed)) {
-      const rows = ex.all<{ i: number; component_id: string; ipn: string; name: string; manufacturer: string; part_number: string }>(
+      const rows = await ex.all<{ i: number; component_id: string; ipn: string; name: string; manufacturer: string; part_number: string }>(
         `SELECT json_extract(j.value, '$.i') AS i, m.component_id, c.ipn, c.name, f.name AS manufacturer, m.part_number
          FROM json_each(?) j
          JOIN mpns m ON m.part_number = json_extract(j.value, '$.p')
@@ -121,7 +121,7 @@ export const mpns = {
     }
     return results
   },
-} satisfies SyncRepo<MpnStore>
+} satisfies StoreRepo<MpnStore>
 
 interface _Row {
   id: string
@@ -135,8 +135,8 @@ interface _Row {
 }
 
 /** An MPN of a live component; those of a deleted component are hidden like the component. */
-function _get(ex: SqlExecutor, id: string): Mpn {
-  const row = ex.get<_Row>(`SELECT ${COLUMNS} FROM ${FROM} WHERE m.id = ? AND c.deleted_at IS NULL`, [id])
+async function _get(ex: SqlExecutor, id: string): Promise<Mpn> {
+  const row = await ex.get<_Row>(`SELECT ${COLUMNS} FROM ${FROM} WHERE m.id = ? AND c.deleted_at IS NULL`, [id])
   if (!row) throw notFound('mpn', id)
   return _view(row)
 }

@@ -7,37 +7,37 @@ import type { ParameterStore, ParameterTypeStore } from '../types'
 import { checkVersion, conflict, likeEscape, notFound, now, pageByName } from './_shared'
 import { insertParameter, setParameters } from './component-children'
 import { requireComponentRow, touchComponent } from './component-core'
-import type { SyncRepo } from './repo'
+import type { StoreRepo } from './repo'
 
 const PARAMETER_COLUMNS = 'id, component_id, type, value, unit, numeric, created_at, updated_at, version'
 
 export const parameters = {
-  listForComponent(ex, componentId) {
-    requireComponentRow(ex, componentId)
-    return _forComponent(ex, componentId)
+  async listForComponent(ex, componentId) {
+    await requireComponentRow(ex, componentId)
+    return await _forComponent(ex, componentId)
   },
 
-  add(ex, componentId, input) {
-    requireComponentRow(ex, componentId)
+  async add(ex, componentId, input) {
+    await requireComponentRow(ex, componentId)
     const at = now()
-    const position = ex.get<{ next: number }>('SELECT coalesce(max(position) + 1, 0) AS next FROM component_parameters WHERE component_id = ?', [componentId])!.next
-    const id = insertParameter(ex, componentId, input, position, at)
-    touchComponent(ex, componentId, 'update', ['parameters'], at)
-    return _get(ex, id)
+    const position = (await ex.get<{ next: number }>('SELECT coalesce(max(position) + 1, 0) AS next FROM component_parameters WHERE component_id = ?', [componentId]))!.next
+    const id = await insertParameter(ex, componentId, input, position, at)
+    await touchComponent(ex, componentId, 'update', ['parameters'], at)
+    return await _get(ex, id)
   },
 
-  replace(ex, componentId, inputs) {
-    requireComponentRow(ex, componentId)
+  async replace(ex, componentId, inputs) {
+    await requireComponentRow(ex, componentId)
     const at = now()
-    setParameters(ex, componentId, inputs, at)
-    touchComponent(ex, componentId, 'update', ['parameters'], at)
-    return _forComponent(ex, componentId)
+    await setParameters(ex, componentId, inputs, at)
+    await touchComponent(ex, componentId, 'update', ['parameters'], at)
+    return await _forComponent(ex, componentId)
   },
 
-  get: (ex, id) => _get(ex, id),
+  get: async (ex, id) => await _get(ex, id),
 
-  update(ex, id, patch, options) {
-    const current = _get(ex, id)
+  async update(ex, id, patch, options) {
+    const current = await _get(ex, id)
     checkVersion('parameter', id, current.version, options?.ifVersion)
     const next = {
       type: patch.type ?? current.type,
@@ -46,7 +46,7 @@ export const parameters = {
     }
     if (next.type === current.type && next.value === current.value && next.unit === current.unit) return current
     const at = now()
-    ex.run('UPDATE component_parameters SET type = ?, value = ?, unit = ?, numeric = ?, updated_at = ?, version = version + 1 WHERE id = ?', [
+    await ex.run('UPDATE component_parameters SET type = ?, value = ?, unit = ?, numeric = ?, updated_at = ?, version = version + 1 WHERE id = ?', [
       next.type,
       next.value,
       next.unit,
@@ -54,20 +54,20 @@ export const parameters = {
       at,
       id,
     ])
-    touchComponent(ex, current.componentId, 'update', ['parameters'], at)
-    return _get(ex, id)
+    await touchComponent(ex, current.componentId, 'update', ['parameters'], at)
+    return await _get(ex, id)
   },
 
-  delete(ex, id) {
-    const current = _get(ex, id)
-    ex.run('DELETE FROM component_parameters WHERE id = ?', [id])
-    touchComponent(ex, current.componentId, 'update', ['parameters'])
+  async delete(ex, id) {
+    const current = await _get(ex, id)
+    await ex.run('DELETE FROM component_parameters WHERE id = ?', [id])
+    await touchComponent(ex, current.componentId, 'update', ['parameters'])
   },
-} satisfies SyncRepo<ParameterStore>
+} satisfies StoreRepo<ParameterStore>
 
 export const parameterTypes = {
-  list(ex, query) {
-    const page = pageByName<_TypeRow>(ex, {
+  async list(ex, query) {
+    const page = await pageByName<_TypeRow>(ex, {
       select: '*',
       from: 'parameter_types',
       where: query.q ? [`name LIKE ? ESCAPE '\\'`] : [],
@@ -78,13 +78,13 @@ export const parameterTypes = {
     return { ...page, items: page.items.map(_typeView) }
   },
 
-  get: (ex, id) => _getType(ex, id),
+  get: async (ex, id) => await _getType(ex, id),
 
-  create(ex, input) {
-    _assertTypeNameFree(ex, input.name, null)
+  async create(ex, input) {
+    await _assertTypeNameFree(ex, input.name, null)
     const at = now()
     const id = createId('parameterType')
-    ex.run('INSERT INTO parameter_types (id, name, name_key, unit, kind, description, created_at, updated_at, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)', [
+    await ex.run('INSERT INTO parameter_types (id, name, name_key, unit, kind, description, created_at, updated_at, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)', [
       id,
       input.name,
       foldKey(input.name),
@@ -94,11 +94,11 @@ export const parameterTypes = {
       at,
       at,
     ])
-    return _getType(ex, id)
+    return await _getType(ex, id)
   },
 
-  update(ex, id, patch, options) {
-    const current = _getType(ex, id)
+  async update(ex, id, patch, options) {
+    const current = await _getType(ex, id)
     checkVersion('parameter type', id, current.version, options?.ifVersion)
     const next = {
       name: patch.name ?? current.name,
@@ -107,10 +107,10 @@ export const parameterTypes = {
       description: patch.description === undefined ? current.description : patch.description,
     }
     const renamed = next.name !== current.name
-    if (renamed) _assertTypeNameFree(ex, next.name, id)
+    if (renamed) await _assertTypeNameFree(ex, next.name, id)
     if (!renamed && next.unit === current.unit && next.kind === current.kind && next.description === current.description) return current
     // The key is written on a rename only: a type kept from before foldKey holds none (identifier-keys.ts).
-    ex.run('UPDATE parameter_types SET name = ?, name_key = coalesce(?, name_key), unit = ?, kind = ?, description = ?, updated_at = ?, version = version + 1 WHERE id = ?', [
+    await ex.run('UPDATE parameter_types SET name = ?, name_key = coalesce(?, name_key), unit = ?, kind = ?, description = ?, updated_at = ?, version = version + 1 WHERE id = ?', [
       next.name,
       renamed ? foldKey(next.name) : null,
       next.unit,
@@ -119,16 +119,16 @@ export const parameterTypes = {
       now(),
       id,
     ])
-    return _getType(ex, id)
+    return await _getType(ex, id)
   },
 
-  delete(ex, id) {
-    _getType(ex, id)
+  async delete(ex, id) {
+    await _getType(ex, id)
     // Parameters hold their type as text, so removing the vocabulary entry loses no
     // component data; the type simply stops being suggested.
-    ex.run('DELETE FROM parameter_types WHERE id = ?', [id])
+    await ex.run('DELETE FROM parameter_types WHERE id = ?', [id])
   },
-} satisfies SyncRepo<ParameterTypeStore>
+} satisfies StoreRepo<ParameterTypeStore>
 
 interface _Row {
   id: string
@@ -153,13 +153,13 @@ interface _TypeRow {
   version: number
 }
 
-function _forComponent(ex: SqlExecutor, componentId: string): Parameter[] {
-  return ex.all<_Row>(`SELECT ${PARAMETER_COLUMNS} FROM component_parameters WHERE component_id = ? ORDER BY position`, [componentId]).map(_view)
+async function _forComponent(ex: SqlExecutor, componentId: string): Promise<Parameter[]> {
+  return (await ex.all<_Row>(`SELECT ${PARAMETER_COLUMNS} FROM component_parameters WHERE component_id = ? ORDER BY position`, [componentId])).map(_view)
 }
 
 /** A parameter of a live component; those of a deleted component are hidden like the component. */
-function _get(ex: SqlExecutor, id: string): Parameter {
-  const row = ex.get<_Row>(
+async function _get(ex: SqlExecutor, id: string): Promise<Parameter> {
+  const row = await ex.get<_Row>(
     `SELECT ${PARAMETER_COLUMNS} FROM component_parameters p WHERE id = ? AND EXISTS (SELECT 1 FROM components c WHERE c.id = p.component_id AND c.deleted_at IS NULL)`,
     [id],
   )
@@ -181,8 +181,8 @@ function _view(r: _Row): Parameter {
   }
 }
 
-function _getType(ex: SqlExecutor, id: string): ParameterType {
-  const row = ex.get<_TypeRow>('SELECT * FROM parameter_types WHERE id = ?', [id])
+async function _getType(ex: SqlExecutor, id: string): Promise<ParameterType> {
+  const row = await ex.get<_TypeRow>('SELECT * FROM parameter_types WHERE id = ?', [id])
   if (!row) throw notFound('parameter type', id)
   return _typeView(row)
 }
@@ -191,7 +191,7 @@ function _typeView(r: _TypeRow): ParameterType {
   return { id: r.id, name: r.name, unit: r.unit, kind: r.kind, description: r.description, createdAt: r.created_at, updatedAt: r.updated_at, version: r.version }
 }
 
-function _assertTypeNameFree(ex: SqlExecutor, name: string, exceptId: string | null): void {
-  const row = ex.get<{ id: string; name: string }>('SELECT id, name FROM parameter_types WHERE name_key = ? AND id IS NOT ?', [foldKey(name), exceptId])
+async function _assertTypeNameFree(ex: SqlExecutor, name: string, exceptId: string | null): Promise<void> {
+  const row = await ex.get<{ id: string; name: string }>('SELECT id, name FROM parameter_types WHERE name_key = ? AND id IS NOT ?', [foldKey(name), exceptId])
   if (row) throw conflict('body.name', `a parameter type named ${row.name} exists (${row.id})`)
 }

@@ -1,10 +1,10 @@
 import type { SqlExecutor } from '../_internal/sql-executor'
 
 /**
- * The synchronous shape of a store: each async method `(…args) => Promise<R>`
- * becomes `(ex, …args) => R`. The stores are written this way and
- * bound to an executor by `createSqliteStorage`.
+ * The engine-neutral shape of a store: each method `(…args) => Promise<R>` of
+ * the contract becomes `(ex, …args) => R | Promise<R>`, written against an
+ * executor and bound to one by the engine (`createSqliteStorage`).
  */
-export type SyncRepo<S> = {
-  [K in keyof S]: S[K] extends (...args: infer A) => Promise<infer R> ? (ex: SqlExecutor, ...args: A) => R : never
+export type StoreRepo<S> = {
+  [K in keyof S]: S[K] extends (...args: infer A) => Promise<infer R> ? (ex: SqlExecutor, ...args: A) => R | Promise<R> : never
 }

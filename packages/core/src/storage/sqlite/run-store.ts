@@ -3,18 +3,18 @@ import type { Run, RunBatch, RunDetail } from '../../schemas'
 import type { SqlExecutor, SqlParam } from '../_internal/sql-executor'
 import type { RunStore } from '../types'
 import { decodeCursor, encodeCursor, notFound, now } from './_shared'
-import type { SyncRepo } from './repo'
+import type { StoreRepo } from './repo'
 
 const MAX_LOG_LINES = 1000
 const MAX_LOG_LINE = 2000
 const MAX_ATTEMPTS = 50
 
 export const runs = {
-  create(ex, input) {
-    if (!ex.get('SELECT 1 FROM connectors WHERE id = ?', [input.connectorId])) throw notFound('connector', input.connectorId)
+  async create(ex, input) {
+    if (!await ex.get('SELECT 1 FROM connectors WHERE id = ?', [input.connectorId])) throw notFound('connector', input.connectorId)
     const id = createId('run')
     const total = input.batches.reduce((n, b) => n + b.ids.length, 0)
-    ex.run(`INSERT INTO runs (id, connector_id, trigger, status, total, batches_total, created_at) VALUES (?, ?, ?, 'queued', ?, ?, ?)`, [
+    await ex.run(`INSERT INTO runs (id, connector_id, trigger, status, total, batches_total, created_at) VALUES (?, ?, ?, 'queued', ?, ?, ?)`, [
       id,
       input.connectorId,
       input.trigger,
@@ -22,32 +22,32 @@ export const runs = {
       input.batches.length,
       now(),
     ])
-    input.batches.forEach((b, idx) => {
-      ex.run(`INSERT INTO run_batches (run_id, idx, webhook_id, ids, size, status) VALUES (?, ?, ?, ?, ?, 'pending')`, [id, idx, b.webhookId, JSON.stringify(b.ids), b.ids.length])
-    })
-    return _detail(ex, id)
+    for (const [idx, b] of input.batches.entries()) {
+      await ex.run(`INSERT INTO run_batches (run_id, idx, webhook_id, ids, size, status) VALUES (?, ?, ?, ?, ?, 'pending')`, [id, idx, b.webhookId, JSON.stringify(b.ids), b.ids.length])
+    }
+    return await _detail(ex, id)
   },
 
-  get: (ex, id) => _detail(ex, id),
+  get: async (ex, id) => await _detail(ex, id),
 
-  list(ex, connectorId, page) {
-    const total = ex.get<{ n: number }>('SELECT count(*) AS n FROM runs WHERE connector_id = ?', [connectorId])!.n
+  async list(ex, connectorId, page) {
+    const total = (await ex.get<{ n: number }>('SELECT count(*) AS n FROM runs WHERE connector_id = ?', [connectorId]))!.n
     const params: SqlParam[] = [connectorId]
     let before = ''
     if (page.cursor) {
       before = ' AND id < ?'
       params.push(decodeCursor(page.cursor, 1)[0] as string)
     }
-    const rows = ex.all<_Row>(`SELECT * FROM runs WHERE connector_id = ?${before} ORDER BY id DESC LIMIT ?`, [...params, page.limit + 1])
+    const rows = await ex.all<_Row>(`SELECT * FROM runs WHERE connector_id = ?${before} ORDER BY id DESC LIMIT ?`, [...params, page.limit + 1])
     const more = rows.length > page.limit
     if (more) rows.pop()
     return { items: rows.map(_view), total, nextCursor: more ? encodeCursor([rows.at(-1)!.id]) : null }
   },
 
-  listActive: (ex) => ex.all<_Row>(`SELECT * FROM runs WHERE status IN ('queued', 'running') ORDER BY id`).map(_view),
+  listActive: async (ex) => (await ex.all<_Row>(`SELECT * FROM runs WHERE status IN ('queued', 'running') ORDER BY id`)).map(_view),
 
-  update(ex, id, patch) {
-    const current = _row(ex, id)
+  async update(ex, id, patch) {
+    const current = await _row(ex, id)
     const sets: string[] = []
     const values: SqlParam[] = []
     for (const [key, column] of [
@@ -71,12 +71,12 @@ export const runs = {
       sets.push('logs = ?')
       values.push(JSON.stringify(logs))
     }
-    if (sets.length) ex.run(`UPDATE runs SET ${sets.join(', ')} WHERE id = ?`, [...values, id])
-    return _view(_row(ex, id))
+    if (sets.length) await ex.run(`UPDATE runs SET ${sets.join(', ')} WHERE id = ?`, [...values, id])
+    return _view(await _row(ex, id))
   },
 
-  updateBatch(ex, runId, index, patch) {
-    const current = _batchRow(ex, runId, index)
+  async updateBatch(ex, runId, index, patch) {
+    const current = await _batchRow(ex, runId, index)
     const sets: string[] = []
     const values: SqlParam[] = []
     if (patch.status !== undefined) sets.push('status = ?') && values.push(patch.status)
@@ -92,17 +92,17 @@ export const runs = {
       sets.push('attempts = ?')
       values.push(JSON.stringify(attempts))
     }
-    if (sets.length) ex.run(`UPDATE run_batches SET ${sets.join(', ')} WHERE run_id = ? AND idx = ?`, [...values, runId, index])
-    return _batchView(_batchRow(ex, runId, index))
+    if (sets.length) await ex.run(`UPDATE run_batches SET ${sets.join(', ')} WHERE run_id = ? AND idx = ?`, [...values, runId, index])
+    return _batchView(await _batchRow(ex, runId, index))
   },
 
-  getBatchPayload(ex, runId, index) {
-    _row(ex, runId)
-    const row = ex.get<Pick<_BatchRow, 'ids' | 'body'> & { mark: number | null }>('SELECT ids, body, mark FROM run_batches WHERE run_id = ? AND idx = ?', [runId, index])
+  async getBatchPayload(ex, runId, index) {
+    await _row(ex, runId)
+    const row = await ex.get<Pick<_BatchRow, 'ids' | 'body'> & { mark: number | null }>('SELECT ids, body, mark FROM run_batches WHERE run_id = ? AND idx = ?', [runId, index])
     if (!row) throw notFound(`batch of run ${runId}:`, String(index))
     return { ids: JSON.parse(row.ids) as string[], body: row.body, mark: row.mark }
   },
-} satisfies SyncRepo<RunStore>
+} satisfies StoreRepo<RunStore>
 
 interface _Row {
   id: string
@@ -139,23 +139,23 @@ interface _BatchRow {
 
 const _BATCH_COLUMNS = 'run_id, idx, webhook_id, size, status, sent, skipped, attempts, last_status, error'
 
-function _row(ex: SqlExecutor, id: string): _Row {
-  const row = ex.get<_Row>('SELECT * FROM runs WHERE id = ?', [id])
+async function _row(ex: SqlExecutor, id: string): Promise<_Row> {
+  const row = await ex.get<_Row>('SELECT * FROM runs WHERE id = ?', [id])
   if (!row) throw notFound('run', id)
   return row
 }
 
 /** The batch's record without its ids and kept bytes (only getBatchPayload needs those). */
-function _batchRow(ex: SqlExecutor, runId: string, index: number): Omit<_BatchRow, 'ids' | 'body'> {
-  if (!ex.get('SELECT 1 FROM runs WHERE id = ?', [runId])) throw notFound('run', runId)
-  const row = ex.get<Omit<_BatchRow, 'ids' | 'body'>>(`SELECT ${_BATCH_COLUMNS} FROM run_batches WHERE run_id = ? AND idx = ?`, [runId, index])
+async function _batchRow(ex: SqlExecutor, runId: string, index: number): Promise<Omit<_BatchRow, 'ids' | 'body'>> {
+  if (!await ex.get('SELECT 1 FROM runs WHERE id = ?', [runId])) throw notFound('run', runId)
+  const row = await ex.get<Omit<_BatchRow, 'ids' | 'body'>>(`SELECT ${_BATCH_COLUMNS} FROM run_batches WHERE run_id = ? AND idx = ?`, [runId, index])
   if (!row) throw notFound(`batch of run ${runId}:`, String(index))
   return row
 }
 
-function _detail(ex: SqlExecutor, id: string): RunDetail {
-  const run = _view(_row(ex, id))
-  const batches = ex.all<Omit<_BatchRow, 'ids' | 'body'>>(`SELECT ${_BATCH_COLUMNS} FROM run_batches WHERE run_id = ? ORDER BY idx`, [id])
+async function _detail(ex: SqlExecutor, id: string): Promise<RunDetail> {
+  const run = _view(await _row(ex, id))
+  const batches = await ex.all<Omit<_BatchRow, 'ids' | 'body'>>(`SELECT ${_BATCH_COLUMNS} FROM run_batches WHERE run_id = ? ORDER BY idx`, [id])
   return { ...run, batches: batches.map(_batchView) }
 }
 

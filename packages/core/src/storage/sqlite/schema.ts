@@ -1,4 +1,4 @@
-import type { SqlExecutor } from '../_internal/sql-executor'
+import type { SyncSqlExecutor } from '../_internal/sql-executor'
 import { addIdentifierKeys } from './identifier-keys'
 
 /**
@@ -12,7 +12,7 @@ import { addIdentifierKeys } from './identifier-keys'
  * An entry is SQL text, a list of single statements, or a function for a step
  * SQLite cannot do alone (it runs inside the same transaction).
  */
-type Migration = string | readonly string[] | ((ex: SqlExecutor, log?: (message: string) => void) => void)
+type Migration = string | readonly string[] | ((ex: SyncSqlExecutor, log?: (message: string) => void) => void)
 
 const MIGRATIONS: ReadonlyArray<Migration> = [
   /* sql */ `
@@ -339,7 +339,7 @@ const MIGRATIONS: ReadonlyArray<Migration> = [
  * make an older library); returns whether it ran anything. `log` hears what a
  * step wants known.
  */
-export function migrate(ex: SqlExecutor, log?: (message: string) => void, target: number = MIGRATIONS.length): boolean {
+export function migrate(ex: SyncSqlExecutor, log?: (message: string) => void, target: number = MIGRATIONS.length): boolean {
   ex.run('CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)')
   const row = ex.get<{ value: string }>(`SELECT value FROM meta WHERE key = 'schema_version'`)
   const current = row ? Number(row.value) : 0

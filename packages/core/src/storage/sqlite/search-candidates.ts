@@ -15,58 +15,58 @@ import { type Candidate, countRanked, type Needle, tierSize, toGramMatch } from 
 const WORD_TIER_MAX_ROWS = 500
 const WORD_TIER_CHUNK = 100
 
-export function componentCandidates(ex: SqlExecutor, needle: Needle, limit: number): Candidate[] {
+export async function componentCandidates(ex: SqlExecutor, needle: Needle, limit: number): Promise<Candidate[]> {
   const take = tierSize(limit)
   const { text } = needle
   const hi = `${text}\uffff`
   const ids = new Set<string>()
   const add = (rows: { id: string }[]) => rows.forEach((r) => ids.add(r.id))
-  add(ex.all(`SELECT id FROM components WHERE name COLLATE NOCASE >= ? AND name COLLATE NOCASE < ? AND deleted_at IS NULL ORDER BY name COLLATE NOCASE LIMIT ?`, [text, hi, take]))
-  add(ex.all(`SELECT id FROM components WHERE ipn >= ? AND ipn < ? AND deleted_at IS NULL ORDER BY ipn LIMIT ?`, [text, hi, take]))
+  add(await ex.all(`SELECT id FROM components WHERE name COLLATE NOCASE >= ? AND name COLLATE NOCASE < ? AND deleted_at IS NULL ORDER BY name COLLATE NOCASE LIMIT ?`, [text, hi, take]))
+  add(await ex.all(`SELECT id FROM components WHERE ipn >= ? AND ipn < ? AND deleted_at IS NULL ORDER BY ipn LIMIT ?`, [text, hi, take]))
   add(
-    ex.all(`SELECT c.id AS id FROM mpns m JOIN components c ON c.id = m.component_id WHERE m.part_number >= ? AND m.part_number < ? AND c.deleted_at IS NULL ORDER BY m.part_number LIMIT ?`, [text, hi, take]),
+    await ex.all(`SELECT c.id AS id FROM mpns m JOIN components c ON c.id = m.component_id WHERE m.part_number >= ? AND m.part_number < ? AND c.deleted_at IS NULL ORDER BY m.part_number LIMIT ?`, [text, hi, take]),
   )
-  const found = _loadComponents(ex, [...ids])
+  const found = await _loadComponents(ex, [...ids])
   if (ids.size >= limit) return found
 
-  for (const chunk of _wordTierIds(ex, text, 'components_fts')) {
-    found.push(..._loadComponents(ex, chunk.filter((id) => !ids.has(id))))
+  for await (const chunk of _wordTierIds(ex, text, 'components_fts')) {
+    found.push(...await _loadComponents(ex, chunk.filter((id) => !ids.has(id))))
     chunk.forEach((id) => ids.add(id))
     if (countRanked(found, needle, 1) >= limit) return found
   }
 
   if (countRanked(found, needle, 2) >= limit) return found
   const like = `%${likeEscape(text)}%`
-  const rows = ex.all<{ id: string }>(
+  const rows = await ex.all<{ id: string }>(
     `SELECT c.id AS id FROM components_grams g JOIN components c ON c.rowid = g.docid
      WHERE components_grams MATCH ?1 AND c.deleted_at IS NULL
        AND (c.name LIKE ?2 ESCAPE '\\' OR c.ipn LIKE ?2 ESCAPE '\\' OR EXISTS (SELECT 1 FROM mpns m WHERE m.component_id = c.id AND m.part_number LIKE ?2 ESCAPE '\\'))
      LIMIT ?3`,
     [toGramMatch(text), like, take + ids.size],
   )
-  found.push(..._loadComponents(ex, rows.map((r) => r.id).filter((id) => !ids.has(id))))
+  found.push(...await _loadComponents(ex, rows.map((r) => r.id).filter((id) => !ids.has(id))))
   return found
 }
 
-export function mpnCandidates(ex: SqlExecutor, needle: Needle, limit: number): Candidate[] {
+export async function mpnCandidates(ex: SqlExecutor, needle: Needle, limit: number): Promise<Candidate[]> {
   const take = tierSize(limit)
   const { text } = needle
-  const found = _mpnRows(ex, `m.part_number >= ? AND m.part_number < ? AND c.deleted_at IS NULL ORDER BY m.part_number LIMIT ?`, [text, `${text}\uffff`, take])
+  const found = await _mpnRows(ex, `m.part_number >= ? AND m.part_number < ? AND c.deleted_at IS NULL ORDER BY m.part_number LIMIT ?`, [text, `${text}\uffff`, take])
   if (found.length >= limit) return found
 
-  for (const chunk of _wordTierIds(ex, text, 'mpns')) {
-    for (const part of chunks(chunk)) found.push(..._mpnRows(ex, `m.component_id IN (${placeholders(part.length)})`, part))
+  for await (const chunk of _wordTierIds(ex, text, 'mpns')) {
+    for (const part of chunks(chunk)) found.push(...await _mpnRows(ex, `m.component_id IN (${placeholders(part.length)})`, part))
     if (countRanked(found, needle, 1) >= limit) return found
   }
 
   if (countRanked(found, needle, 2) >= limit) return found
-  const rows = ex.all<{ id: string }>(
+  const rows = await ex.all<{ id: string }>(
     `SELECT m.id AS id FROM components_grams g JOIN components c ON c.rowid = g.docid JOIN mpns m ON m.component_id = c.id
      WHERE components_grams MATCH ?1 AND c.deleted_at IS NULL AND m.part_number LIKE ?2 ESCAPE '\\' LIMIT ?3`,
     [toGramMatch(text), `%${likeEscape(text)}%`, take + found.length],
   )
   const ids = rows.map((r) => r.id)
-  for (const part of chunks(ids)) found.push(..._mpnRows(ex, `m.id IN (${placeholders(part.length)})`, part))
+  for (const part of chunks(ids)) found.push(...await _mpnRows(ex, `m.id IN (${placeholders(part.length)})`, part))
   return found
 }
 
@@ -75,12 +75,12 @@ export function mpnCandidates(ex: SqlExecutor, needle: Needle, limit: number): C
  * WORD_TIER_MAX_ROWS), in chunks, by docid. `column` limits the match to the
  * part numbers.
  */
-function* _wordTierIds(ex: SqlExecutor, text: string, column: 'components_fts' | 'mpns'): Generator<string[]> {
+async function* _wordTierIds(ex: SqlExecutor, text: string, column: 'components_fts' | 'mpns'): AsyncGenerator<string[]> {
   const match = toFtsMatch(text)
   if (!match) return
   let after = 0
   for (let read = 0; read < WORD_TIER_MAX_ROWS; read += WORD_TIER_CHUNK) {
-    const rows = ex.all<{ id: string; docid: number }>(
+    const rows = await ex.all<{ id: string; docid: number }>(
       `SELECT c.id AS id, f.docid AS docid FROM components_fts f JOIN components c ON c.rowid = f.docid
        WHERE f.${column} MATCH ? AND f.docid > ? AND c.deleted_at IS NULL ORDER BY f.docid LIMIT ?`,
       [match, after, WORD_TIER_CHUNK],
@@ -92,10 +92,10 @@ function* _wordTierIds(ex: SqlExecutor, text: string, column: 'components_fts' |
   }
 }
 
-function _loadComponents(ex: SqlExecutor, ids: readonly string[]): Candidate[] {
+async function _loadComponents(ex: SqlExecutor, ids: readonly string[]): Promise<Candidate[]> {
   const out: Candidate[] = []
   for (const part of chunks(ids)) {
-    const rows = ex.all<{ id: string; name: string; ipn: string; description: string | null; pns: string }>(
+    const rows = await ex.all<{ id: string; name: string; ipn: string; description: string | null; pns: string }>(
       `SELECT c.id, c.name, c.ipn, c.description, (SELECT json_group_array(part_number) FROM mpns WHERE component_id = c.id) AS pns
        FROM components c WHERE c.id IN (${placeholders(part.length)})`,
       part,
@@ -107,11 +107,10 @@ function _loadComponents(ex: SqlExecutor, ids: readonly string[]): Candidate[] {
   return out
 }
 
-function _mpnRows(ex: SqlExecutor, where: string, params: (string | number)[]): Candidate[] {
-  return ex
-    .all<{ id: string; part_number: string; manufacturer: string; ipn: string }>(
+async function _mpnRows(ex: SqlExecutor, where: string, params: (string | number)[]): Promise<Candidate[]> {
+  return (await ex.all<{ id: string; part_number: string; manufacturer: string; ipn: string }>(
       `SELECT m.id, m.part_number, f.name AS manufacturer, c.ipn FROM mpns m JOIN manufacturers f ON f.id = m.manufacturer_id JOIN components c ON c.id = m.component_id WHERE ${where}`,
       params,
-    )
+      ))
     .map((r) => ({ id: r.id, entity: 'mpns', label: r.part_number, detail: `${r.manufacturer} · ${r.ipn}`, texts: [r.part_number] }))
 }

@@ -14,53 +14,55 @@ type SimpleEntity = Exclude<SuggestEntity, 'components' | 'mpns'>
 /** The substring scan reads at most this many matching rows; ranking picks among them. */
 const SCAN_ROWS = 2000
 
-export function suggestSimple(ex: SqlExecutor, entity: SimpleEntity, needle: Needle, limit: number): Suggestion[] {
+export async function suggestSimple(ex: SqlExecutor, entity: SimpleEntity, needle: Needle, limit: number): Promise<Suggestion[]> {
   const source = SOURCES[entity]
   const like = `%${likeEscape(needle.text)}%`
   const scan = `(${source.likeColumns.map((c) => `${c} LIKE ? ESCAPE '\\'`).join(' OR ')}) LIMIT ?`
-  let found = source.rows(ex, `name COLLATE NOCASE >= ? AND name COLLATE NOCASE < ? ORDER BY name COLLATE NOCASE LIMIT ?`, [needle.text, `${needle.text}\uffff`, tierSize(limit)])
-  if (countRanked(found, needle, 0) < limit) found = found.concat(source.rows(ex, scan, [...source.likeColumns.map(() => like), SCAN_ROWS]))
+  let found = await source.rows(ex, `name COLLATE NOCASE >= ? AND name COLLATE NOCASE < ? ORDER BY name COLLATE NOCASE LIMIT ?`, [needle.text, `${needle.text}\uffff`, tierSize(limit)])
+  if (countRanked(found, needle, 0) < limit) found = found.concat(await source.rows(ex, scan, [...source.likeColumns.map(() => like), SCAN_ROWS]))
   const best = finish(found, needle, limit)
-  return source.detail ? source.detail(ex, best) : best
+  return source.detail ? await source.detail(ex, best) : best
 }
 
 interface _Source {
-  rows(ex: SqlExecutor, where: string, params: (string | number)[]): Candidate[]
+  rows(ex: SqlExecutor, where: string, params: (string | number)[]): Promise<Candidate[]>
   /** The columns the substring scan looks in. */
   likeColumns: readonly string[]
   /** Adds details that cost a query each, to the final few only. */
-  detail?: (ex: SqlExecutor, best: Suggestion[]) => Suggestion[]
+  detail?: (ex: SqlExecutor, best: Suggestion[]) => Promise<Suggestion[]>
 }
 
 const SOURCES: Record<SimpleEntity, _Source> = {
   symbols: _libraryItems('symbols'),
   footprints: _libraryItems('footprints'),
   manufacturers: {
-    rows: (ex, where, params) =>
-      ex
-        .all<{ id: string; name: string; aliases: string }>(`SELECT id, name, aliases FROM manufacturers WHERE ${where}`, params)
+    rows: async (ex, where, params) =>
+      (await ex.all<{ id: string; name: string; aliases: string }>(`SELECT id, name, aliases FROM manufacturers WHERE ${where}`, params))
         .map((r) => ({ id: r.id, entity: 'manufacturers', label: r.name, texts: [r.name, ...(JSON.parse(r.aliases) as string[])] })),
     // aliases is JSON text: a hit on its quotes or commas is dropped by the ranking.
     likeColumns: ['name', 'aliases'],
   },
   tags: {
-    rows: (ex, where, params) => ex.all<{ id: string; name: string }>(`SELECT id, name FROM tags WHERE ${where}`, params).map((r) => ({ id: r.id, entity: 'tags', label: r.name, texts: [r.name] })),
+    rows: async (ex, where, params) => (await ex.all<{ id: string; name: string }>(`SELECT id, name FROM tags WHERE ${where}`, params)).map((r) => ({ id: r.id, entity: 'tags', label: r.name, texts: [r.name] })),
     likeColumns: ['name'],
     detail: _tagDetails,
   },
   locations: {
-    rows: (ex, where, params) =>
-      ex.all<{ id: string; name: string }>(`SELECT id, name FROM locations WHERE ${where}`, params).map((r) => ({ id: r.id, entity: 'locations', label: r.name, texts: [r.name] })),
+    rows: async (ex, where, params) =>
+      (await ex.all<{ id: string; name: string }>(`SELECT id, name FROM locations WHERE ${where}`, params)).map((r) => ({ id: r.id, entity: 'locations', label: r.name, texts: [r.name] })),
     likeColumns: ['name'],
-    detail: (ex, best) => best.map((s) => ({ ...s, detail: _locationPath(ex, s.id) })),
+    async detail(ex, best) {
+      const out: Suggestion[] = []
+      for (const s of best) out.push({ ...s, detail: await _locationPath(ex, s.id) })
+      return out
+    },
   },
 }
 
 function _libraryItems(table: 'symbols' | 'footprints'): _Source {
   return {
-    rows: (ex, where, params) =>
-      ex
-        .all<{ id: string; name: string; library: string | null }>(`SELECT id, name, library FROM ${table} WHERE ${where}`, params)
+    rows: async (ex, where, params) =>
+      (await ex.all<{ id: string; name: string; library: string | null }>(`SELECT id, name, library FROM ${table} WHERE ${where}`, params))
         .map((r) => (r.library === null ? { id: r.id, entity: table, label: r.name, texts: [r.name] } : { id: r.id, entity: table, label: r.name, detail: r.library, texts: [r.name] })),
     likeColumns: ['name'],
   }
@@ -70,28 +72,29 @@ function _libraryItems(table: 'symbols' | 'footprints'): _Source {
  * Live components per tag: all links (an index range count each) minus those
  * of deleted components, counted in one pass over the few deleted ones.
  */
-function _tagDetails(ex: SqlExecutor, best: Suggestion[]): Suggestion[] {
+async function _tagDetails(ex: SqlExecutor, best: Suggestion[]): Promise<Suggestion[]> {
   if (best.length === 0) return best
   const ids = best.map((s) => s.id)
   const deleted = new Map(
-    ex
-      .all<{ tag_id: string; n: number }>(
+    (await ex.all<{ tag_id: string; n: number }>(
         // CROSS JOIN keeps the deleted components (components_deleted index) as the outer loop.
         `SELECT ct.tag_id, count(*) AS n FROM components c CROSS JOIN component_tags ct
          WHERE c.deleted_at IS NOT NULL AND ct.component_id = c.id AND ct.tag_id IN (${placeholders(ids.length)}) GROUP BY ct.tag_id`,
         ids,
-      )
+            ))
       .map((r) => [r.tag_id, r.n]),
   )
-  return best.map((s) => {
-    const all = ex.get<{ n: number }>('SELECT count(*) AS n FROM component_tags WHERE tag_id = ?', [s.id])!.n
-    return { ...s, detail: `${all - (deleted.get(s.id) ?? 0)} components` }
-  })
+  const out: Suggestion[] = []
+  for (const s of best) {
+    const all = (await ex.get<{ n: number }>('SELECT count(*) AS n FROM component_tags WHERE tag_id = ?', [s.id]))!.n
+    out.push({ ...s, detail: `${all - (deleted.get(s.id) ?? 0)} components` })
+  }
+  return out
 }
 
 /** `Shelf A / Drawer 3 / Bin 12`: the names from the root down. */
-function _locationPath(ex: SqlExecutor, id: string): string {
-  const rows = ex.all<{ name: string }>(
+async function _locationPath(ex: SqlExecutor, id: string): Promise<string> {
+  const rows = await ex.all<{ name: string }>(
     `WITH RECURSIVE up(id, parent_id, name, depth) AS (
        SELECT id, parent_id, name, 0 FROM locations WHERE id = ?
        UNION ALL SELECT l.id, l.parent_id, l.name, up.depth + 1 FROM locations l JOIN up ON l.id = up.parent_id WHERE up.depth < 64

@@ -5,7 +5,7 @@ import type { SqlExecutor, SqlParam } from '../_internal/sql-executor'
 import type { SearchStore, SuggestEntity, Suggestion } from '../types'
 import { pageById } from './_shared'
 import { loadComponentList } from './component-core'
-import type { SyncRepo } from './repo'
+import type { StoreRepo } from './repo'
 import { componentCandidates, mpnCandidates } from './search-candidates'
 import { finish, toNeedle } from './search-rank'
 import { suggestSimple } from './search-simple'
@@ -13,13 +13,15 @@ import { suggestSimple } from './search-simple'
 const ENTITIES: readonly SuggestEntity[] = ['components', 'symbols', 'footprints', 'manufacturers', 'tags', 'locations', 'mpns']
 
 export const search = {
-  suggest: (ex, entity, q, limit) => _suggest(ex, entity, q, limit),
+  suggest: async (ex, entity, q, limit) => await _suggest(ex, entity, q, limit),
 
-  search(ex, q, limitPerGroup) {
-    return Object.fromEntries(ENTITIES.map((e) => [e, _suggest(ex, e, q, limitPerGroup)])) as Record<SuggestEntity, Suggestion[]>
+  async search(ex, q, limitPerGroup) {
+    const groups: Partial<Record<SuggestEntity, Suggestion[]>> = {}
+    for (const entity of ENTITIES) groups[entity] = await _suggest(ex, entity, q, limitPerGroup)
+    return groups as Record<SuggestEntity, Suggestion[]>
   },
 
-  parametric(ex, conditions, page) {
+  async parametric(ex, conditions, page) {
     const where = ['deleted_at IS NULL']
     const params: SqlParam[] = []
     conditions.forEach((cond, i) => {
@@ -44,14 +46,14 @@ export const search = {
       }
       where.push(`EXISTS (SELECT 1 FROM component_parameters p WHERE ${parts.join(' AND ')})`)
     })
-    return pageById<{ id: string }, Component>(ex, { table: 'components', where, params, limit: page.limit, cursor: page.cursor, map: (rows) => loadComponentList(ex, rows.map((r) => r.id)) })
+    return await pageById<{ id: string }, Component>(ex, { table: 'components', where, params, limit: page.limit, cursor: page.cursor, map: async (rows) => await loadComponentList(ex, rows.map((r) => r.id)) })
   },
-} satisfies SyncRepo<SearchStore>
+} satisfies StoreRepo<SearchStore>
 
-function _suggest(ex: SqlExecutor, entity: SuggestEntity, q: string, limit: number): Suggestion[] {
+async function _suggest(ex: SqlExecutor, entity: SuggestEntity, q: string, limit: number): Promise<Suggestion[]> {
   const needle = toNeedle(q)
   if (!needle) return []
-  if (entity === 'components') return finish(componentCandidates(ex, needle, limit), needle, limit)
-  if (entity === 'mpns') return finish(mpnCandidates(ex, needle, limit), needle, limit)
-  return suggestSimple(ex, entity, needle, limit)
+  if (entity === 'components') return finish(await componentCandidates(ex, needle, limit), needle, limit)
+  if (entity === 'mpns') return finish(await mpnCandidates(ex, needle, limit), needle, limit)
+  return await suggestSimple(ex, entity, needle, limit)
 }

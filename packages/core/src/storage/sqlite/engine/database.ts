@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import type BetterSqlite3 from 'better-sqlite3'
 import { ComplibError } from '../../../errors'
 import { Mutex } from '../../_internal/mutex'
-import type { BytesRow, JsonArrayRows, SqlExecutor, SqlParam } from '../../_internal/sql-executor'
+import type { BytesRow, JsonArrayRows, SqlParam, SyncSqlExecutor } from '../../_internal/sql-executor'
 import { Checkpointer } from './checkpointer'
 import { SqliteExecutor } from './executor'
 import { convertLegacyFolder } from './legacy'
@@ -15,7 +15,7 @@ export interface SqliteDatabaseOptions {
   /** Data folder holding `complib.db`. Omit for a database in memory only (tests, dry runs). */
   dir?: string | undefined
   /** Creates or migrates the schema in one transaction at open; returns whether it changed anything. */
-  migrate: (ex: SqlExecutor) => boolean
+  migrate: (ex: SyncSqlExecutor) => boolean
   /** Flush the WAL before acknowledging a write (default true). Only benchmarks of the non-durable path turn it off. */
   fsync?: boolean | undefined
   /** Checkpoint once the WAL holds this many bytes (default 16 MiB). */
@@ -184,9 +184,9 @@ export class SqliteDatabase {
 }
 
 /** An executor that can also run a step atomically inside the surrounding transaction. */
-export interface AtomicExecutor extends SqlExecutor {
-  /** Runs `fn` under a savepoint: if it throws, its writes are undone, the rest stays. */
-  atomic<T>(fn: () => T): T
+export interface AtomicExecutor extends SyncSqlExecutor {
+  /** Runs `fn` under a savepoint: if it throws, its writes are undone, the rest stays. Calls must not overlap. */
+  atomic<T>(fn: () => T | Promise<T>): Promise<T>
 }
 
 /** One `run`: begins the transaction at its first write. */
@@ -200,13 +200,13 @@ class _Transaction implements AtomicExecutor {
     return this.ex.run(sql, params)
   }
 
-  atomic<T>(fn: () => T): T {
+  async atomic<T>(fn: () => T | Promise<T>): Promise<T> {
     this._begin()
     const name = `step${++this.depth}`
     const db = this.ex.db
     db.exec(`SAVEPOINT ${name}`)
     try {
-      const result = fn()
+      const result = await fn()
       db.exec(`RELEASE ${name}`)
       return result
     } catch (error) {

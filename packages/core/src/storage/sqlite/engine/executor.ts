@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3'
-import type { BytesRow, JsonArrayRows, SqlExecutor, SqlParam } from '../../_internal/sql-executor'
+import type { BytesRow, JsonArrayRows, SyncSqlExecutor, SqlParam } from '../../_internal/sql-executor'
 
 type Statement = Database.Statement<unknown[], unknown>
 
@@ -10,13 +10,13 @@ interface Prepared {
 }
 
 /**
- * The SqlExecutor of the embedded engine: better-sqlite3 statements, prepared
+ * The SyncSqlExecutor of the embedded engine: better-sqlite3 statements, prepared
  * once per SQL text. `all`, `get`, `bytesRow` and `jsonArray` only read: a
  * statement SQLite does not report as read-only (`stmt.readonly`, from
  * `sqlite3_stmt_readonly`) is refused before it runs, so a write can never
  * slip through a read path (it would then escape the transaction it belongs to).
  */
-export class SqliteExecutor implements SqlExecutor {
+export class SqliteExecutor implements SyncSqlExecutor {
   private readonly statements = new Map<string, Prepared>()
   private readonly rawStatements = new Map<string, Prepared>()
 
