@@ -38,6 +38,8 @@ describe('GET /api/connector-runs/:id/events', () => {
       expect(batches.map((b) => b.data.index).sort()).toEqual([0, 1])
       expect(batches.every((b) => b.data.status === 'succeeded' && b.data.attempts[0].status === 202)).toBe(true)
       expect(events.some((e) => e.event === 'progress' && e.data.status === 'running')).toBe(true)
+      // Progress counts move as batches end, not only when the run does.
+      expect(events.some((e) => e.event === 'progress' && e.data.status === 'running' && e.data.batchesSucceeded === 1 && e.data.entitiesSent === 250)).toBe(true)
       const end = events.at(-1)!
       expect(end.event).toBe('end')
       expect(end.data).toMatchObject({ id: run.id, status: 'succeeded', entitiesSent: 260, batchesSucceeded: 2 })

@@ -88,7 +88,28 @@ export function createRunEventStream(storage: Storage, first: RunDetail, signal?
   })
 }
 
+/**
+ * The run without batches and logs, its counts taken from the batches: the
+ * stored run's own counters are settled when it ends, the batches as each one does.
+ */
 function _summary(run: RunDetail): Omit<RunDetail, 'batches' | 'logs'> {
-  const { batches: _b, logs: _l, ...rest } = run
-  return rest
+  const { batches, logs: _l, ...rest } = run
+  if (batches.length === 0) return rest
+  let succeeded = 0
+  let failed = 0
+  let sent = 0
+  let skipped = 0
+  for (const b of batches) {
+    if (b.status === 'succeeded') succeeded++
+    if (b.status === 'failed') failed++
+    sent += b.entitiesSent
+    skipped += b.entitiesSkipped
+  }
+  return {
+    ...rest,
+    batchesSucceeded: Math.max(rest.batchesSucceeded, succeeded),
+    batchesFailed: Math.max(rest.batchesFailed, failed),
+    entitiesSent: Math.max(rest.entitiesSent, sent),
+    entitiesSkipped: Math.max(rest.entitiesSkipped, skipped),
+  }
 }

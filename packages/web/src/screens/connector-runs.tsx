@@ -1,0 +1,102 @@
+import type { Connector, Run } from '@complib/client-sdk'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useState } from 'react'
+import { api } from '../api'
+import { ErrorBox } from '../ui/error-box'
+import { count, dateTime, relativeTime } from '../ui/format'
+
+/** The connector's runs, newest first; open one for its batches, attempts and errors; resume an interrupted one. */
+export function RunHistory({ connector }: { connector: Connector }) {
+  const runs = useQuery({ queryKey: ['runs', connector.id], queryFn: () => api().runs.list(connector.id, { limit: 20 }) })
+  return (
+    <section className="panel" aria-labelledby="runs-h">
+      <h2 id="runs-h">Runs</h2>
+      <ErrorBox error={runs.error} />
+      {runs.data?.items.length === 0 && <p className="muted">No runs yet.</p>}
+      <ul className="plain runs">
+        {runs.data?.items.map((r) => (
+          <RunItem key={r.id} run={r} connectorId={connector.id} />
+        ))}
+      </ul>
+    </section>
+  )
+}
+
+function RunItem({ run, connectorId }: { run: Run; connectorId: string }) {
+  const [open, setOpen] = useState(false)
+  const queryClient = useQueryClient()
+  const detail = useQuery({ queryKey: ['run', run.id, run.status], queryFn: () => api().runs.get(run.id), enabled: open })
+  const act = useMutation({
+    mutationFn: (kind: 'resume' | 'cancel') => (kind === 'resume' ? api().runs.resume(run.id) : api().runs.cancel(run.id)),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ['runs', connectorId] }),
+  })
+  const active = run.status === 'queued' || run.status === 'running'
+  return (
+    <li>
+      <details onToggle={(e) => setOpen((e.target as HTMLDetailsElement).open)}>
+        <summary>
+          <strong className={`run-${run.status}`}>{run.status}</strong> · {run.trigger} · {relativeTime(run.createdAt)} · {count(run.batchesSucceeded)}/{count(run.batchesTotal)} batches, {count(run.entitiesSent)}{' '}
+          components sent{run.batchesFailed ? `, ${count(run.batchesFailed)} failed` : ''}
+        </summary>
+        <div className="run-detail">
+          <p className="muted">
+            <code>{run.id}</code> · started {dateTime(run.startedAt)} · finished {dateTime(run.finishedAt)}
+            {run.resumedAt ? ` · resumed ${dateTime(run.resumedAt)}` : ''}
+          </p>
+          {run.error && <p className="error-box">{run.error}</p>}
+          <div className="actions">
+            {active && (
+              <button type="button" className="danger" onClick={() => act.mutate('cancel')}>
+                Cancel
+              </button>
+            )}
+            {!active && run.status !== 'succeeded' && (
+              <button type="button" onClick={() => act.mutate('resume')}>
+                Resume
+              </button>
+            )}
+          </div>
+          <ErrorBox error={act.error ?? detail.error} />
+          {detail.data && (
+            <table className="simple">
+              <caption className="visually-hidden">Batches of run {run.id}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Batch</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Components</th>
+                  <th scope="col">Attempts</th>
+                  <th scope="col">Error</th>
+                </tr>
+              </thead>
+              <tbody>
+                {detail.data.batches.map((b) => (
+                  <tr key={b.index}>
+                    <td>{b.index + 1}</td>
+                    <td>{b.status}</td>
+                    <td>
+                      {count(b.entitiesSent)} / {count(b.size)}
+                    </td>
+                    <td>
+                      {b.attempts.map((a, i) => (
+                        <span key={i} className="attempt" title={`${dateTime(a.at)}${a.error ? `: ${a.error}` : ''}`}>
+                          {a.status ?? 'no answer'} in {Math.round(a.durationMs)} ms{i < b.attempts.length - 1 ? ', ' : ''}
+                        </span>
+                      ))}
+                    </td>
+                    <td>{b.error ?? ''}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          {detail.data && detail.data.logs.length > 0 && (
+            <pre className="code" tabIndex={0} aria-label="Run logs">
+              {detail.data.logs.join('\n')}
+            </pre>
+          )}
+        </div>
+      </details>
+    </li>
+  )
+}
