@@ -1,78 +1,96 @@
-import { ComplibError, ComponentCreate, ComponentPatch, foldKey, type ImportTarget, type StorageSession, type UpsertKey } from '@complib/core'
+import { ComplibError, ComponentCreate, ComponentPatch, foldKey, type Component, type ImportTarget, type StorageSession, type UpsertKey } from '@complib/core'
 import * as z from 'zod'
 import { createYielder } from '../_internal/yielder'
-import { cellOf, type ImportRow } from './read-rows'
-
+import type { ImportRow } from './read-rows'
+import { readRowInput, type LibRef, type LinkInput, type RowInput, type StockInput } from './row-input'
 
 export interface ImportRowError {
   row: number
   path: string
   message: string
 }
-export type PlannedRow =
+/** What a component gets besides its fields: links found or made at commit, stock, attachment links. */
+export interface PlannedExtras {
+  symbols?: LibRef[]
+  footprints?: LibRef[]
+  stock?: StockInput[]
+  attachments?: LinkInput[]
+}
+export type PlannedRow = (
   | { row: number; action: 'create'; componentId: null; input: z.output<typeof ComponentCreate> }
   | { row: number; action: 'update'; componentId: string; input: z.output<typeof ComponentPatch> }
+) & {
+  /** Every row of the file that went into this component (rows of the same part merge). */
+  rows: number[]
+  extras: PlannedExtras
+}
 export interface ImportPlan {
   rows: PlannedRow[]
   errors: ImportRowError[]
 }
 
-const GUESSES: Array<[RegExp, ImportTarget]> = [
-  [/^(name|title|part name)$/i, 'name'],
-  [/^(ipn|internal part number|part id)$/i, 'ipn'],
-  [/^(description|desc)$/i, 'description'],
-  [/^(status|lifecycle)$/i, 'status'],
-  [/^(category|type|class)$/i, 'category'],
-  [/^(tags|labels|keywords)$/i, 'tags'],
-  [/^(manufacturer|mfr|maker|brand)$/i, 'manufacturer'],
-  [/^(mpn|part ?number|manufacturer part number|mfr ?pn)$/i, 'partNumber'],
-  [/^(id|created ?at|updated ?at|deleted ?at|version)$/i, 'ignore'],
-]
-
-/** A first mapping: known names map to their field; any other column becomes a parameter. */
-export function guessMapping(columns: string[]): Record<string, ImportTarget> {
-  const mapping: Record<string, ImportTarget> = Object.create(null)
-  for (const c of columns) mapping[c] = GUESSES.find(([re]) => re.test(c))?.[1] ?? 'parameter'
-  return mapping
-}
-
 /**
- * Turns rows into planned creates and updates under a mapping. Every row is
- * validated with the same schema as `POST /api/components`; errors name the
- * row (1-based, as a spreadsheet shows it after the header) and the field.
- * Gives other requests a turn now and then (createYielder).
+ * Turns rows into planned creates and updates under a mapping. Rows with the
+ * same upsert key are one part: they merge (their MPNs, tags, parameters,
+ * stock and links add up; two different values of one field are an error).
+ * A row without an ipn, keyed by ipn, is created with a generated one. Every
+ * component is validated with the same schema as `POST /api/components`;
+ * errors name the row (1-based, as a spreadsheet shows it after the header)
+ * and the field. Gives other requests a turn now and then (createYielder).
  */
 export async function planImport(storage: StorageSession, rows: ImportRow[], mapping: Record<string, ImportTarget>, upsertKey: UpsertKey): Promise<ImportPlan> {
-  const planned: PlannedRow[] = []
   const errors: ImportRowError[] = []
-  const seenKeys = new Map<string, number>()
+  const groups = new Map<string, { rows: number[]; input: RowInput }>()
   const yieldTurn = createYielder()
+  let anonymous = 0
   for (const [i, cells] of rows.entries()) {
     await yieldTurn()
     const row = i + 2
-    const raw = _toInput(cells, mapping)
-    const mpn = (raw.mpns as Array<{ manufacturer: string; partNumber: string }> | undefined)?.[0]
-    // Compared as the database compares identifiers (foldKey), so lookalikes in one file are a row error here, not a 409 at commit.
-    const key = upsertKey === 'ipn' ? (typeof raw.ipn === 'string' ? foldKey(raw.ipn) : undefined) : mpn && `${foldKey(mpn.manufacturer)}\u0000${foldKey(mpn.partNumber)}`
-    const keyField = upsertKey === 'ipn' ? 'ipn' : 'partNumber'
-    if (!key) {
-      errors.push({ row, path: keyField, message: `the upsert key (${upsertKey}) is empty` })
+    const read = readRowInput(cells, mapping)
+    if (read.errors.length) {
+      // Every error of the row at once: the cells it could not read, and what the schema says of the rest.
+      for (const e of read.errors) errors.push({ row, ...e })
+      const rest = ComponentCreate.safeParse(read.input.fields)
+      if (!rest.success) for (const issue of rest.error.issues) if (!read.errors.some((e) => e.path === String(issue.path[0]))) errors.push({ row, path: issue.path.join('.') || '(row)', message: issue.message })
       continue
     }
-    if (seenKeys.has(key)) {
-      errors.push({ row, path: keyField, message: `same ${upsertKey} as row ${seenKeys.get(key)}` })
+    const { input } = read
+    const key = _key(input, upsertKey)
+    if (key === undefined && upsertKey !== 'ipn') {
+      errors.push({ row, path: upsertKey === 'mpn' ? 'partNumber' : 'name', message: `the upsert key (${upsertKey}) is empty` })
       continue
     }
-    seenKeys.set(key, row)
-    // An existing component is patched (only the mapped fields change); a new one must be a whole component.
-    const existing = await _findExisting(storage, raw.ipn as string | undefined, mpn, upsertKey)
+    // Compared as the database compares identifiers (foldKey), so lookalikes in one file are one part.
+    const groupKey = key ?? `\u0000row${anonymous++}`
+    const group = groups.get(groupKey)
+    if (!group) groups.set(groupKey, { rows: [row], input })
+    else {
+      const conflict = _merge(group.input, input)
+      if (conflict) errors.push({ row, path: conflict, message: `differs from row ${group.rows[0]}, which has the same ${upsertKey}` })
+      else group.rows.push(row)
+    }
+  }
+  const planned: PlannedRow[] = []
+  for (const group of groups.values()) {
+    await yieldTurn()
+    const row = group.rows[0]!
+    const { fields, mpns, ...extras } = group.input
+    const existing = await _findExisting(storage, group.input, upsertKey)
+    // An existing component is patched (only the mapped fields change; MPNs and parameters add to its own); a new one must be a whole component.
+    const raw: Record<string, unknown> = { ...fields }
+    if (existing) {
+      if (mpns.length) raw.mpns = _unionMpns(existing.mpns, mpns)
+      if (fields.parameters) raw.parameters = _unionParameters(existing.parameters, fields.parameters as Component['parameters'])
+    } else if (mpns.length) raw.mpns = mpns
     const parsed = existing ? ComponentPatch.safeParse(raw) : ComponentCreate.safeParse(raw)
     if (!parsed.success) {
       for (const issue of parsed.error.issues) errors.push({ row, path: issue.path.join('.') || '(row)', message: issue.message })
       continue
     }
-    planned.push(existing ? { row, action: 'update', componentId: existing, input: parsed.data } : { row, action: 'create', componentId: null, input: parsed.data as z.output<typeof ComponentCreate> })
+    const base = { row, rows: group.rows, extras: _compact(extras) }
+    planned.push(existing ? { ...base, action: 'update', componentId: existing.id, input: parsed.data } : { ...base, action: 'create', componentId: null, input: parsed.data as z.output<typeof ComponentCreate> })
   }
+  errors.sort((a, b) => a.row - b.row || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
   return { rows: planned, errors }
 }
 
@@ -81,15 +99,31 @@ export async function applyImport(tx: StorageSession, plan: PlannedRow[]): Promi
   let created = 0
   let updated = 0
   const yieldTurn = createYielder()
+  const refs = new Map<string, string>()
+  const locations = new Map<string, string>()
   for (const p of plan) {
     await yieldTurn()
     try {
+      const links = {
+        ...(p.extras.symbols ? { symbols: await _resolveRefs(tx, 'symbols', p.extras.symbols, refs) } : {}),
+        ...(p.extras.footprints ? { footprints: await _resolveRefs(tx, 'footprints', p.extras.footprints, refs) } : {}),
+      }
+      let component: Component
       if (p.action === 'create') {
-        await tx.components.create(p.input)
+        component = await tx.components.create({ ...p.input, ...links })
         created++
       } else {
-        await tx.components.update(p.componentId, p.input)
+        component = await tx.components.update(p.componentId, { ...p.input, ...links })
         updated++
+      }
+      for (const s of p.extras.stock ?? []) await tx.locations.setStock(component.id, await _location(tx, s.path, locations), s.quantity)
+      if (p.extras.attachments?.length) {
+        const have = new Set((await tx.attachments.listForComponent(component.id)).map((a) => a.url))
+        for (const a of p.extras.attachments) {
+          if (have.has(a.url)) continue
+          have.add(a.url)
+          await tx.attachments.create({ componentId: component.id, name: a.name, kind: a.kind, contentType: 'application/octet-stream', size: null, sha256: null, url: a.url })
+        }
       }
     } catch (error) {
       const e = error as ComplibError
@@ -99,34 +133,113 @@ export async function applyImport(tx: StorageSession, plan: PlannedRow[]): Promi
   return { created, updated }
 }
 
-function _toInput(cells: ImportRow, mapping: Record<string, ImportTarget>): Record<string, unknown> {
-  const input: Record<string, unknown> = {}
-  const parameters: Array<{ type: string; value: string }> = []
-  let manufacturer = ''
-  let partNumber = ''
-  for (const [column, target] of Object.entries(mapping)) {
-    const value = cellOf(cells, column).trim()
-    if (target === 'ignore' || value === '') continue
-    if (target === 'parameter') parameters.push({ type: column, value })
-    else if (target === 'tags') input.tags = value.split(/[;,|]/).map((t) => t.trim()).filter(Boolean)
-    else if (target === 'manufacturer') manufacturer = value
-    else if (target === 'partNumber') partNumber = value
-    else input[target] = value
-  }
-  if (parameters.length) input.parameters = parameters
-  if (partNumber) input.mpns = [{ manufacturer: manufacturer || 'Unknown', partNumber }]
-  return input
+function _key(input: RowInput, upsertKey: UpsertKey): string | undefined {
+  if (upsertKey === 'ipn') return typeof input.fields.ipn === 'string' ? foldKey(input.fields.ipn) : undefined
+  if (upsertKey === 'name') return typeof input.fields.name === 'string' ? foldKey(input.fields.name) : undefined
+  const mpn = input.mpns[0]
+  return mpn && `${foldKey(mpn.manufacturer)}\u0000${foldKey(mpn.partNumber)}`
 }
 
-async function _findExisting(storage: StorageSession, ipn: string | undefined, mpn: { manufacturer: string; partNumber: string } | undefined, key: UpsertKey): Promise<string | null> {
+/** Adds `next` into `into` (rows of one part); the name of a field both set differently, if any. */
+function _merge(into: RowInput, next: RowInput): string | null {
+  for (const [field, value] of Object.entries(next.fields)) {
+    const had = into.fields[field]
+    if (field === 'tags') into.fields.tags = [...new Set([...((had as string[]) ?? []), ...(value as string[])])]
+    else if (field === 'parameters') {
+      const params = (had as Component['parameters'] | undefined) ?? []
+      for (const p of value as Component['parameters']) {
+        const same = params.find((q) => q.type === p.type)
+        if (!same) params.push(p)
+        else if (same.value !== p.value || (same.unit ?? '') !== (p.unit ?? '')) return `parameters.${p.type}`
+      }
+      into.fields.parameters = params
+    } else if (had === undefined) into.fields[field] = value
+    else if (had !== value) return field
+  }
+  into.mpns = _unionMpns(into.mpns, next.mpns)
+  for (const list of ['symbols', 'footprints', 'attachments'] as const) {
+    if (next[list]) (into[list] as unknown[]) = _unique([...(into[list] ?? []), ...next[list]!])
+  }
+  if (next.stock) {
+    const stock = into.stock ?? []
+    for (const s of next.stock) {
+      const same = stock.find((t) => t.path.join('/') === s.path.join('/'))
+      if (!same) stock.push(s)
+      else if (same.quantity !== s.quantity) return `stock.${s.path.join('/')}`
+    }
+    into.stock = stock
+  }
+  return null
+}
+
+function _unionMpns(a: Component['mpns'], b: Component['mpns']): Component['mpns'] {
+  const out = [...a]
+  for (const m of b) if (!out.some((o) => foldKey(o.manufacturer) === foldKey(m.manufacturer) && o.partNumber.toUpperCase() === m.partNumber.toUpperCase())) out.push(m)
+  return out
+}
+
+function _unionParameters(existing: Component['parameters'], imported: Component['parameters']): Component['parameters'] {
+  return [...existing.filter((p) => !imported.some((q) => q.type === p.type)), ...imported]
+}
+
+function _unique<T>(items: T[]): T[] {
+  const seen = new Set<string>()
+  return items.filter((i) => !seen.has(JSON.stringify(i)) && !!seen.add(JSON.stringify(i)))
+}
+
+function _compact(extras: PlannedExtras): PlannedExtras {
+  return Object.fromEntries(Object.entries(extras).filter(([, v]) => v !== undefined)) as PlannedExtras
+}
+
+async function _findExisting(storage: StorageSession, input: RowInput, key: UpsertKey): Promise<Component | null> {
   if (key === 'ipn') {
+    if (typeof input.fields.ipn !== 'string') return null
     try {
-      return (await storage.components.getByIpn(ipn!)).id
+      return await storage.components.getByIpn(input.fields.ipn)
     } catch (error) {
       if ((error as ComplibError).code === 'NOT_FOUND') return null
       throw error
     }
   }
-  const [result] = await storage.mpns.resolve([{ partNumber: mpn!.partNumber, manufacturer: mpn!.manufacturer }])
-  return result?.matches[0]?.componentId ?? null
+  if (key === 'name') {
+    const name = input.fields.name as string
+    const page = await storage.components.list({ q: name, limit: 100, sort: 'id', includeDeleted: false })
+    return page.items.find((c) => foldKey(c.name) === foldKey(name)) ?? null
+  }
+  const mpn = input.mpns[0]!
+  const [result] = await storage.mpns.resolve([{ partNumber: mpn.partNumber, manufacturer: mpn.manufacturer }])
+  const id = result?.matches[0]?.componentId
+  return id ? storage.components.get(id) : null
+}
+
+/** The ids of `Library:Name` references: an existing symbol or footprint, else one made now. */
+async function _resolveRefs(tx: StorageSession, kind: 'symbols' | 'footprints', refs: LibRef[], cache: Map<string, string>): Promise<string[]> {
+  const ids: string[] = []
+  for (const ref of refs) {
+    const key = `${kind}\u0000${ref.library}\u0000${ref.name}`
+    let id = cache.get(key)
+    if (!id) {
+      const page = await tx[kind].list({ library: ref.library, q: ref.name, limit: 1000 })
+      id = page.items.find((i) => i.name === ref.name && i.library === ref.library)?.id ?? (await tx[kind].create({ name: ref.name, library: ref.library })).id
+      cache.set(key, id)
+    }
+    if (!ids.includes(id)) ids.push(id)
+  }
+  return ids
+}
+
+/** The id of the location at `path` (names from the root), made where missing. */
+async function _location(tx: StorageSession, path: string[], cache: Map<string, string>): Promise<string> {
+  let parentId: string | null = null
+  for (let i = 0; i < path.length; i++) {
+    const key = path.slice(0, i + 1).map(foldKey).join('\u0000')
+    let id = cache.get(key)
+    if (!id) {
+      const page = await tx.locations.list({ parentId, q: path[i]!, limit: 1000 })
+      id = page.items.find((l) => foldKey(l.name) === foldKey(path[i]!))?.id ?? (await tx.locations.create({ name: path[i]!, parentId })).id
+      cache.set(key, id)
+    }
+    parentId = id
+  }
+  return parentId!
 }

@@ -7,7 +7,22 @@ import { parse as parseCsv } from 'csv-parse/sync'
  * `constructor`, `valueOf` or `__proto__` (a row without that cell must not
  * find `Object.prototype`'s member instead: issue 18, finding 5).
  */
-export type ImportRow = Record<string, string>
+export type ImportRow = Record<string, ImportCell>
+/**
+ * A cell: text, or, in a JSON file, a list or object kept as it was (complib's
+ * own export carries `tags`, `mpns`, `parameters` … as lists). Numbers and
+ * booleans become their text.
+ */
+export type ImportCell = string | unknown[] | { [key: string]: unknown }
+
+/** What was detected of an uploaded file. */
+export interface FileShape {
+  format: 'csv' | 'json'
+  /** `utf-8`, `utf-16le`, `utf-16be` or `windows-1252` (a file that is not UTF-8). */
+  encoding: string
+  /** The CSV delimiter found in the header row; null for JSON. */
+  delimiter: ',' | ';' | '\t' | null
+}
 
 /**
  * Most rows, and most non-empty cells, one import takes: an import commits in
@@ -33,8 +48,8 @@ export const IMPORT_CELL_MAX_BYTES = 64 * 1024
  * 400 (413 for rows) naming where, as `rows[<row>].<column>` with rows counted
  * as a spreadsheet shows them (the first after the header is 2).
  */
-export function readRows(text: string, format: 'csv' | 'json'): ImportRow[] {
-  const records = format === 'csv' ? _csvRecords(text) : _jsonRecords(text)
+export function readRows(text: string, format: 'csv' | 'json', delimiter: FileShape['delimiter'] = ','): ImportRow[] {
+  const records = format === 'csv' ? _csvRecords(text, delimiter ?? ',') : _jsonRecords(text)
   if (records.length === 0) throw _invalid('body', 'no rows', 'body: the file has no rows')
   if (records.length > IMPORT_MAX_ROWS) throw _tooLarge(`the file has ${records.length} rows; an import takes at most ${IMPORT_MAX_ROWS}`)
   let cells = 0
@@ -42,8 +57,9 @@ export function readRows(text: string, format: 'csv' | 'json'): ImportRow[] {
     const row: ImportRow = Object.create(null)
     for (const [key, value] of entries) {
       const column = key.trim()
-      row[column] = _cell(value, format, `rows[${i + 2}].${column}`)
-      if (row[column] !== '') cells++
+      const cell = _cell(value, format, `rows[${i + 2}].${column}`)
+      row[column] = cell
+      if (cell !== '') cells++
     }
     return row
   })
@@ -55,9 +71,49 @@ export function readRows(text: string, format: 'csv' | 'json'): ImportRow[] {
   return rows
 }
 
-/** The cell of `column` in `row`, '' when the row has none (never a member of Object.prototype). */
+/** The cell of `column` in `row` as text (a list or object as its JSON), '' when the row has none (never a member of Object.prototype). */
 export function cellOf(row: ImportRow, column: string): string {
+  const cell = rawCellOf(row, column)
+  return typeof cell === 'string' ? cell : JSON.stringify(cell)
+}
+
+/** The cell of `column` in `row` as read: text, or a JSON file's list or object. */
+export function rawCellOf(row: ImportRow, column: string): ImportCell {
   return Object.hasOwn(row, column) ? row[column]! : ''
+}
+
+/**
+ * Reads the bytes of an upload as text and says how: a byte-order mark
+ * decides (UTF-8, UTF-16 LE/BE); otherwise UTF-8 when the bytes are valid
+ * UTF-8, else Windows-1252 (what spreadsheets on Windows save as "CSV").
+ * For CSV, the delimiter is the one of `,` `;` and tab found most often in the
+ * header row outside quotes (Part-DB writes `;`).
+ */
+export function decodeUpload(bytes: Uint8Array, format: 'csv' | 'json'): { text: string; shape: FileShape } {
+  let encoding = 'utf-8'
+  let text: string
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) [encoding, text] = ['utf-16le', new TextDecoder('utf-16le').decode(bytes.subarray(2))]
+  else if (bytes[0] === 0xfe && bytes[1] === 0xff) [encoding, text] = ['utf-16be', new TextDecoder('utf-16be').decode(bytes.subarray(2))]
+  else {
+    const body = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes
+    try {
+      text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(body)
+    } catch {
+      ;[encoding, text] = ['windows-1252', new TextDecoder('windows-1252').decode(body)]
+    }
+  }
+  return { text, shape: { format, encoding, delimiter: format === 'csv' ? _delimiter(text) : null } }
+}
+
+function _delimiter(text: string): ',' | ';' | '\t' {
+  const counts = { ',': 0, ';': 0, '\t': 0 }
+  let quoted = false
+  for (const ch of text) {
+    if (ch === '"') quoted = !quoted
+    else if (!quoted && (ch === '\n' || ch === '\r')) break
+    else if (!quoted && ch in counts) counts[ch as keyof typeof counts]++
+  }
+  return counts[';'] > counts[','] && counts[';'] >= counts['\t'] ? ';' : counts['\t'] > counts[','] ? '\t' : ','
 }
 
 /** The columns of the rows, in first-seen order. */
@@ -68,11 +124,11 @@ export function columnsOf(rows: ImportRow[]): string[] {
 }
 
 /** The data rows as [column, cell] pairs: the header names the cells; a row's missing cells are absent, extra ones ignored. */
-function _csvRecords(text: string): Array<Array<[string, unknown]>> {
+function _csvRecords(text: string, delimiter: string): Array<Array<[string, unknown]>> {
   let records: string[][]
   try {
     // Arrays, not csv-parse's `columns: true` objects, whose keys would meet Object.prototype.
-    records = parseCsv(text, { skip_empty_lines: true, bom: true, trim: true, relax_column_count: true }) as string[][]
+    records = parseCsv(text, { delimiter, skip_empty_lines: true, bom: true, trim: true, relax_column_count: true }) as string[][]
   } catch (error) {
     throw _unreadable('csv', error)
   }
@@ -94,13 +150,16 @@ function _jsonRecords(text: string): Array<Array<[string, unknown]>> {
   return (rows as object[]).map((r) => Object.entries(r))
 }
 
-function _cell(v: unknown, format: 'csv' | 'json', path: string): string {
+function _cell(v: unknown, format: 'csv' | 'json', path: string): ImportCell {
   let text: string
   if (v === null || v === undefined) text = ''
   else if (typeof v === 'object') {
     // JSON.stringify recurses: check the depth first, without recursion, so deep nesting cannot overflow the stack.
     if (_depthOver(v, IMPORT_CELL_MAX_DEPTH)) throw _invalid(path, `nested deeper than ${IMPORT_CELL_MAX_DEPTH} levels`)
     text = JSON.stringify(v)
+    if (text.length > IMPORT_CELL_MAX_BYTES / 3 && Buffer.byteLength(text) > IMPORT_CELL_MAX_BYTES) throw _invalid(path, `larger than ${IMPORT_CELL_MAX_BYTES} bytes`)
+    // Kept as structure: an import that cannot place it says so for its row, rather than storing its JSON text.
+    return v as ImportCell
   } else text = String(v)
   if (text.length > IMPORT_CELL_MAX_BYTES / 3 && Buffer.byteLength(text) > IMPORT_CELL_MAX_BYTES) throw _invalid(path, `larger than ${IMPORT_CELL_MAX_BYTES} bytes`)
   // Our CSV export guards cells that a spreadsheet would run as formulas with a leading quote; take it off again.

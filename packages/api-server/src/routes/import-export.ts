@@ -1,8 +1,9 @@
-import { ComplibError, ExportQuery, ImportCreateQuery, ImportPatch, ImportSession, idSchema, isComplibError, type Component, type ImportRecord, type ImportTarget, type Storage, type StorageSession, type UpsertKey } from '@complib/core'
-import { stringify } from 'csv-stringify/sync'
+import { ComplibError, ExportQuery, ImportCreateQuery, ImportPatch, ImportSession, idSchema, isComplibError, type ImportRecord, type ImportTarget, type StorageSession, type UpsertKey } from '@complib/core'
 import * as z from 'zod'
-import { applyImport, guessMapping, planImport, type ImportPlan } from '../imports/plan'
-import { IMPORT_BODY_LIMIT, columnsOf, readRows, type ImportRow } from '../imports/read-rows'
+import { exportComponents, toCsv, type ExportedComponent } from '../imports/export'
+import { applyImport, planImport, type ImportPlan } from '../imports/plan'
+import { detectPreset, proposeMapping } from '../imports/presets'
+import { IMPORT_BODY_LIMIT, columnsOf, decodeUpload, readRows, type FileShape, type ImportRow } from '../imports/read-rows'
 import { defineRoute } from '../routing/define-route'
 import { created, noContent } from '../routing/reply'
 import { ifMatchVersion, readBodyBytes } from '../routing/request'
@@ -16,6 +17,9 @@ interface _Data {
   rows: ImportRow[]
   /** Set once committed, when `rows` is emptied. */
   rowCount?: number
+  /** How the file was read (sessions stored before issue 16 have none: UTF-8, `,`). */
+  shape?: FileShape
+  preset?: string
   columns: string[]
   mapping: Record<string, ImportTarget>
   upsertKey: UpsertKey
@@ -32,7 +36,7 @@ export const importExportRoutes = [
     operationId: 'createImport',
     summary: 'Upload a CSV or JSON file of components to preview an import',
     description:
-      'The body is the file (text/csv, or application/json with an array of objects). Nothing changes until commit: the answer shows the proposed column mapping, what each row would do (create, or update by ipn or MPN), and every invalid cell.',
+      'The body is the file (text/csv, or application/json with an array of objects): complib\'s own export, InvenTree\'s part, manufacturer-part and supplier-part exports, Part-DB\'s CSV or JSON export, or a plain spreadsheet. The encoding (UTF-8, UTF-16 with a BOM, else Windows-1252) and the CSV delimiter (`,` `;` or tab) are detected, and the recognised format (`preset`) proposes the whole mapping. Nothing changes until commit: the answer shows the mapping, what each row would do (create, or update by ipn, MPN or name), and every invalid cell.',
     query: ImportCreateQuery,
     rawBody: {
       description: 'The file: CSV (a header row, then one row per component; `,` `;` or tab), or a JSON array of objects',
@@ -47,12 +51,13 @@ export const importExportRoutes = [
     handler: async ({ event, query, services }) => {
       const type = (event.req.headers.get('content-type') ?? '').toLowerCase()
       const format = query.format ?? (type.includes('json') ? 'json' : 'csv')
-      const text = new TextDecoder().decode(await readBodyBytes(event.req, IMPORT_BODY_LIMIT))
-      const rows = readRows(text, format)
+      const { text, shape } = decodeUpload(await readBodyBytes(event.req, IMPORT_BODY_LIMIT), format)
+      const rows = readRows(text, format, shape.delimiter)
       const columns = columnsOf(rows)
-      const mapping = guessMapping(columns)
+      const preset = detectPreset(columns)
+      const mapping = proposeMapping(columns, preset)
       const plan = await planImport(services.storage, rows, mapping, query.upsertKey)
-      const data: _Data = { format, fileName: query.name ?? null, rows, columns, mapping, upsertKey: query.upsertKey, plan: _planView(plan), result: null }
+      const data: _Data = { format, fileName: query.name ?? null, rows, shape, preset, columns, mapping, upsertKey: query.upsertKey, plan: _planView(plan), result: null }
       const record = await services.storage.imports.create({ kind: 'components', status: 'pending', data: data as unknown as Record<string, unknown> })
       return created(_view(record), `/api/imports/${record.id}`)
     },
@@ -154,12 +159,13 @@ export const importExportRoutes = [
     group: 'import-export',
     operationId: 'exportComponents',
     summary: 'Every component as a CSV or JSON file',
-    description: 'The CSV has one column per field and one per parameter type; it imports back as is.',
+    description:
+      'Everything a component carries, in a form `POST /api/imports` reads back unchanged: several MPNs, parameters with units, tags, category, status, symbols and footprints as `Library:Name`, stock per location path, attachments (links; an uploaded file\'s bytes are in the backup). JSON: the components with `stock` added and `library`, `url` on their links. CSV: one column per field, `manufacturer N`/`partNumber N` per MPN, one column per parameter type (and `<type> unit`).',
     query: ExportQuery,
     responses: { 200: { description: 'The file', contentType: 'application/octet-stream' } },
     handler: async ({ query, services }) => {
-      const all: Component[] = []
-      for await (const c of _allComponents(services.storage, query.includeDeleted)) all.push(c)
+      const all: ExportedComponent[] = []
+      for await (const c of exportComponents(services.storage, query.includeDeleted)) all.push(c)
       const stamp = new Date().toISOString().slice(0, 10)
       if (query.format === 'json') {
         return new Response(JSON.stringify(all), { headers: { 'content-type': 'application/json', 'content-disposition': `attachment; filename="components-${stamp}.json"` } })
@@ -183,38 +189,9 @@ export const importExportRoutes = [
   }),
 ]
 
-/** Components as CSV: fields, then one column per parameter type. */
-export function toCsv(components: Component[]): string {
-  const parameterTypes = [...new Set(components.flatMap((c) => c.parameters.map((p) => p.type)))]
-  const header = ['id', 'ipn', 'name', 'description', 'status', 'category', 'tags', 'manufacturer', 'partNumber', ...parameterTypes]
-  const rows = components.map((c) => [
-    c.id,
-    c.ipn,
-    c.name,
-    c.description ?? '',
-    c.status,
-    c.category ?? '',
-    c.tags.join('; '),
-    c.mpns[0]?.manufacturer ?? '',
-    c.mpns[0]?.partNumber ?? '',
-    ...parameterTypes.map((t) => c.parameters.find((p) => p.type === t)?.value ?? ''),
-  ])
-  // A leading =, +, - or @ would be a formula to a spreadsheet: quote it as text.
-  return stringify([header, ...rows], { cast: { string: (v) => (/^[=+\-@]/.test(v) ? `'${v}` : v) } })
-}
-
-async function* _allComponents(storage: Storage, includeDeleted: boolean): AsyncGenerator<Component> {
-  let cursor: string | undefined
-  do {
-    const page = await storage.components.list({ limit: 1000, cursor, sort: 'id', includeDeleted })
-    yield* page.items
-    cursor = page.nextCursor ?? undefined
-  } while (cursor)
-}
-
 interface _PlanView {
   summary: { create: number; update: number; invalid: number }
-  preview: ImportPlan['rows']
+  preview: Array<{ row: number; rows?: number[]; action: 'create' | 'update'; componentId: string | null; input: Record<string, unknown> }>
   errors: ImportPlan['errors']
 }
 
@@ -230,9 +207,14 @@ function _planView(plan: ImportPlan): _PlanView {
       update: plan.rows.filter((r) => r.action === 'update').length,
       invalid: new Set(plan.errors.map((e) => e.row)).size,
     },
-    preview: plan.rows.slice(0, PREVIEW_ROWS),
+    preview: plan.rows.slice(0, PREVIEW_ROWS).map(_previewRow),
     errors: plan.errors.slice(0, 100),
   }
+}
+
+/** A planned component as the preview shows it: what it gets, links and stock included. */
+function _previewRow(p: ImportPlan['rows'][number]): _PlanView['preview'][number] {
+  return { row: p.row, rows: p.rows, action: p.action, componentId: p.componentId, input: { ...p.input, ...p.extras } }
 }
 
 /** The session, or a 409 when it was committed already. */
@@ -248,13 +230,16 @@ function _alreadyCommitted(id: string): ComplibError {
 
 function _view(record: ImportRecord): z.infer<typeof ImportSession> {
   const d = record.data as unknown as _Data
-  const plan = 'rows' in d.plan ? _planView(d.plan) : d.plan
+  const plan = 'rows' in d.plan ? _planView({ ...d.plan, rows: d.plan.rows.map((r) => ({ ...r, rows: r.rows ?? [r.row], extras: r.extras ?? {} })) }) : d.plan
   return {
     id: record.id,
     status: record.status as 'pending' | 'committed',
     format: d.format,
     fileName: d.fileName,
     rowCount: d.rowCount ?? d.rows.length,
+    encoding: d.shape?.encoding ?? 'utf-8',
+    delimiter: d.shape ? d.shape.delimiter : d.format === 'csv' ? ',' : null,
+    preset: d.preset ?? 'spreadsheet',
     columns: d.columns,
     mapping: d.mapping,
     upsertKey: d.upsertKey,

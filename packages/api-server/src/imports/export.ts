@@ -1,0 +1,92 @@
+import type { Component, LocationTreeNode, Storage } from '@complib/core'
+import { stringify } from 'csv-stringify/sync'
+import { formatStockItem, joinList } from './codec'
+
+/**
+ * A component as exported: everything it carries, in a form the import reads
+ * back (docs/decisions.md, "Imports"): symbols and footprints with their
+ * library, stock per location path, attachments with their links.
+ */
+export type ExportedComponent = Omit<Component, 'symbols' | 'footprints' | 'attachments'> & {
+  symbols: Array<{ id: string; name: string; library: string | null }>
+  footprints: Array<{ id: string; name: string; library: string | null }>
+  attachments: Array<{ id: string; name: string; kind: string; url: string | null; sha256: string | null; size: number | null; contentType: string }>
+  stock: Array<{ location: string; path: string[]; quantity: number }>
+}
+
+/** Every component, page by page, with its links, stock and attachments read beside it. */
+export async function* exportComponents(storage: Storage, includeDeleted: boolean): AsyncGenerator<ExportedComponent> {
+  const paths = _paths(await storage.locations.tree())
+  const items = new Map<string, { name: string; library: string | null }>()
+  const item = async (kind: 'symbols' | 'footprints', id: string) => {
+    let found = items.get(id)
+    if (!found) {
+      const record = await storage[kind].get(id)
+      found = { name: record.name, library: record.library }
+      items.set(id, found)
+    }
+    return { id, ...found }
+  }
+  let cursor: string | undefined
+  do {
+    const page = await storage.components.list({ limit: 1000, cursor, sort: 'id', includeDeleted })
+    for (const c of page.items) {
+      const attachments = c.attachments.length ? await storage.attachments.listForComponent(c.id) : []
+      const stock = await storage.locations.stockForComponent(c.id)
+      yield {
+        ...c,
+        symbols: await Promise.all(c.symbols.map((s) => item('symbols', s.id))),
+        footprints: await Promise.all(c.footprints.map((f) => item('footprints', f.id))),
+        attachments: attachments.map((a) => ({ id: a.id, name: a.name, kind: a.kind, url: a.url, sha256: a.sha256, size: a.size, contentType: a.contentType })),
+        stock: stock.map((s) => ({ location: s.path, path: paths.get(s.locationId) ?? [s.locationName], quantity: s.quantity })),
+      }
+    }
+    cursor = page.nextCursor ?? undefined
+  } while (cursor)
+}
+
+/**
+ * Components as CSV: the fields, one manufacturer/partNumber pair per MPN
+ * (`manufacturer 2`, `partNumber 2`, …), symbols and footprints as
+ * `Library:Name` lists, stock as `Path/To/Location=quantity` items, link
+ * attachments as a JSON list, then one column per parameter type and a
+ * `<type> unit` column beside it where a unit was given.
+ */
+export function toCsv(components: ExportedComponent[]): string {
+  const types = [...new Set(components.flatMap((c) => c.parameters.map((p) => p.type)))]
+  const withUnit = new Set(components.flatMap((c) => c.parameters.filter((p) => p.unit).map((p) => p.type)))
+  const mpnCount = Math.max(1, ...components.map((c) => c.mpns.length))
+  const mpnHeader = Array.from({ length: mpnCount }, (_, i) => (i === 0 ? ['manufacturer', 'partNumber'] : [`manufacturer ${i + 1}`, `partNumber ${i + 1}`])).flat()
+  const parameterHeader = types.flatMap((t) => (withUnit.has(t) ? [t, `${t} unit`] : [t]))
+  const header = ['id', 'ipn', 'name', 'description', 'status', 'category', 'tags', ...mpnHeader, 'symbols', 'footprints', 'stock', 'attachments', ...parameterHeader]
+  const ref = (i: { name: string; library: string | null }) => (i.library ? `${i.library}:${i.name}` : i.name)
+  const rows = components.map((c) => [
+    c.id,
+    c.ipn,
+    c.name,
+    c.description ?? '',
+    c.status,
+    c.category ?? '',
+    joinList(c.tags),
+    ...Array.from({ length: mpnCount }, (_, i) => [c.mpns[i]?.manufacturer ?? '', c.mpns[i]?.partNumber ?? '']).flat(),
+    joinList(c.symbols.map(ref)),
+    joinList(c.footprints.map(ref)),
+    c.stock.map((s) => formatStockItem(s.path, s.quantity)).join('; '),
+    c.attachments.length ? JSON.stringify(c.attachments.map((a) => ({ name: a.name, kind: a.kind, url: a.url }))) : '',
+    ...types.flatMap((t) => {
+      const p = c.parameters.find((q) => q.type === t)
+      return withUnit.has(t) ? [p?.value ?? '', p?.unit ?? ''] : [p?.value ?? '']
+    }),
+  ])
+  // A leading =, +, - or @ would be a formula to a spreadsheet: quote it as text.
+  return stringify([header, ...rows], { cast: { string: (v) => (/^[=+\-@]/.test(v) ? `'${v}` : v) } })
+}
+
+function _paths(nodes: LocationTreeNode[], prefix: string[] = [], out = new Map<string, string[]>()): Map<string, string[]> {
+  for (const n of nodes) {
+    const path = [...prefix, n.name]
+    out.set(n.id, path)
+    _paths(n.children, path, out)
+  }
+  return out
+}
