@@ -31,7 +31,8 @@ for (const [plural, prefix] of [
     })
 
     it('links to a component, lists its components, refuses to delete while linked, unlinks', async () => {
-      const item = await ok('POST', `/api/${plural}`, { name: 'R' }, 201)
+      const item = await ok('POST', `/api/${plural}`, { name: 'Device:R' }, 201)
+      expect(item).toMatchObject({ library: 'Device', name: 'R' })
       const c = await ok('POST', '/api/components', { name: 'A' }, 201)
       expect((await ok('PUT', `/api/components/${c.id}/${plural}/${item.id}`))[plural]).toEqual([{ id: item.id, name: 'R' }])
       expect((await ok('GET', `/api/${plural}/${item.id}/components`)).map((x: { id: string }) => x.id)).toEqual([c.id])
@@ -42,6 +43,11 @@ for (const [plural, prefix] of [
 
     it('answers bad input and unknown ids with problems', async () => {
       expect((await api.call('POST', `/api/${plural}`, { body: { library: 'x' } })).status).toBe(400)
+      // KiCad cannot use a reference without a library (issue 16): refused on write, naming the field.
+      const bare = await api.call('POST', `/api/${plural}`, { body: { name: 'LM358' } })
+      expect(bare.status).toBe(400)
+      expect(bare.body.errors).toEqual([{ path: 'body.library', message: expect.stringMatching(/Library:Name/) }])
+      expect((await api.call('POST', `/api/${plural}`, { body: { name: 'x', library: 'A:B' } })).status).toBe(400)
       expect((await api.call('GET', `/api/${plural}/${MISSING[prefix]}`)).status).toBe(404)
       expect((await api.call('GET', `/api/${plural}/${MISSING[prefix]}/file`)).status).toBe(404)
       expect((await api.call('GET', `/api/${plural}/${MISSING[prefix]}/components`)).status).toBe(404)

@@ -1,4 +1,4 @@
-import { ComplibError, type Component, type Storage } from '@complib/core'
+import { ComplibError, type Attachment, type Component, type Storage } from '@complib/core'
 import * as z from 'zod'
 import { defineRoute } from '../routing/define-route'
 
@@ -8,6 +8,15 @@ import { defineRoute } from '../routing/define-route'
  * api_version `v1`). KiCad reads categories, the parts of each, and one part's
  * fields; symbols and footprints are referenced as `library:name` from the
  * libraries KiCad already has. Only components with a category appear.
+ *
+ * What KiCad reads (common/http_lib/http_lib_connection.cpp): every `id`,
+ * `name` and field `value` a JSON string; `symbolIdStr` a LIB_ID
+ * `Library:Name`; the `exclude_from_*` flags and a field's `visible` strings
+ * read by boolFromString; a footprint field may list several footprints
+ * joined by `;`. test/kicad-conformance.test.ts checks these.
+ *
+ * With COMPLIB_KICAD_HIDE_OBSOLETE=1 obsolete parts are left out of the
+ * categories and their lists (a part already placed still resolves by id).
  */
 
 const Category = z.object({ id: z.string(), name: z.string(), description: z.string() }).meta({ id: 'KicadCategory' })
@@ -43,8 +52,14 @@ export const kicadRoutes = [
     operationId: 'kicadCategories',
     summary: 'KiCad HTTP library: categories of live components',
     responses: { 200: { description: 'Categories', schema: z.array(Category) } },
-    handler: async ({ services }) =>
-      (await services.storage.components.categories()).map((c) => ({ id: _categoryId(c.name), name: c.name, description: `${c.count} parts` })),
+    handler: async ({ services }) => {
+      const out: z.infer<typeof Category>[] = []
+      for (const c of await services.storage.components.categories()) {
+        const count = _hideObsolete() ? await _count(services.storage, c.name) : c.count
+        if (count > 0) out.push({ id: _categoryId(c.name), name: c.name, description: `${count} parts` })
+      }
+      return out
+    },
   }),
   defineRoute({
     method: 'GET',
@@ -59,7 +74,11 @@ export const kicadRoutes = [
       const known = (await services.storage.components.categories()).find((c) => c.name.toLowerCase() === name.toLowerCase())
       if (!known) throw new ComplibError('NOT_FOUND', `no category ${params.file}`)
       const out: z.infer<typeof PartSummary>[] = []
-      for await (const c of _all(services.storage, known.name)) out.push({ id: c.id, name: c.ipn, description: c.description ?? c.name })
+      for await (const c of _all(services.storage, known.name)) {
+        // A category lists its own parts; a sub-category (Passives/Resistors) is a category of its own in KiCad.
+        if (c.category?.toLowerCase() !== known.name.toLowerCase() || (_hideObsolete() && c.status === 'obsolete')) continue
+        out.push({ id: c.id, name: c.ipn, description: c.description ?? c.name })
+      }
       return out
     },
   }),
@@ -76,31 +95,32 @@ export const kicadRoutes = [
       if (!/^cmp_[0-9A-HJKMNP-TV-Z]{26}$/.test(id)) throw new ComplibError('NOT_FOUND', `no part ${params.file}`)
       const c = await services.storage.components.get(id)
       const symbol = c.symbols[0] ? await services.storage.symbols.get(c.symbols[0].id) : undefined
-      const footprint = c.footprints[0] ? await services.storage.footprints.get(c.footprints[0].id) : undefined
-      return toKicadPart(c, { symbol: symbol && _libId(symbol), footprint: footprint && _libId(footprint), origin: url.origin })
+      const footprints = await Promise.all(c.footprints.map((f) => services.storage.footprints.get(f.id)))
+      const attachments = c.attachments.length ? await services.storage.attachments.listForComponent(c.id) : []
+      return toKicadPart(c, { symbol: symbol && _libId(symbol), footprints: footprints.map(_libId), attachments, origin: url.origin })
     },
   }),
 ]
 
 /** A component as KiCad's HTTP library part. */
-export function toKicadPart(c: Component, refs: { symbol?: string | undefined; footprint?: string | undefined; origin: string }): z.infer<typeof Part> {
-  const datasheet = c.attachments.find((a) => /\.pdf$/i.test(a.name))
-  const valueParam = c.parameters.find((p) => p.type.toLowerCase() === 'value') ?? c.parameters[0]
+export function toKicadPart(c: Component, refs: { symbol?: string | undefined; footprints: string[]; attachments: Attachment[]; origin: string }): z.infer<typeof Part> {
   const hidden = (value: string) => ({ value, visible: 'False' as const })
   const fields: Record<string, z.infer<typeof Field>> = {
-    value: { value: valueParam ? `${valueParam.value}${valueParam.unit ?? ''}` : c.name },
-    reference: { value: _reference(c) },
-    footprint: hidden(refs.footprint ?? ''),
-    datasheet: hidden(datasheet ? `${refs.origin}/api/attachments/${datasheet.id}/content` : ''),
+    value: { value: kicadValue(c), visible: 'True' },
+    reference: { value: _reference(c), visible: 'True' },
+    // KiCad takes the first as the footprint and offers the others: joined by `;`.
+    footprint: hidden(refs.footprints.join(';')),
+    datasheet: hidden(datasheetUrl(refs.attachments, refs.origin)),
     description: hidden(c.description ?? c.name),
-    keywords: hidden(c.tags.join(' ')),
+    // Tags joined by `, ` so a multi-word tag ("high voltage") stays one keyword phrase.
+    keywords: hidden(c.tags.join(', ')),
     IPN: hidden(c.ipn),
   }
-  if (c.mpns[0]) {
-    fields.Manufacturer = hidden(c.mpns[0].manufacturer)
-    fields.MPN = hidden(c.mpns[0].partNumber)
-  }
-  for (const p of c.parameters) if (!(p.type in fields)) fields[p.type] = hidden(`${p.value}${p.unit ?? ''}`)
+  c.mpns.forEach((m, i) => {
+    fields[i === 0 ? 'Manufacturer' : `Manufacturer ${i + 1}`] = hidden(m.manufacturer)
+    fields[i === 0 ? 'MPN' : `MPN ${i + 1}`] = hidden(m.partNumber)
+  })
+  for (const p of c.parameters) if (!(p.type in fields) && !['value', 'reference'].includes(p.type.toLowerCase())) fields[p.type] = hidden(`${p.value}${p.unit ?? ''}`)
   return {
     id: c.id,
     name: c.ipn,
@@ -110,6 +130,44 @@ export function toKicadPart(c: Component, refs: { symbol?: string | undefined; f
     exclude_from_sim: c.status === 'draft' ? 'True' : 'False',
     fields,
   }
+}
+
+/** Parameter types whose value is what a passive part shows as its KiCad Value. */
+const VALUE_LIKE = ['resistance', 'capacitance', 'inductance', 'impedance', 'frequency']
+
+/**
+ * The Value KiCad shows: a parameter named `Value` when the part has one (the
+ * explicit value); else, for a passive (reference R, C, L, Y, FB), its
+ * resistance, capacitance, inductance, impedance or frequency with its unit;
+ * else the part's name. So 2N7002 shows "2N7002", not its first parameter.
+ */
+export function kicadValue(c: Component): string {
+  const explicit = c.parameters.find((p) => p.type.toLowerCase() === 'value')
+  if (explicit) return `${explicit.value}${explicit.unit ?? ''}`
+  if (['R', 'C', 'L', 'Y', 'FB'].includes(_reference(c))) {
+    for (const type of VALUE_LIKE) {
+      const p = c.parameters.find((q) => q.type.toLowerCase() === type)
+      if (p) return `${p.value}${p.unit ?? ''}`
+    }
+  }
+  return c.name
+}
+
+/** A datasheet URL KiCad can open: a link attachment's own URL, or an uploaded file's download URL. */
+export function datasheetUrl(attachments: Attachment[], origin: string): string {
+  const datasheet = attachments.find((a) => a.kind === 'datasheet') ?? attachments.find((a) => /\.pdf$/i.test(a.name))
+  if (!datasheet) return ''
+  return datasheet.url ?? `${origin}/api/attachments/${datasheet.id}/content`
+}
+
+function _hideObsolete(): boolean {
+  return /^(1|true|yes)$/i.test(process.env.COMPLIB_KICAD_HIDE_OBSOLETE ?? '')
+}
+
+async function _count(storage: Storage, category: string): Promise<number> {
+  let n = 0
+  for await (const c of _all(storage, category)) if (c.category?.toLowerCase() === category.toLowerCase() && c.status !== 'obsolete') n++
+  return n
 }
 
 async function* _all(storage: Storage, category: string): AsyncGenerator<Component> {
@@ -137,7 +195,8 @@ function _categoryName(id: string): string {
 const REFERENCES: Array<[RegExp, string]> = [
   [/resistor|^res/i, 'R'],
   [/capacitor|^cap/i, 'C'],
-  [/inductor|ferrite|^ind/i, 'L'],
+  [/ferrite ?bead/i, 'FB'],
+  [/inductor|^ind/i, 'L'],
   [/diode|led/i, 'D'],
   [/transistor|mosfet|fet\b/i, 'Q'],
   [/connector|header/i, 'J'],
@@ -149,5 +208,11 @@ const REFERENCES: Array<[RegExp, string]> = [
 function _reference(c: Component): string {
   const given = c.parameters.find((p) => p.type.toLowerCase() === 'reference')
   if (given) return given.value
-  return REFERENCES.find(([re]) => re.test(c.category ?? ''))?.[1] ?? 'U'
+  // The innermost category names the kind of part: Passives/Resistors/Thick film is a resistor.
+  const path = (c.category ?? '').split('/').reverse()
+  for (const segment of path) {
+    const found = REFERENCES.find(([re]) => re.test(segment))
+    if (found) return found[1]
+  }
+  return 'U'
 }

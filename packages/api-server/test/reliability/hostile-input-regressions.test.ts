@@ -37,7 +37,7 @@ describe('hostile input regressions', () => {
 
   it('a symbol or footprint file name outside Latin-1 made the download answer 500; now it is named in RFC 8187 form', async () => {
     for (const kind of ['symbols', 'footprints']) {
-      const item = await api.ok('POST', `/api/${kind}`, { name: 'R', fileName: 'Ωhm 😀 "x".kicad_sym', content: '(x)' }, 201)
+      const item = await api.ok('POST', `/api/${kind}`, { name: 'R', library: 'Device', fileName: 'Ωhm 😀 "x".kicad_sym', content: '(x)' }, 201)
       const res = await api.call('GET', `/api/${kind}/${item.id}/file`)
       expect(res.status, res.text).toBe(200)
       expect(res.headers.get('content-disposition')).toBe(`attachment; filename="_hm __ _x_.kicad_sym"; filename*=UTF-8''%CE%A9hm%20%F0%9F%98%80%20%22x%22.kicad_sym`)

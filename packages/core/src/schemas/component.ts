@@ -40,7 +40,7 @@ export const Component = z
     ipn: z.string(),
     description: z.string().nullable(),
     status: ComponentStatus,
-    category: z.string().nullable().meta({ description: 'Free-form category, e.g. `Resistors`; used by the KiCad library' }),
+    category: z.string().nullable().meta({ description: 'Category path, segments joined by `/`, e.g. `Passives/Resistors/Thick film`; filtering by a category takes in its descendants; used by the KiCad library' }),
     tags: z.array(z.string()),
     parameters: z.array(ComponentParameter),
     mpns: z.array(ComponentMpn),
@@ -65,7 +65,14 @@ const writable = {
   ipn: Ipn,
   description: Description,
   status: ComponentStatus,
-  category: z.string().trim().min(1).max(100).nullable(),
+  // A path: segments trimmed, empty ones (`a//b`, a trailing `/`) dropped.
+  category: z
+    .string()
+    .trim()
+    .max(200)
+    .transform((s) => s.split('/').map((p) => p.trim()).filter(Boolean).join('/'))
+    .pipe(z.string().min(1, { error: 'a category has at least one name' }))
+    .nullable(),
   tags: z.array(TagName).max(COMPONENT_LIMITS.tags),
   parameters: z.array(ComponentParameter).max(COMPONENT_LIMITS.parameters),
   mpns: z.array(ComponentMpn).max(COMPONENT_LIMITS.mpns),
@@ -104,7 +111,7 @@ export const ComponentListQuery = PageQuery.extend({
   q: z.string().trim().min(1).max(200).optional().meta({ description: 'Text search in name, ipn, description and part numbers' }),
   status: z.array(ComponentStatus).or(ComponentStatus.transform((s) => [s])).optional(),
   tag: z.string().trim().min(1).max(64).optional(),
-  category: z.string().trim().min(1).max(100).optional(),
+  category: z.string().trim().min(1).max(200).optional().meta({ description: 'A category path; its descendants are included (`Passives` finds `Passives/Resistors/Thick film`)' }),
   manufacturer: z.string().trim().min(1).max(200).optional(),
   symbolId: idSchema('symbol').optional(),
   footprintId: idSchema('footprint').optional(),

@@ -22,18 +22,28 @@ function defineLibraryItem(kind: 'symbol' | 'footprint', title: 'Symbol' | 'Foot
 
   const writable = {
     name: Name,
-    library: z.string().trim().min(1).max(200).nullable(),
+    // KiCad's LIB_ID reads a reference as `Library:Name`, split at the first `:`: a library without one.
+    library: z.string().trim().min(1).max(200).regex(/^[^:]+$/, { error: 'a library nickname has no `:`' }),
     description: Description,
     fileName: z.string().trim().min(1).max(255).regex(/^[^/\\\0]+$/, { error: 'a file name has no slashes' }).nullable(),
     content: z.string().max(4 * 1024 * 1024).nullable().meta({ description: 'File body as text' }),
   }
+  // A reference KiCad cannot use (`LM358`, no library) is refused on write, not sent to KiCad (issue 16).
   const create = z
     .strictObject({
       name: writable.name,
-      library: writable.library.optional(),
+      library: writable.library.optional().meta({ description: 'CAD library nickname, e.g. `Device`; may be left out when `name` is `Library:Name`' }),
       description: writable.description.optional(),
       fileName: writable.fileName.optional(),
       content: writable.content.optional(),
+    })
+    .superRefine((v, ctx) => {
+      if (v.library === undefined && !/^[^:]+:.+$/.test(v.name)) ctx.addIssue({ code: 'custom', path: ['library'], message: 'KiCad refers to a symbol or footprint as Library:Name: give `library`, or `name` as Library:Name' })
+    })
+    .transform((v) => {
+      if (v.library !== undefined) return v
+      const at = v.name.indexOf(':')
+      return { ...v, library: v.name.slice(0, at).trim(), name: v.name.slice(at + 1).trim() }
     })
     .meta({ id: `${title}Create` })
   const patch = z.strictObject(writable).partial().meta({ id: `${title}Patch` })
@@ -58,8 +68,9 @@ export type FootprintPatch = z.input<typeof FootprintPatch>
 
 /** What symbols and footprints have in common, for code that serves both. */
 export type LibraryItem = Symbol | Footprint
-export type LibraryItemCreate = z.output<typeof SymbolCreate>
-export type LibraryItemPatch = z.output<typeof SymbolPatch>
+export type LibraryItemCreate = Omit<z.output<typeof SymbolCreate>, 'library'> & { library?: string | null | undefined }
+// The storage contract still takes a symbol without a library (rows from before issue 16); the API refuses one.
+export type LibraryItemPatch = Omit<z.output<typeof SymbolPatch>, 'library'> & { library?: string | null | undefined }
 
 /** Query of `GET /api/symbols` and `GET /api/footprints`. */
 export const LibraryItemListQuery = PageQuery.extend({ q: z.string().trim().min(1).max(200).optional(), library: z.string().trim().min(1).max(200).optional() })

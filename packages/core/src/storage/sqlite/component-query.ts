@@ -65,8 +65,10 @@ async function _pageQuery(ex: SqlExecutor, query: ComponentListQuery): Promise<{
     params.push(foldKey(query.tag))
   }
   if (query.category) {
-    where.push('c.category = ? COLLATE NOCASE')
-    params.push(query.category)
+    // Categories are paths (Passives/Resistors/Thick film): a category takes in its descendants. Plain SQL, no SQLite-only syntax.
+    const category = query.category.replace(/\/+$/, '')
+    where.push('(lower(c.category) = lower(?) OR lower(substr(c.category, 1, ?)) = lower(?))')
+    params.push(category, [...category].length + 1, `${category}/`)
   }
   if (query.manufacturer) {
     where.push('EXISTS (SELECT 1 FROM mpns m JOIN manufacturers f ON f.id = m.manufacturer_id WHERE m.component_id = c.id AND f.name_key = ?)')

@@ -1,0 +1,129 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createTestApi, type TestApi } from './harness'
+
+/**
+ * What KiCad's HTTP library client does with our answers, written from its
+ * source (common/http_lib/http_lib_connection.cpp: ValidateHTTPLibraryEndpoints,
+ * syncCategories, SelectAll, SelectOne, boolFromString; eeschema's
+ * sch_io_http_lib.cpp: loadSymbolFromPart). nlohmann::json's `std::string x =
+ * j.at("…")` throws on anything but a JSON string, so every read value must be
+ * one; LIB_ID::Parse splits `symbolIdStr` at the first `:`.
+ */
+const KICAD_TRUE = ['true', 'yes', 'y', '1']
+const KICAD_FALSE = ['false', 'no', 'n', '0']
+const kicadBool = (v: unknown) => typeof v === 'string' && [...KICAD_TRUE, ...KICAD_FALSE].includes(v.toLowerCase())
+
+let api: TestApi
+beforeEach(async () => {
+  api = await createTestApi()
+})
+afterEach(async () => {
+  await api.close()
+  delete process.env.COMPLIB_KICAD_HIDE_OBSOLETE
+})
+
+async function library() {
+  const sym = await api.ok('POST', '/api/symbols', { name: 'Device:R' }, 201)
+  const q = await api.ok('POST', '/api/symbols', { name: 'Q_NMOS_GSD', library: 'Device' }, 201)
+  const fp1 = await api.ok('POST', '/api/footprints', { name: 'R_0603_1608Metric', library: 'Resistor_SMD' }, 201)
+  const fp2 = await api.ok('POST', '/api/footprints', { name: 'R_0805_2012Metric', library: 'Resistor_SMD' }, 201)
+  const r = await api.ok(
+    'POST',
+    '/api/components',
+    {
+      name: 'R 10k',
+      ipn: 'RES-1',
+      category: 'Passives/Resistors/Thick film',
+      tags: ['smd', 'high voltage'],
+      parameters: [
+        { type: 'Tolerance', value: '1%' },
+        { type: 'Resistance', value: '10k', unit: 'Ω' },
+      ],
+      mpns: [
+        { manufacturer: 'Yageo', partNumber: 'RC0603FR-0710KL' },
+        { manufacturer: 'Vishay', partNumber: 'CRCW060310K0FKEA' },
+      ],
+      symbols: [sym.id],
+      footprints: [fp1.id, fp2.id],
+    },
+    201,
+  )
+  const fet = await api.ok('POST', '/api/components', { name: '2N7002', ipn: 'Q-1', category: 'Discretes/Transistors', parameters: [{ type: 'Channel', value: 'N-MOSFET' }], symbols: [q.id] }, 201)
+  const old = await api.ok('POST', '/api/components', { name: 'LM358 old', ipn: 'U-OLD', category: 'Discretes/Transistors' }, 201)
+  await api.ok('PATCH', `/api/components/${old.id}`, { status: 'obsolete' })
+  return { r, fet, old }
+}
+
+describe('KiCad HTTP library conformance (issue 16)', () => {
+  it('answers every read KiCad makes with the types its client requires', async () => {
+    const { r } = await library()
+    const root = await api.ok('GET', '/api/kicad/v1/')
+    expect(Object.keys(root).sort()).toEqual(['categories', 'parts'])
+    const categories = await api.ok('GET', '/api/kicad/v1/categories.json')
+    expect(categories.map((c: { name: string }) => c.name)).toEqual(['Discretes/Transistors', 'Passives/Resistors/Thick film'])
+    for (const category of categories) {
+      expect([typeof category.id, typeof category.name, typeof category.description]).toEqual(['string', 'string', 'string'])
+      const parts = await api.ok('GET', `/api/kicad/v1/parts/category/${category.id}.json`)
+      for (const summary of parts) {
+        expect([typeof summary.id, typeof summary.name]).toEqual(['string', 'string'])
+        const part = await api.ok('GET', `/api/kicad/v1/parts/${summary.id}.json`)
+        expect(typeof part.id).toBe('string')
+        // Required key; empty means "no symbol" (loadSymbolFromPart makes an empty one), anything else must parse as a LIB_ID.
+        expect(part.symbolIdStr).toMatch(/^$|^[^:]+:.+$/)
+        for (const flag of ['exclude_from_bom', 'exclude_from_board', 'exclude_from_sim']) expect(kicadBool(part[flag]), flag).toBe(true)
+        for (const [name, field] of Object.entries(part.fields as Record<string, { value: unknown; visible?: unknown }>)) {
+          expect(typeof field.value, name).toBe('string')
+          if ('visible' in field) expect(kicadBool(field.visible), name).toBe(true)
+        }
+      }
+    }
+    const part = await api.ok('GET', `/api/kicad/v1/parts/${r.id}.json`)
+    expect(part.symbolIdStr).toBe('Device:R')
+    expect(part.fields.footprint.value).toBe('Resistor_SMD:R_0603_1608Metric;Resistor_SMD:R_0805_2012Metric')
+    expect(part.fields.keywords.value).toBe('smd, high voltage')
+    expect(part.fields).toMatchObject({ MPN: { value: 'RC0603FR-0710KL' }, 'MPN 2': { value: 'CRCW060310K0FKEA' }, 'Manufacturer 2': { value: 'Vishay' } })
+  })
+
+  it('the Value of a passive is its value-like parameter, of anything else its name (2N7002 showed "N-MOSFET")', async () => {
+    const { r, fet } = await library()
+    expect((await api.ok('GET', `/api/kicad/v1/parts/${r.id}.json`)).fields.value.value).toBe('10kΩ')
+    expect((await api.ok('GET', `/api/kicad/v1/parts/${fet.id}.json`)).fields.value.value).toBe('2N7002')
+    await api.ok('PUT', `/api/components/${fet.id}/parameters`, [{ type: 'Value', value: '2N7002 60V' }])
+    expect((await api.ok('GET', `/api/kicad/v1/parts/${fet.id}.json`)).fields.value.value).toBe('2N7002 60V')
+  })
+
+  it('a link attachment’s datasheet is its own URL; an uploaded one is a download URL that answers 200', async () => {
+    const { r, fet } = await library()
+    await api.ok('POST', '/api/attachments/from-url', { url: 'https://www.yageo.com/RC0603.pdf', name: 'RC0603.pdf', componentId: r.id, kind: 'datasheet' }, 201)
+    expect((await api.ok('GET', `/api/kicad/v1/parts/${r.id}.json`)).fields.datasheet.value).toBe('https://www.yageo.com/RC0603.pdf')
+    const up = await api.call('POST', `/api/attachments?componentId=${fet.id}&name=2n7002.pdf&kind=datasheet`, { rawBody: '%PDF-1.4 x', headers: { 'content-type': 'application/pdf' } })
+    expect(up.status, up.text).toBe(201)
+    const url = (await api.ok('GET', `/api/kicad/v1/parts/${fet.id}.json`)).fields.datasheet.value as string
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1\/api\/attachments\/att_\w+\/content$/)
+    const download = await api.call('GET', new URL(url).pathname)
+    expect(download.status).toBe(200)
+    expect(download.text).toBe('%PDF-1.4 x')
+  })
+
+  it('obsolete parts are listed unless COMPLIB_KICAD_HIDE_OBSOLETE is set; a placed one still resolves', async () => {
+    const { old } = await library()
+    const transistors = async () => {
+      const categories = await api.ok('GET', '/api/kicad/v1/categories.json')
+      const category = categories.find((c: { name: string }) => c.name === 'Discretes/Transistors')
+      return { category, parts: (await api.ok('GET', `/api/kicad/v1/parts/category/${category.id}.json`)).map((p: { name: string }) => p.name) }
+    }
+    expect((await transistors()).parts).toEqual(['Q-1', 'U-OLD'])
+    process.env.COMPLIB_KICAD_HIDE_OBSOLETE = '1'
+    const hidden = await transistors()
+    expect(hidden.parts).toEqual(['Q-1'])
+    expect(hidden.category.description).toBe('1 parts')
+    expect((await api.call('GET', `/api/kicad/v1/parts/${old.id}.json`)).status).toBe(200)
+  })
+
+  it('a filter by category takes in its descendants', async () => {
+    await library()
+    expect((await api.ok('GET', '/api/components?category=Passives')).map((c: { ipn: string }) => c.ipn)).toEqual(['RES-1'])
+    expect((await api.ok('GET', '/api/components?category=passives/resistors')).map((c: { ipn: string }) => c.ipn)).toEqual(['RES-1'])
+    expect(await api.ok('GET', '/api/components?category=Pass')).toEqual([])
+  })
+})
