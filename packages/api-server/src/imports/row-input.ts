@@ -170,6 +170,8 @@ export function readRowInput(cells: ImportRow, mapping: Record<string, ImportTar
     if (partNumber) input.mpns.push({ manufacturer: manufacturers[i] || 'Unknown', partNumber })
   }
   if (parameters.length) fields.parameters = parameters
+  // A spreadsheet of part numbers names no part: its first MPN is its name.
+  if (fields.name === undefined && input.mpns[0]) fields.name = input.mpns[0].partNumber
   // Errors name the field; the message names the column, as the user sees it in the file.
   return { input, errors: errors.map((e) => (Object.hasOwn(mapping, e.path) ? { path: mapping[e.path]!, message: `column "${e.path}": ${e.message}` } : e)) }
 }
