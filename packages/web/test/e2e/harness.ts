@@ -41,6 +41,8 @@ export async function startE2E(options: { apiKey?: string } = {}): Promise<E2E> 
   const server = await startServer({ port: 0, dataDir: data, apiKey: options.apiKey, log: () => {} })
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] })
   const context = await browser.newContext({ viewport: { width: 1360, height: 860 } })
+  // A step that cannot happen fails in seconds, naming the step, not at the test's timeout.
+  context.setDefaultTimeout(10_000)
   const page = await context.newPage()
   page.on('dialog', (d) => void d.accept())
   const errors: string[] = []
