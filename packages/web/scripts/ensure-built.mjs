@@ -24,7 +24,9 @@ export function ensureWebBuilt({ quiet = false } = {}) {
   if (!isWebBuildStale()) return false
   if (!quiet) console.error('complib: building the web interface (packages/web)…')
   const vite = join(dirname(createRequire(join(web, 'package.json')).resolve('vite/package.json')), 'bin', 'vite.js')
-  const res = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: web, stdio: quiet ? 'pipe' : 'inherit', encoding: 'utf8' })
+  // NODE_ENV=production whoever calls (vitest sets "test"): else React's development build is bundled.
+  const env = { ...process.env, NODE_ENV: 'production' }
+  const res = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: web, env, stdio: quiet ? 'pipe' : 'inherit', encoding: 'utf8' })
   if (res.status !== 0) throw new Error(`building the web interface failed (exit ${res.status})${quiet ? `:\n${res.stdout}${res.stderr}` : ''}`)
   return true
 }
