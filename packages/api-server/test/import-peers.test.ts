@@ -104,6 +104,14 @@ describe('peer formats, imported with zero manual mapping (issue 16)', () => {
     expect(patched.body.preview[0].input.category).toBe('4')
   })
 
+  it('the session and a refused commit list every error, not the first 100', async () => {
+    const rows = Array.from({ length: 150 }, (_, i) => `P${i},maybe`).join('\n')
+    const res = await api.call('POST', '/api/imports', { rawBody: `name,status\n${rows}\n`, headers: { 'content-type': 'text/csv' } })
+    expect(res.body.errors).toHaveLength(150)
+    const refused = await api.call('POST', `/api/imports/${res.body.id}/commit`)
+    expect(refused.body.errors).toHaveLength(150)
+  })
+
   it('a status the import does not know is a row error naming the value', async () => {
     const res = await api.call('POST', '/api/imports', { rawBody: 'name;manufacturing_status\nA;sometimes\n', headers: { 'content-type': 'text/csv' } })
     expect(res.body.errors).toEqual([{ row: 2, path: 'status', message: expect.stringMatching(/column "manufacturing_status": "sometimes" is not a status/) }])

@@ -140,7 +140,7 @@ export const importExportRoutes = [
           const plan = await planImport(tx, data.rows, data.mapping, data.upsertKey)
           if (plan.errors.length) {
             throw new ComplibError('VALIDATION_FAILED', `${plan.errors.length} rows are invalid; fix the file or the mapping (first: row ${plan.errors[0]!.row}, ${plan.errors[0]!.path}: ${plan.errors[0]!.message})`, {
-              errors: plan.errors.slice(0, 100).map((e) => ({ path: `rows[${e.row}].${e.path}`, message: e.message })),
+              errors: plan.errors.map((e) => ({ path: `rows[${e.row}].${e.path}`, message: e.message })),
             })
           }
           const result = await applyImport(tx, plan.rows)
@@ -208,7 +208,8 @@ function _planView(plan: ImportPlan): _PlanView {
       invalid: new Set(plan.errors.map((e) => e.row)).size,
     },
     preview: plan.rows.slice(0, PREVIEW_ROWS).map(_previewRow),
-    errors: plan.errors.slice(0, 100),
+    // Every error, not the first 100: a user fixes a file once, not in rounds (issue 16, item 5).
+    errors: plan.errors,
   }
 }
 
