@@ -20,7 +20,7 @@ describe('imports', () => {
     const res = await upload(CSV, '?name=parts.csv')
     expect(res.status, res.text).toBe(201)
     expect(res.body.mapping).toMatchObject({ ipn: 'ipn', Name: 'name', Manufacturer: 'manufacturer', MPN: 'partNumber', Resistance: 'parameter' })
-    expect(res.body.summary).toEqual({ create: 2, update: 0, invalid: 0 })
+    expect(res.body.summary).toEqual({ create: 2, update: 0, unchanged: 0, invalid: 0 })
     expect(await api.storage.components.list({ limit: 10, sort: 'id', includeDeleted: false })).toMatchObject({ total: 0 })
     const committed = await api.call('POST', `/api/imports/${res.body.id}/commit`)
     expect(committed.status, committed.text).toBe(200)
@@ -34,11 +34,11 @@ describe('imports', () => {
   it('updates existing components by ipn, or by MPN', async () => {
     await api.call('POST', `/api/imports/${(await upload(CSV)).body.id}/commit`)
     const byIpn = await upload(CSV.replace('thick film', 'thin film'))
-    expect(byIpn.body.summary).toEqual({ create: 0, update: 2, invalid: 0 })
+    expect(byIpn.body.summary).toEqual({ create: 0, update: 1, unchanged: 1, invalid: 0 })
     await api.call('POST', `/api/imports/${byIpn.body.id}/commit`)
     expect((await api.call('GET', '/api/components/by-ipn/RES-00001')).body.description).toBe('thin film')
     const byMpn = await upload('Manufacturer,MPN,Description\nYageo,RC0603FR-074K7L,updated by mpn\n', '?upsertKey=mpn')
-    expect(byMpn.body.summary).toEqual({ create: 0, update: 1, invalid: 0 })
+    expect(byMpn.body.summary).toEqual({ create: 0, update: 1, unchanged: 0, invalid: 0 })
   })
 
   it('refuses to commit while rows are invalid, changing nothing, until the mapping is fixed', async () => {
@@ -85,7 +85,7 @@ describe('import regressions (issue 18)', () => {
       const csv = await upload(`name,ipn,${column}\nA,C-${column}-1,1\nB,C-${column}-2\n`)
       expect(csv.status, `${column}: ${csv.text}`).toBe(201)
       expect(csv.body.columns).toEqual(['name', 'ipn', column])
-      expect(csv.body.summary).toEqual({ create: 2, update: 0, invalid: 0 })
+      expect(csv.body.summary).toEqual({ create: 2, update: 0, unchanged: 0, invalid: 0 })
       expect(csv.body.preview.map((r: { input: { parameters?: unknown } }) => r.input.parameters)).toEqual([[{ type: column, value: '1' }], undefined])
       const json = await upload(`[{"name":"A","ipn":"J-${column}-1","${column}":"1"},{"name":"B","ipn":"J-${column}-2"}]`, '', 'application/json')
       expect(json.status, `${column}: ${json.text}`).toBe(201)
@@ -95,7 +95,7 @@ describe('import regressions (issue 18)', () => {
       expect(patched.status, patched.text).toBe(200)
       const committed = await api.call('POST', `/api/imports/${json.body.id}/commit`)
       expect(committed.status, committed.text).toBe(200)
-      expect(committed.body.result).toEqual({ created: 2, updated: 0 })
+      expect(committed.body.result).toEqual({ created: 2, updated: 0, unchanged: 0 })
     }
   })
 
@@ -128,7 +128,7 @@ describe('import regressions (issue 18)', () => {
     const res = await upload(`name,Manufacturer,MPN\n${rows.join('\n')}\n`, '?upsertKey=mpn')
     const answers = await Promise.all(Array.from({ length: 4 }, () => api.call('POST', `/api/imports/${res.body.id}/commit`)))
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409, 409])
-    expect(answers.find((a) => a.status === 200)!.body.result).toEqual({ created: 50, updated: 0 })
+    expect(answers.find((a) => a.status === 200)!.body.result).toEqual({ created: 50, updated: 0, unchanged: 0 })
     const session = (await api.call('GET', `/api/imports/${res.body.id}`)).body
     expect(session).toMatchObject({ status: 'committed', result: { created: 50, updated: 0 } })
     expect((await api.call('POST', `/api/imports/${res.body.id}/commit`)).status).toBe(409)
@@ -155,7 +155,7 @@ describe('exports', () => {
     expect(csv.text).toContain("'=cmd|calc")
     for (const c of before) await api.call('DELETE', `/api/components/${c.id}/purge`)
     const again = await upload(csv.text)
-    expect(again.body.summary).toEqual({ create: 3, update: 0, invalid: 0 })
+    expect(again.body.summary).toEqual({ create: 3, update: 0, unchanged: 0, invalid: 0 })
     await api.call('POST', `/api/imports/${again.body.id}/commit`)
     const after = (await api.call('GET', '/api/components?sort=ipn')).body
     const strip = (c: Record<string, unknown>) => ({ ipn: c.ipn, name: c.name, description: c.description, category: c.category, tags: c.tags, mpns: c.mpns, parameters: c.parameters, status: c.status })

@@ -83,9 +83,9 @@ describe('peer formats, imported with zero manual mapping (issue 16)', () => {
     const session = await upload('spreadsheet.tsv')
     expect(session.body).toMatchObject({ preset: 'spreadsheet', delimiter: '\t', encoding: 'windows-1252', errors: [] })
     expect(session.body.mapping).toMatchObject({ 'Part Number': 'partNumber', Manufacturer: 'manufacturer', Type: 'parameter', Qty: 'quantity', Location: 'location', Status: 'status' })
-    expect(session.body.summary).toEqual({ create: 3, update: 0, invalid: 0 })
+    expect(session.body.summary).toEqual({ create: 3, update: 0, unchanged: 0, invalid: 0 })
     const byMpn = await upload('spreadsheet.tsv', '&upsertKey=mpn')
-    expect(byMpn.body.summary).toEqual({ create: 2, update: 0, invalid: 0 })
+    expect(byMpn.body.summary).toEqual({ create: 2, update: 0, unchanged: 0, invalid: 0 })
     await api.ok('POST', `/api/imports/${byMpn.body.id}/commit`)
     const [c] = (await api.ok('GET', '/api/components?q=GRM188R71C104KA01D')) as Array<Record<string, any>>
     expect(c!.parameters).toEqual([

@@ -83,7 +83,7 @@ async function roundTrip(format: 'json' | 'csv'): Promise<{ before: unknown[]; a
   expect(session.status, session.text).toBe(201)
   expect(session.body.preset).toBe('complib')
   expect(session.body.errors).toEqual([])
-  expect(session.body.summary).toEqual({ create: 4, update: 0, invalid: 0 })
+  expect(session.body.summary).toEqual({ create: 4, update: 0, unchanged: 0, invalid: 0 })
   const committed = await target.call('POST', `/api/imports/${session.body.id}/commit`)
   expect(committed.status, committed.text).toBe(200)
   const after = (await target.call('GET', '/api/exports/components?format=json')).body

@@ -16,7 +16,7 @@ export type ExportedComponent = Omit<Component, 'symbols' | 'footprints' | 'atta
 
 /** Every component, page by page, with its links, stock and attachments read beside it. */
 export async function* exportComponents(storage: Storage, includeDeleted: boolean): AsyncGenerator<ExportedComponent> {
-  const paths = _paths(await storage.locations.tree())
+  const paths = toLocationPaths(await storage.locations.tree())
   const items = new Map<string, { name: string; library: string | null }>()
   const item = async (kind: 'symbols' | 'footprints', id: string) => {
     let found = items.get(id)
@@ -82,11 +82,12 @@ export function toCsv(components: ExportedComponent[]): string {
   return stringify([header, ...rows], { cast: { string: (v) => (/^[=+\-@]/.test(v) ? `'${v}` : v) } })
 }
 
-function _paths(nodes: LocationTreeNode[], prefix: string[] = [], out = new Map<string, string[]>()): Map<string, string[]> {
+/** Each location's path (names from the root) by its id. */
+export function toLocationPaths(nodes: LocationTreeNode[], prefix: string[] = [], out = new Map<string, string[]>()): Map<string, string[]> {
   for (const n of nodes) {
     const path = [...prefix, n.name]
     out.set(n.id, path)
-    _paths(n.children, path, out)
+    toLocationPaths(n.children, path, out)
   }
   return out
 }

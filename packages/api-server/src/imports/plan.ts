@@ -1,12 +1,15 @@
 import { ComplibError, ComponentCreate, ComponentPatch, foldKey, type Component, type ImportTarget, type StorageSession, type UpsertKey } from '@complib/core'
 import * as z from 'zod'
 import { createYielder } from '../_internal/yielder'
+import { findChanges, type ChangeLookups, type FieldChange } from './changes'
 import type { ImportRow } from './read-rows'
 import { readRowInput, type LibRef, type LinkInput, type RowInput, type StockInput } from './row-input'
 
 export interface ImportRowError {
   row: number
   path: string
+  /** The column the error comes from, when the error is about one cell. */
+  column?: string
   message: string
 }
 /** What a component gets besides its fields: links found or made at commit, stock, attachment links. */
@@ -18,7 +21,16 @@ export interface PlannedExtras {
 }
 export type PlannedRow = (
   | { row: number; action: 'create'; componentId: null; input: z.output<typeof ComponentCreate> }
-  | { row: number; action: 'update'; componentId: string; input: z.output<typeof ComponentPatch> }
+  | {
+      row: number
+      action: 'update'
+      componentId: string
+      input: z.output<typeof ComponentPatch>
+      /** What the update changes; empty when the part is already as the file says (the commit leaves it alone). Absent in plans stored before. */
+      changes?: FieldChange[]
+      /** The ipn and name of the component updated, as stored. */
+      current?: { ipn: string; name: string }
+    }
 ) & {
   /** Every row of the file that went into this component (rows of the same part merge). */
   rows: number[]
@@ -71,6 +83,7 @@ export async function planImport(storage: StorageSession, rows: ImportRow[], map
     }
   }
   const planned: PlannedRow[] = []
+  const lookups: ChangeLookups = { refs: new Map() }
   for (const group of groups.values()) {
     await yieldTurn()
     const row = group.rows[0]!
@@ -85,24 +98,47 @@ export async function planImport(storage: StorageSession, rows: ImportRow[], map
     const parsed = existing ? ComponentPatch.safeParse(raw) : ComponentCreate.safeParse(raw)
     if (!parsed.success) {
       for (const issue of parsed.error.issues) errors.push({ row, path: issue.path.join('.') || '(row)', message: issue.message })
+      // Every row of an invalid part is invalid, and says why: none of it is imported.
+      for (const other of group.rows.slice(1)) errors.push({ row: other, path: '(row)', message: `merged with row ${row} (the same ${upsertKey}), which is invalid` })
       continue
     }
     const base = { row, rows: group.rows, extras: _compact(extras) }
-    planned.push(existing ? { ...base, action: 'update', componentId: existing.id, input: parsed.data } : { ...base, action: 'create', componentId: null, input: parsed.data as z.output<typeof ComponentCreate> })
+    if (existing) {
+      const changes = await findChanges(storage, existing, parsed.data, extras, lookups)
+      planned.push({ ...base, action: 'update', componentId: existing.id, input: parsed.data, changes, current: { ipn: existing.ipn, name: existing.name } })
+    } else planned.push({ ...base, action: 'create', componentId: null, input: parsed.data as z.output<typeof ComponentCreate> })
   }
   errors.sort((a, b) => a.row - b.row || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
   return { rows: planned, errors }
 }
 
-/** Applies a plan inside the caller's transaction (`tx`), so that it lands whole or not at all. */
-export async function applyImport(tx: StorageSession, plan: PlannedRow[]): Promise<{ created: number; updated: number }> {
+/** What a commit did: the counts, and the component each planned part became (by its first row). */
+export interface ImportResult {
+  created: number
+  updated: number
+  unchanged: number
+  components: Map<number, { id: string; ipn: string }>
+}
+
+/**
+ * Applies a plan inside the caller's transaction (`tx`), so that it lands
+ * whole or not at all. An update that changes nothing is skipped: its
+ * component keeps its version and history.
+ */
+export async function applyImport(tx: StorageSession, plan: PlannedRow[]): Promise<ImportResult> {
   let created = 0
   let updated = 0
+  let unchanged = 0
+  const components = new Map<number, { id: string; ipn: string }>()
   const yieldTurn = createYielder()
   const refs = new Map<string, string>()
   const locations = new Map<string, string>()
   for (const p of plan) {
     await yieldTurn()
+    if (p.action === 'update' && p.changes?.length === 0) {
+      unchanged++
+      continue
+    }
     try {
       const links = {
         ...(p.extras.symbols ? { symbols: await _resolveRefs(tx, 'symbols', p.extras.symbols, refs) } : {}),
@@ -116,6 +152,7 @@ export async function applyImport(tx: StorageSession, plan: PlannedRow[]): Promi
         component = await tx.components.update(p.componentId, { ...p.input, ...links })
         updated++
       }
+      components.set(p.row, { id: component.id, ipn: component.ipn })
       for (const s of p.extras.stock ?? []) await tx.locations.setStock(component.id, await _location(tx, s.path, locations), s.quantity)
       if (p.extras.attachments?.length) {
         const have = new Set((await tx.attachments.listForComponent(component.id)).map((a) => a.url))
@@ -130,7 +167,7 @@ export async function applyImport(tx: StorageSession, plan: PlannedRow[]): Promi
       throw new ComplibError(e.code ?? 'INTERNAL', `row ${p.row}: ${e.detail ?? String(error)}`, { errors: [{ path: `rows[${p.row}]`, message: e.detail ?? String(error) }], cause: error })
     }
   }
-  return { created, updated }
+  return { created, updated, unchanged, components }
 }
 
 function _key(input: RowInput, upsertKey: UpsertKey): string | undefined {

@@ -30,6 +30,8 @@ export interface RowInput {
 
 export interface CellError {
   path: string
+  /** The column of the file the error comes from, when one is known. */
+  column?: string
   message: string
 }
 
@@ -173,7 +175,7 @@ export function readRowInput(cells: ImportRow, mapping: Record<string, ImportTar
   // A spreadsheet of part numbers names no part: its first MPN is its name.
   if (fields.name === undefined && input.mpns[0]) fields.name = input.mpns[0].partNumber
   // Errors name the field; the message names the column, as the user sees it in the file.
-  return { input, errors: errors.map((e) => (Object.hasOwn(mapping, e.path) ? { path: mapping[e.path]!, message: `column "${e.path}": ${e.message}` } : e)) }
+  return { input, errors: errors.map((e) => (Object.hasOwn(mapping, e.path) ? { path: mapping[e.path]!, column: e.path, message: `column "${e.path}": ${e.message}` } : e)) }
 }
 
 function _strings(raw: unknown, column: string, errors: CellError[]): string[] | null {

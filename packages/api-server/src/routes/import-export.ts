@@ -1,15 +1,16 @@
-import { ComplibError, ExportQuery, ImportCreateQuery, ImportPatch, ImportSession, idSchema, isComplibError, type ImportRecord, type ImportTarget, type StorageSession, type UpsertKey } from '@complib/core'
+import { ComplibError, ExportQuery, ImportCreateQuery, ImportPatch, ImportRowOutcome, ImportRowsQuery, ImportSession, idSchema, isComplibError, type ImportRecord, type ImportTarget, type StorageSession, type UpsertKey } from '@complib/core'
 import * as z from 'zod'
 import { exportComponents, toCsv, type ExportedComponent } from '../imports/export'
+import { emptyFieldSummary, pageRowOutcomes, toPlanView, type PlanView } from '../imports/outcomes'
 import { applyImport, planImport, type ImportPlan } from '../imports/plan'
 import { detectPreset, proposeMapping } from '../imports/presets'
 import { IMPORT_BODY_LIMIT, columnsOf, decodeUpload, readRows, type FileShape, type ImportRow } from '../imports/read-rows'
 import { defineRoute } from '../routing/define-route'
-import { created, noContent } from '../routing/reply'
+import { PAGE_HEADERS, pageHeaders } from '../routing/paging'
+import { created, noContent, withHeaders } from '../routing/reply'
 import { ifMatchVersion, readBodyBytes } from '../routing/request'
 
 const Params = z.object({ id: idSchema('import') })
-const PREVIEW_ROWS = 20
 
 interface _Data {
   format: 'csv' | 'json'
@@ -24,8 +25,8 @@ interface _Data {
   mapping: Record<string, ImportTarget>
   upsertKey: UpsertKey
   /** What committing would do, as shown (planned again at commit); a whole ImportPlan in sessions stored before issue 18. */
-  plan: _PlanView | ImportPlan
-  result: { created: number; updated: number } | null
+  plan: PlanView | ImportPlan
+  result: { created: number; updated: number; unchanged?: number } | null
 }
 
 export const importExportRoutes = [
@@ -57,7 +58,7 @@ export const importExportRoutes = [
       const preset = detectPreset(columns)
       const mapping = proposeMapping(columns, preset)
       const plan = await planImport(services.storage, rows, mapping, query.upsertKey)
-      const data: _Data = { format, fileName: query.name ?? null, rows, shape, preset, columns, mapping, upsertKey: query.upsertKey, plan: _planView(plan), result: null }
+      const data: _Data = { format, fileName: query.name ?? null, rows, shape, preset, columns, mapping, upsertKey: query.upsertKey, plan: toPlanView(plan, mapping), result: null }
       const record = await services.storage.imports.create({ kind: 'components', status: 'pending', data: data as unknown as Record<string, unknown> })
       return created(_view(record), `/api/imports/${record.id}`)
     },
@@ -71,6 +72,31 @@ export const importExportRoutes = [
     params: Params,
     responses: { 200: { description: 'The import session', schema: ImportSession } },
     handler: async ({ params, services }) => _view(await services.storage.imports.get(params.id)),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/imports/{id}/rows',
+    group: 'import-export',
+    operationId: 'listImportRows',
+    summary: "Every row of an import and what committing does with it, page by page",
+    description:
+      'In file order: each row\'s number, its outcome (`create`, `update`, `unchanged`: an update whose every value equals the stored one, left alone by the commit, or `invalid`), the component it creates or updates, every error of the row (field, column, message) and, for an update, each field that changes with its value before and after. `outcome` narrows the list. As planned when the session was uploaded or last changed; after a commit, as committed (created components with their id).',
+    params: Params,
+    query: ImportRowsQuery,
+    errors: ['CONFLICT'],
+    responses: { 200: { description: 'Rows of the file', schema: z.array(ImportRowOutcome), headers: PAGE_HEADERS } },
+    handler: async ({ params, query, services, url }) => {
+      const record = await services.storage.imports.get(params.id)
+      const data = record.data as unknown as _Data
+      let view = _planOf(data)
+      if (!view.parts) {
+        // A session stored before rows were kept planned its parts only for the answer: plan them now, while its file is still there.
+        if (record.status !== 'pending') throw new ComplibError('CONFLICT', `import ${record.id} was committed before row outcomes were kept; its rows cannot be listed`)
+        view = toPlanView(await planImport(services.storage, data.rows, data.mapping, data.upsertKey), data.mapping)
+      }
+      const page = pageRowOutcomes({ ...view, parts: view.parts! }, data.rowCount ?? data.rows.length, query)
+      return withHeaders(page.items, pageHeaders(url, page))
+    },
   }),
   defineRoute({
     method: 'PATCH',
@@ -94,7 +120,7 @@ export const importExportRoutes = [
       const mapping: Record<string, ImportTarget> = Object.assign(Object.create(null), data.mapping, body.mapping)
       const upsertKey = body.upsertKey ?? data.upsertKey
       const plan = await planImport(services.storage, data.rows, mapping, upsertKey)
-      const next: _Data = { ...data, mapping, upsertKey, plan: _planView(plan) }
+      const next: _Data = { ...data, mapping, upsertKey, plan: toPlanView(plan, mapping) }
       const ifVersion = ifMatchVersion(event.req)
       // A commit may have landed while the plan was made: it must not be overwritten.
       return _view(
@@ -125,7 +151,7 @@ export const importExportRoutes = [
     operationId: 'commitImport',
     summary: 'Apply the import: every row or none',
     description:
-      'Refused with a 400 listing the invalid rows while any row is invalid, leaving the session pending. The plan is recomputed first, so changes made since the preview are taken into account. A session commits once: a second commit, or one made while another runs, is a 409.',
+      'Refused with a 400 listing the invalid rows while any row is invalid, leaving the session pending. The plan is recomputed first, so changes made since the preview are taken into account. A part the file gives nothing new is left alone (`result.unchanged`): no new version, no history entry. A session commits once: a second commit, or one made while another runs, is a 409.',
     params: Params,
     errors: ['CONFLICT'],
     responses: { 200: { description: 'The committed session', schema: ImportSession } },
@@ -143,9 +169,9 @@ export const importExportRoutes = [
               errors: plan.errors.map((e) => ({ path: `rows[${e.row}].${e.path}`, message: e.message })),
             })
           }
-          const result = await applyImport(tx, plan.rows)
-          // A committed session keeps its counts, not its file: it is never planned again.
-          const next: _Data = { ...data, rows: [], rowCount: data.rows.length, plan: _planView(plan), result }
+          const { components, ...result } = await applyImport(tx, plan.rows)
+          // A committed session keeps its counts and row outcomes, not its file: it is never planned again.
+          const next: _Data = { ...data, rows: [], rowCount: data.rows.length, plan: toPlanView(plan, data.mapping, components), result }
           return tx.imports.update(record.id, { status: 'committed', data: next as unknown as Record<string, unknown> }, { ifVersion: record.version }).catch((error: unknown) => {
             if (isComplibError(error) && error.code === 'PRECONDITION_FAILED') throw _alreadyCommitted(record.id)
             throw error
@@ -189,35 +215,6 @@ export const importExportRoutes = [
   }),
 ]
 
-interface _PlanView {
-  summary: { create: number; update: number; invalid: number }
-  preview: Array<{ row: number; rows?: number[]; action: 'create' | 'update'; componentId: string | null; input: Record<string, unknown> }>
-  errors: ImportPlan['errors']
-}
-
-/**
- * What a session keeps of its plan: the counts and what the answer shows.
- * Not the whole plan: the session is read and written whole on every
- * request, and commit plans again anyway.
- */
-function _planView(plan: ImportPlan): _PlanView {
-  return {
-    summary: {
-      create: plan.rows.filter((r) => r.action === 'create').length,
-      update: plan.rows.filter((r) => r.action === 'update').length,
-      invalid: new Set(plan.errors.map((e) => e.row)).size,
-    },
-    preview: plan.rows.slice(0, PREVIEW_ROWS).map(_previewRow),
-    // Every error, not the first 100: a user fixes a file once, not in rounds (issue 16, item 5).
-    errors: plan.errors,
-  }
-}
-
-/** A planned component as the preview shows it: what it gets, links and stock included. */
-function _previewRow(p: ImportPlan['rows'][number]): _PlanView['preview'][number] {
-  return { row: p.row, rows: p.rows, action: p.action, componentId: p.componentId, input: { ...p.input, ...p.extras } }
-}
-
 /** The session, or a 409 when it was committed already. */
 async function _pendingSession(tx: StorageSession, id: string): Promise<ImportRecord> {
   const record = await tx.imports.get(id)
@@ -231,7 +228,7 @@ function _alreadyCommitted(id: string): ComplibError {
 
 function _view(record: ImportRecord): z.infer<typeof ImportSession> {
   const d = record.data as unknown as _Data
-  const plan = 'rows' in d.plan ? _planView({ ...d.plan, rows: d.plan.rows.map((r) => ({ ...r, rows: r.rows ?? [r.row], extras: r.extras ?? {} })) }) : d.plan
+  const plan = _planOf(d)
   return {
     id: record.id,
     status: record.status as 'pending' | 'committed',
@@ -244,12 +241,19 @@ function _view(record: ImportRecord): z.infer<typeof ImportSession> {
     columns: d.columns,
     mapping: d.mapping,
     upsertKey: d.upsertKey,
-    summary: plan.summary,
+    // Sessions stored before `unchanged` and the per-field summary counted every update as a change.
+    summary: { ...plan.summary, unchanged: plan.summary.unchanged ?? 0 },
+    fieldSummary: plan.fieldSummary ?? emptyFieldSummary(),
     preview: plan.preview as z.infer<typeof ImportSession>['preview'],
-    errors: plan.errors,
-    result: d.result,
+    errors: plan.errors.map(({ row, path, message }) => ({ row, path, message })),
+    result: d.result && { unchanged: 0, ...d.result },
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
     version: record.version,
   }
+}
+
+/** The session's plan view; sessions stored before issue 18 kept the whole plan. */
+function _planOf(d: _Data): PlanView {
+  return 'rows' in d.plan ? toPlanView({ ...d.plan, rows: d.plan.rows.map((r) => ({ ...r, rows: r.rows ?? [r.row], extras: r.extras ?? {} })) }, d.mapping) : d.plan
 }

@@ -1,5 +1,5 @@
 import * as z from 'zod'
-import { QueryBoolean } from './common'
+import { PageQuery, QueryBoolean } from './common'
 
 /**
  * What a column of an import becomes. `parameter` makes the column a parameter
@@ -42,6 +42,60 @@ export type UpsertKey = z.infer<typeof UpsertKey>
 export const ImportCreateQuery = z.object({ format: z.enum(['csv', 'json']).optional(), name: z.string().max(255).optional(), upsertKey: UpsertKey.default('ipn') })
 export type ImportCreateQuery = z.input<typeof ImportCreateQuery>
 
+/** A field of a component that an import can set; the per-field summary and a row's changes name these. */
+export const ImportField = z.enum(['name', 'ipn', 'description', 'status', 'category', 'tags', 'parameters', 'mpns', 'symbols', 'footprints', 'stock', 'attachments'])
+export type ImportField = z.infer<typeof ImportField>
+
+/** What committing does with a row: `unchanged` is an update whose every value equals the stored one (the commit leaves it alone). */
+export const ImportOutcome = z.enum(['create', 'update', 'unchanged', 'invalid'])
+export type ImportOutcome = z.infer<typeof ImportOutcome>
+
+/** How many parts the commit gives a field (create), changes it on (update), and leaves it as stored on (unchanged). */
+export const ImportFieldCounts = z
+  .object({
+    create: z.int().meta({ description: 'New parts that get a value for the field from the file' }),
+    update: z.int().meta({ description: 'Existing parts whose value changes' }),
+    unchanged: z.int().meta({ description: 'Existing parts that keep their value: the file gives the same one, or none' }),
+  })
+  .meta({ id: 'ImportFieldCounts' })
+export type ImportFieldCounts = z.infer<typeof ImportFieldCounts>
+
+/** The per-field summary of an import: one entry per ImportField. */
+export const ImportFieldSummary = z
+  .object(Object.fromEntries(ImportField.options.map((f) => [f, ImportFieldCounts])) as Record<ImportField, typeof ImportFieldCounts>)
+  .meta({ id: 'ImportFieldSummary', description: 'For each field, how many parts the commit creates it on, changes it on, and leaves it alone on (counted per part: rows of one part count once)' })
+export type ImportFieldSummary = z.infer<typeof ImportFieldSummary>
+
+/** Query of `GET /api/imports/:id/rows`. */
+export const ImportRowsQuery = PageQuery.extend({
+  limit: z.coerce.number().int().min(1).max(1000).default(100).meta({ description: 'Rows per page (default 100, at most 1000: every row of an import)' }),
+  outcome: ImportOutcome.optional().meta({ description: 'Only rows with this outcome' }),
+})
+export type ImportRowsQuery = z.input<typeof ImportRowsQuery>
+
+/** One row of an imported file and what committing does with it. */
+export const ImportRowOutcome = z
+  .object({
+    row: z.int().meta({ description: 'Row number as a spreadsheet shows it (the first row after the header is 2; the first object of a JSON file is 2)' }),
+    outcome: ImportOutcome,
+    rows: z.array(z.int()).meta({ description: 'Every row of the file that makes up the same part (rows with the same upsert key merge), this one included' }),
+    componentId: z.string().nullable().meta({ description: 'The component updated, or created once committed; null before' }),
+    ipn: z.string().nullable().meta({ description: 'Its ipn, when known (a created part without one gets it at commit)' }),
+    name: z.string().nullable(),
+    errors: z.array(
+      z.object({
+        field: z.string().meta({ description: 'The field (or `field.index.key`) the error is about; `(row)` for the row as a whole' }),
+        column: z.string().nullable().meta({ description: 'The column of the file it comes from, when one is known' }),
+        message: z.string(),
+      }),
+    ),
+    changes: z
+      .array(z.object({ field: ImportField, before: z.unknown(), after: z.unknown() }))
+      .meta({ description: 'For an update, each field that changes, with the stored value and the value after the commit' }),
+  })
+  .meta({ id: 'ImportRowOutcome' })
+export type ImportRowOutcome = z.infer<typeof ImportRowOutcome>
+
 /** An uploaded file, how its columns map to component fields, and what committing would do. */
 export const ImportSession = z
   .object({
@@ -56,7 +110,10 @@ export const ImportSession = z
     columns: z.array(z.string()),
     mapping: z.record(z.string(), ImportTarget),
     upsertKey: UpsertKey,
-    summary: z.object({ create: z.int(), update: z.int(), invalid: z.int() }),
+    summary: z
+      .object({ create: z.int(), update: z.int(), unchanged: z.int(), invalid: z.int() })
+      .meta({ description: 'Parts the commit creates, changes, finds already as the file says (left alone), and rows that are invalid' }),
+    fieldSummary: ImportFieldSummary,
     preview: z.array(
       z.object({
         row: z.int(),
@@ -67,7 +124,7 @@ export const ImportSession = z
       }),
     ),
     errors: z.array(z.object({ row: z.int(), path: z.string(), message: z.string() })),
-    result: z.object({ created: z.int(), updated: z.int() }).nullable(),
+    result: z.object({ created: z.int(), updated: z.int(), unchanged: z.int() }).nullable(),
     createdAt: z.string(),
     updatedAt: z.string(),
     version: z.int(),
