@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createTestApi, type TestApi } from './harness'
+import { createTestApi, type CallResult, type TestApi } from './harness'
 
 // Issue 16, item 5: a preview a user can trust. Every row's outcome, paged; every error; per-field counts.
 
@@ -27,10 +27,10 @@ function _fileWithErrors(): string {
 
 /** Follows `Link: rel="next"` from the first page; every page's answer, in order. */
 async function _pages(first: string) {
-  const pages = []
+  const pages: CallResult[] = []
   let next: string | null = first
   while (next) {
-    const res = await api.call('GET', next)
+    const res: CallResult = await api.call('GET', next)
     expect(res.status, res.text).toBe(200)
     pages.push(res)
     next = /<([^>]+)>; rel="next"/.exec(res.headers.get('link') ?? '')?.[1] ?? null

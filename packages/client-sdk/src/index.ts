@@ -37,6 +37,8 @@ export type {
   FieldError,
   Footprint,
   Health,
+  ImportRowOutcome,
+  ImportSession,
   Location,
   Manufacturer,
   Mpn,

@@ -1,6 +1,7 @@
-import type { Component, ExportQuery, ImportCreateQuery, ImportPatch, ImportSession } from '@complib/core'
+import type { Component, ExportQuery, ImportCreateQuery, ImportPatch, ImportRowOutcome, ImportRowsQuery, ImportSession, Page } from '@complib/core'
+import { iteratePages, readPage } from '../_internal/paging'
 import { path, type Transport } from '../_internal/transport'
-import type { IfMatchOptions, QueryOf } from '../_internal/types'
+import type { IfMatchOptions, IterateQueryOf, QueryOf } from '../_internal/types'
 
 /**
  * `client.imports`: upload a CSV or JSON file, check the preview and the
@@ -9,12 +10,20 @@ import type { IfMatchOptions, QueryOf } from '../_internal/types'
  * @example
  * const session = await client.imports.create(csvText, { format: 'csv' })
  * if (session.summary.invalid === 0) await client.imports.commit(session.id)
+ *
+ * @example
+ * // Every invalid row, with each of its errors (field, column, message).
+ * for await (const r of client.imports.iterateRows(session.id, { outcome: 'invalid' })) console.log(r.row, r.errors)
  */
 export function createImportsResource(t: Transport) {
   return {
     create: (file: string | Blob | Uint8Array, query: QueryOf<typeof ImportCreateQuery> = {}): Promise<ImportSession> =>
       t.call('POST', '/imports', { query, rawBody: file as NonNullable<RequestInit['body']>, contentType: query.format === 'json' ? 'application/json' : 'text/csv' }),
     get: (id: string): Promise<ImportSession> => t.call('GET', path`/imports/${id}`),
+    /** One page of the file's rows, each with its outcome (create, update, unchanged, invalid), errors and changes. */
+    rows: (id: string, query: QueryOf<typeof ImportRowsQuery> = {}): Promise<Page<ImportRowOutcome>> => readPage(t, path`/imports/${id}/rows`, query),
+    /** Every row of the file (or of one `outcome`), page after page. */
+    iterateRows: (id: string, query: IterateQueryOf<typeof ImportRowsQuery> = {}): AsyncGenerator<ImportRowOutcome, void, undefined> => iteratePages(t, path`/imports/${id}/rows`, query),
     /** Changes the mapping or the upsert key; the preview is recomputed. */
     patch: (id: string, body: ImportPatch, options: IfMatchOptions = {}): Promise<ImportSession> => t.call('PATCH', path`/imports/${id}`, { body, ifMatch: options.ifMatch }),
     delete: (id: string): Promise<void> => t.call('DELETE', path`/imports/${id}`),
