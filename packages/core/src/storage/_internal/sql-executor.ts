@@ -14,6 +14,13 @@ export type Awaitable<T> = T | Promise<T>
  * write belongs to the transaction that `run` begins.
  */
 export interface SqlExecutor {
+  /**
+   * The SQL dialect. Stores write SQL both engines run, and branch on this only
+   * where SQLite and PostgreSQL have no common form (JSON table functions,
+   * full-text search); the PostgreSQL executor also rewrites a few SQLite forms
+   * on the way (see postgres/sql.ts).
+   */
+  readonly dialect: 'sqlite' | 'postgres'
   run(sql: string, params?: readonly SqlParam[]): Awaitable<{ changes: number }>
   all<T = SqlRow>(sql: string, params?: readonly SqlParam[]): Awaitable<T[]>
   get<T = SqlRow>(sql: string, params?: readonly SqlParam[]): Awaitable<T | undefined>

@@ -46,11 +46,24 @@ const COMPONENT_JSON = /* sql */ `json_object(
   'attachments', json((SELECT json_group_array(json_object('id', a.id, 'name', a.name) ORDER BY a.id) FROM attachments a WHERE a.component_id = c.id)),
   'createdAt', c.created_at, 'updatedAt', c.updated_at, 'version', c.version, 'deletedAt', c.deleted_at)`
 
+/** COMPONENT_JSON in PostgreSQL's JSON functions: the same keys in the same order, so the stored view is byte for byte the same. */
+const COMPONENT_JSON_PG = /* sql */ `json_build_object(
+  'id', c.id, 'name', c.name, 'ipn', c.ipn, 'description', c.description, 'status', c.status, 'category', c.category,
+  'tags', (SELECT coalesce(json_agg(t.name ORDER BY ct.position), '[]') FROM component_tags ct JOIN tags t ON t.id = ct.tag_id WHERE ct.component_id = c.id),
+  'parameters', (SELECT coalesce(json_agg(CASE WHEN p.unit IS NULL THEN json_build_object('type', p.type, 'value', p.value) ELSE json_build_object('type', p.type, 'value', p.value, 'unit', p.unit) END ORDER BY p.position), '[]')
+    FROM component_parameters p WHERE p.component_id = c.id),
+  'mpns', (SELECT coalesce(json_agg(json_build_object('manufacturer', f.name, 'partNumber', m.part_number) ORDER BY m.position), '[]')
+    FROM mpns m JOIN manufacturers f ON f.id = m.manufacturer_id WHERE m.component_id = c.id),
+  'symbols', (SELECT coalesce(json_agg(json_build_object('id', i.id, 'name', i.name) ORDER BY l.position), '[]') FROM component_symbols l JOIN symbols i ON i.id = l.item_id WHERE l.component_id = c.id),
+  'footprints', (SELECT coalesce(json_agg(json_build_object('id', i.id, 'name', i.name) ORDER BY l.position), '[]') FROM component_footprints l JOIN footprints i ON i.id = l.item_id WHERE l.component_id = c.id),
+  'attachments', (SELECT coalesce(json_agg(json_build_object('id', a.id, 'name', a.name) ORDER BY a.id), '[]') FROM attachments a WHERE a.component_id = c.id),
+  'createdAt', c.created_at, 'updatedAt', c.updated_at, 'version', c.version, 'deletedAt', c.deleted_at)::text`
+
 /** Computes component views from the tables, keyed by id (what touchComponent stores). */
 export async function computeComponents(ex: SqlExecutor, ids: readonly string[]): Promise<Map<string, Component>> {
   const out = new Map<string, Component>()
   for (const part of chunks([...new Set(ids)])) {
-    for (const row of await ex.all<{ id: string; json: string }>(`SELECT c.id AS id, ${COMPONENT_JSON} AS json FROM components c WHERE c.id IN (${placeholders(part.length)})`, part)) {
+    for (const row of await ex.all<{ id: string; json: string }>(`SELECT c.id AS id, ${ex.dialect === 'sqlite' ? COMPONENT_JSON : COMPONENT_JSON_PG} AS json FROM components c WHERE c.id IN (${placeholders(part.length)})`, part)) {
       out.set(row.id, JSON.parse(row.json) as Component)
     }
   }
@@ -140,7 +153,7 @@ export async function rereadComponentsForDelivery(ex: SqlExecutor, ids: readonly
   for (const part of chunks([...ids])) {
     for (const row of await ex.all<{ json: string | null }>(
       `SELECT (SELECT e.snapshot FROM component_events e WHERE e.component_id = j.value AND e.seq <= ? ORDER BY e.seq DESC LIMIT 1) AS json
-       FROM json_each(?) j ORDER BY j.key`,
+       FROM ${ex.dialect === 'sqlite' ? 'json_each(?) j' : 'json_array_elements_text(?::json) WITH ORDINALITY AS j(value, key)'} ORDER BY j.key`,
       [mark, JSON.stringify(part)],
     )) {
       if (row.json !== null && (JSON.parse(row.json) as { deletedAt: string | null }).deletedAt === null) out.push(row.json)
@@ -208,6 +221,8 @@ export async function touchComponent(ex: SqlExecutor, id: string, op: Exclude<Co
 
 /** Re-writes the search entries of a component (components_fts: name, ipn, description, part numbers; components_grams: name, ipn, part numbers) when that text changed. */
 export async function reindexComponent(ex: SqlExecutor, id: string): Promise<void> {
+  // PostgreSQL's search indexes are expressions over the tables themselves (postgres/schema.ts).
+  if (ex.dialect !== 'sqlite') return
   // rowid is the FTS docid; components is never VACUUMed, so rowids stay put.
   const row = await ex.get<{ rowid: number; name: string; ipn: string; description: string | null }>(
     'SELECT rowid, name, ipn, description FROM components WHERE id = ?',
@@ -240,6 +255,7 @@ export async function reindexComponent(ex: SqlExecutor, id: string): Promise<voi
 
 /** Drops the search entries of a component that is purged. */
 export async function unindexComponent(ex: SqlExecutor, rowid: number): Promise<void> {
+  if (ex.dialect !== 'sqlite') return
   await ex.run('DELETE FROM components_fts WHERE docid = ?', [rowid])
   await ex.run('DELETE FROM components_grams WHERE docid = ?', [rowid])
 }

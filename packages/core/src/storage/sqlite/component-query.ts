@@ -4,6 +4,7 @@ import type { SqlExecutor, SqlParam } from '../_internal/sql-executor'
 import type { Page } from '../types'
 import { decodeCursor, encodeCursor, placeholders } from './_shared'
 import { loadComponentJsonList } from './component-core'
+import { PG_PART_WORDS, PG_WORDS, toTsQuery } from '../postgres/search'
 
 // The query behind `components.list`, `listIds` and `listJson`: filters,
 // sort and keyset cursor (`[sortValue, id]`, ties broken by id).
@@ -20,7 +21,9 @@ export async function queryComponentJsonPage(ex: SqlExecutor, query: ComponentLi
   const page = await _pageQuery(ex, query)
   // The page query is the outer loop of the LEFT JOIN, so rows come in its order. The storage
   // contract checks the order of every sort (listJson against listIds).
-  const rows = await ex.jsonArray(`SELECT CAST(e.snapshot AS BLOB), p.id, p.k FROM (${page.sql}) p LEFT JOIN component_events e ON e.seq = p.view_seq`, page.params, query.limit)
+  // PostgreSQL keeps no order through a join unless told: the page's order is said again there.
+  const reorder = ex.dialect === 'sqlite' ? '' : ` ORDER BY ${page.outerOrder}`
+  const rows = await ex.jsonArray(`SELECT CAST(e.snapshot AS BLOB), p.id, p.k FROM (${page.sql}) p LEFT JOIN component_events e ON e.seq = p.view_seq${reorder}`, page.params, query.limit)
   // A component without a stored view (not expected: see _storedViews) has it computed.
   if (rows.missing > 0) {
     const ids = await queryComponentIds(ex, query)
@@ -44,16 +47,19 @@ export async function queryComponentIds(ex: SqlExecutor, query: ComponentListQue
  * rows to tell whether more follow; the total it counts from; and the cursor
  * that continues after a row.
  */
-async function _pageQuery(ex: SqlExecutor, query: ComponentListQuery): Promise<{ sql: string; params: SqlParam[]; total: number; cursorOf: (id: string, k: string | null) => string }> {
+async function _pageQuery(ex: SqlExecutor, query: ComponentListQuery): Promise<{ sql: string; params: SqlParam[]; total: number; cursorOf: (id: string, k: string | null) => string; outerOrder: string }> {
   const where: string[] = []
   const params: SqlParam[] = []
   if (!query.includeDeleted) where.push('c.deleted_at IS NULL')
   if (query.q) {
-    const match = toFtsMatch(query.q)
-    if (match === null) where.push('0')
-    else {
+    const match = ex.dialect === 'sqlite' ? toFtsMatch(query.q) : toTsQuery(query.q)
+    if (match === null) where.push('1 = 0')
+    else if (ex.dialect === 'sqlite') {
       where.push('c.rowid IN (SELECT docid FROM components_fts WHERE components_fts MATCH ?)')
       params.push(match)
+    } else {
+      where.push(`(${PG_WORDS('c')} @@ ?::tsquery OR EXISTS (SELECT 1 FROM mpns m WHERE m.component_id = c.id AND ${PG_PART_WORDS('m')} @@ ?::tsquery))`)
+      params.push(match, match)
     }
   }
   if (query.status?.length) {
@@ -109,7 +115,8 @@ async function _pageQuery(ex: SqlExecutor, query: ComponentListQuery): Promise<{
       keyedParams.push(id as string)
     } else {
       const [value, id] = decodeCursor(query.cursor, 2)
-      keyed.push(`(${key} ${op} ? OR (${key} = ? AND c.id ${op} ?))`)
+      const param = key.endsWith('COLLATE NOCASE') ? '? COLLATE NOCASE' : '?'
+      keyed.push(`(${key} ${op} ${param} OR (${key} = ${param} AND c.id ${op} ?))`)
       keyedParams.push(value, value, id as string)
     }
   }
@@ -120,6 +127,7 @@ async function _pageQuery(ex: SqlExecutor, query: ComponentListQuery): Promise<{
     params: [...keyedParams, query.limit + 1],
     total,
     cursorOf: (id, k) => encodeCursor(key === 'c.id' ? [id] : [k, id]),
+    outerOrder: key === 'c.id' ? `p.id ${dir}` : `p.k ${dir}, p.id ${dir}`,
   }
 }
 
@@ -138,11 +146,16 @@ const SORT_COLUMNS = {
  * Returns null when nothing searchable is left.
  */
 export function toFtsMatch(text: string): string | null {
-  const words = text
+  const words = searchWords(text)
+  if (words.length === 0) return null
+  return words.map((w) => `"${w}*"`).join(' ')
+}
+
+/** The words of a text search (both engines): quotes, control characters and leading operators dropped; only words with a letter or digit. */
+export function searchWords(text: string): string[] {
+  return text
     .replace(/["\u0000-\u001f\u007f]/g, ' ')
     .split(/\s+/)
     .map((w) => w.replace(/^[*^-]+|[*]+$/g, ''))
     .filter((w) => /[\p{L}\p{N}]/u.test(w))
-  if (words.length === 0) return null
-  return words.map((w) => `"${w}*"`).join(' ')
 }

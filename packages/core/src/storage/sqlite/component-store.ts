@@ -160,7 +160,7 @@ export const components = {
 
   categories: async (ex) =>
     await ex.all<{ name: string; count: number }>(
-      'SELECT min(category) AS name, count(*) AS count FROM components WHERE deleted_at IS NULL AND category IS NOT NULL GROUP BY category COLLATE NOCASE ORDER BY 1 COLLATE NOCASE',
+      'SELECT min(category) AS name, count(*) AS count FROM components WHERE deleted_at IS NULL AND category IS NOT NULL GROUP BY lower(category) ORDER BY lower(min(category))',
     ),
 
   liveIds: async (ex) => (await ex.all<{ id: string }>('SELECT id FROM components WHERE deleted_at IS NULL ORDER BY id')).map((r) => r.id),
@@ -191,7 +191,7 @@ async function _create(ex: SqlExecutor, input: ComponentCreateParsed): Promise<C
 
 /** An ipn that reads as a live component's (foldKey) is a 409 naming that component and its ipn as stored. */
 async function _assertIpnFree(ex: SqlExecutor, ipn: string, exceptId: string | null): Promise<void> {
-  const taken = await ex.get<{ id: string; ipn: string }>('SELECT id, ipn FROM components WHERE ipn_key = ? AND deleted_at IS NULL AND id IS NOT ?', [foldKey(ipn), exceptId])
+  const taken = await ex.get<{ id: string; ipn: string }>('SELECT id, ipn FROM components WHERE ipn_key = ? AND deleted_at IS NULL AND id IS DISTINCT FROM ?', [foldKey(ipn), exceptId])
   if (taken) throw conflict('body.ipn', `ipn ${ipn} is already used by component ${taken.id}${taken.ipn === ipn ? '' : ` (as ${taken.ipn})`}`)
 }
 
@@ -207,16 +207,18 @@ async function _nextIpn(ex: SqlExecutor, prefix: string): Promise<string> {
   const key = foldKey(prefix)
   if (key === 'cmp-') {
     const top = await ex.get<{ digits: string }>(
-      `SELECT substr(ipn_key, 5) AS digits FROM components
+      ex.dialect === 'sqlite'
+        ? `SELECT substr(ipn_key, 5) AS digits FROM components
        WHERE ipn_key GLOB 'cmp-[0-9]*' AND substr(ipn_key, 5) NOT GLOB '*[^0-9]*'
-       ORDER BY CAST(substr(ipn_key, 5) AS INTEGER) DESC LIMIT 1`,
+       ORDER BY CAST(substr(ipn_key, 5) AS INTEGER) DESC LIMIT 1`
+        : `SELECT substr(ipn_key, 5) AS digits FROM components WHERE ipn_key ~ '^cmp-[0-9]+$' ORDER BY substr(ipn_key, 5)::numeric DESC LIMIT 1`,
     )
     if (top) {
       max = Number(top.digits)
       width = Math.max(width, top.digits.length)
     }
   } else {
-    for (const { ipn } of await ex.all<{ ipn: string }>(`SELECT ipn FROM components WHERE ipn >= ? AND ipn < ? COLLATE NOCASE`, [`${prefix}0`, `${prefix}:`])) {
+    for (const { ipn } of await ex.all<{ ipn: string }>(`SELECT ipn FROM components WHERE ipn COLLATE NOCASE >= ? COLLATE NOCASE AND ipn COLLATE NOCASE < ? COLLATE NOCASE`, [`${prefix}0`, `${prefix}:`])) {
       const digits = ipn.slice(prefix.length)
       if (!/^\d+$/.test(digits)) continue
       max = Math.max(max, Number(digits))

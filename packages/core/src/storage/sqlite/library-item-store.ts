@@ -112,7 +112,7 @@ export function libraryItems(kind: 'symbol' | 'footprint'): StoreRepo<LibraryIte
     async components(ex, id, page) {
       await get(ex, id)
       return await pageById<{ id: string }, Awaited<ReturnType<typeof loadComponentList>>[number]>(ex, {
-        table: `(SELECT c.id AS id FROM ${links} l JOIN components c ON c.id = l.component_id WHERE l.item_id = ? AND c.deleted_at IS NULL)`,
+        table: `(SELECT c.id AS id FROM ${links} l JOIN components c ON c.id = l.component_id WHERE l.item_id = ? AND c.deleted_at IS NULL) AS linked`,
         params: [id],
         limit: page.limit,
         cursor: page.cursor,

@@ -16,5 +16,5 @@ export async function stats(ex: SqlExecutor): Promise<LibraryStats> {
     (SELECT count(*) FROM locations) AS locations,
     (SELECT count(*) FROM connectors) AS connectors,
     (SELECT count(*) FROM runs) AS runs,
-    (SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()) AS databaseBytes`))!
+    ${ex.dialect === 'sqlite' ? '(SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size())' : 'pg_database_size(current_database())'} AS databaseBytes`))!
 }

@@ -208,6 +208,6 @@ function _invalid(path: string, message: string): ComplibError {
 
 async function _assertSiblingNameFree(ex: SqlExecutor, parentId: string | null, name: string, exceptId: string | null): Promise<void> {
   // The form of the unique index locations_sibling_name_key, so the index answers.
-  const row = await ex.get<{ id: string; name: string }>(`SELECT id, name FROM locations WHERE ifnull(parent_id, '') = ? AND name_key = ? AND id IS NOT ?`, [parentId ?? '', foldKey(name), exceptId])
+  const row = await ex.get<{ id: string; name: string }>(`SELECT id, name FROM locations WHERE coalesce(parent_id, '') = ? AND name_key = ? AND id IS DISTINCT FROM ?`, [parentId ?? '', foldKey(name), exceptId])
   if (row) throw conflict('body.name', `a location named ${row.name} already exists there (${row.id})`)
 }

@@ -8,6 +8,7 @@ import { checkMerge, checkVersion, chunks, conflict, likeEscape, liveComponentId
 import { touchComponent } from './component-core'
 import { aliasKeys } from './identifier-keys'
 import type { StoreRepo } from './repo'
+import { jsonTextElements } from './_shared'
 
 const COLUMNS = `f.id AS id, f.name AS name, f.website AS website, f.aliases AS aliases,
   f.created_at AS created_at, f.updated_at AS updated_at, f.version AS version,
@@ -21,7 +22,7 @@ export const manufacturers = {
       select: COLUMNS,
       from: 'manufacturers f',
       // Aliases are searched element by element, so `q` never matches JSON punctuation.
-      where: pattern ? [`(f.name LIKE ? ESCAPE '\\' OR EXISTS (SELECT 1 FROM json_each(f.aliases) a WHERE a.value LIKE ? ESCAPE '\\'))`] : [],
+      where: pattern ? [`(f.name LIKE ? ESCAPE '\\' OR EXISTS (SELECT 1 FROM ${jsonTextElements(ex, 'f.aliases')} WHERE a.value LIKE ? ESCAPE '\\'))`] : [],
       params: pattern ? [pattern, pattern] : [],
       limit: query.limit,
       cursor: query.cursor,
@@ -148,7 +149,7 @@ function _view(r: _Row): Manufacturer {
 }
 
 async function _assertNameFree(ex: SqlExecutor, name: string, exceptId: string | null): Promise<void> {
-  const row = await ex.get<{ id: string; name: string }>('SELECT id, name FROM manufacturers WHERE name_key = ? AND id IS NOT ?', [foldKey(name), exceptId])
+  const row = await ex.get<{ id: string; name: string }>('SELECT id, name FROM manufacturers WHERE name_key = ? AND id IS DISTINCT FROM ?', [foldKey(name), exceptId])
   if (row) throw conflict('body.name', `a manufacturer named ${row.name} exists (${row.id})`)
 }
 

@@ -37,11 +37,11 @@ export const mpns = {
     const afterParams: SqlParam[] = []
     if (query.cursor) {
       const [lastRank, lastPart, lastId] = decodeCursor(query.cursor, 3)
-      after = `WHERE (rank > ? OR (rank = ? AND (part_number > ? COLLATE NOCASE OR (part_number = ? COLLATE NOCASE AND id > ?))))`
+      after = `WHERE (rank > ? OR (rank = ? AND (part_number COLLATE NOCASE > ? COLLATE NOCASE OR (part_number COLLATE NOCASE = ? COLLATE NOCASE AND id > ?))))`
       afterParams.push(lastRank, lastRank, lastPart, lastPart, lastId)
     }
     const rows = await ex.all<_Row & { rank: number }>(
-      `SELECT * FROM (${inner}) ${after} ORDER BY rank, part_number COLLATE NOCASE, id LIMIT ?`,
+      `SELECT * FROM (${inner}) AS ranked ${after} ORDER BY rank, part_number COLLATE NOCASE, id LIMIT ?`,
       [...rankParams, ...params, ...afterParams, query.limit + 1],
     )
     const more = rows.length > query.limit
@@ -104,7 +104,17 @@ export const mpns = {
     const indexed = items.map((item, i) => ({ i, p: item.partNumber, m: item.manufacturer == null ? null : foldKey(item.manufacturer) }))
     for (const part of chunks(indexed)) {
       const rows = await ex.all<{ i: number; component_id: string; ipn: string; name: string; manufacturer: string; part_number: string }>(
-        `SELECT json_extract(j.value, '$.i') AS i, m.component_id, c.ipn, c.name, f.name AS manufacturer, m.part_number
+        ex.dialect === 'postgres'
+          ? `SELECT (j.value->>'i')::int AS i, m.component_id, c.ipn, c.name, f.name AS manufacturer, m.part_number
+         FROM json_array_elements(?::json) j
+         JOIN mpns m ON m.part_number = (j.value->>'p')::citext
+         JOIN components c ON c.id = m.component_id AND c.deleted_at IS NULL
+         JOIN manufacturers f ON f.id = m.manufacturer_id
+         WHERE j.value->>'m' IS NULL
+            OR f.name_key = j.value->>'m'
+            OR EXISTS (SELECT 1 FROM json_array_elements_text(f.alias_keys::json) a(value) WHERE a.value = j.value->>'m')
+         ORDER BY i, m.component_id, m.position`
+          : `SELECT json_extract(j.value, '$.i') AS i, m.component_id, c.ipn, c.name, f.name AS manufacturer, m.part_number
          FROM json_each(?) j
          JOIN mpns m ON m.part_number = json_extract(j.value, '$.p')
          JOIN components c ON c.id = m.component_id AND c.deleted_at IS NULL

@@ -192,6 +192,6 @@ function _typeView(r: _TypeRow): ParameterType {
 }
 
 async function _assertTypeNameFree(ex: SqlExecutor, name: string, exceptId: string | null): Promise<void> {
-  const row = await ex.get<{ id: string; name: string }>('SELECT id, name FROM parameter_types WHERE name_key = ? AND id IS NOT ?', [foldKey(name), exceptId])
+  const row = await ex.get<{ id: string; name: string }>('SELECT id, name FROM parameter_types WHERE name_key = ? AND id IS DISTINCT FROM ?', [foldKey(name), exceptId])
   if (row) throw conflict('body.name', `a parameter type named ${row.name} exists (${row.id})`)
 }

@@ -18,7 +18,7 @@ export async function suggestSimple(ex: SqlExecutor, entity: SimpleEntity, needl
   const source = SOURCES[entity]
   const like = `%${likeEscape(needle.text)}%`
   const scan = `(${source.likeColumns.map((c) => `${c} LIKE ? ESCAPE '\\'`).join(' OR ')}) LIMIT ?`
-  let found = await source.rows(ex, `name COLLATE NOCASE >= ? AND name COLLATE NOCASE < ? ORDER BY name COLLATE NOCASE LIMIT ?`, [needle.text, `${needle.text}\uffff`, tierSize(limit)])
+  let found = await source.rows(ex, `name COLLATE NOCASE >= ? COLLATE NOCASE AND name COLLATE NOCASE < ? COLLATE NOCASE ORDER BY name COLLATE NOCASE LIMIT ?`, [needle.text, `${needle.text}\uffff`, tierSize(limit)])
   if (countRanked(found, needle, 0) < limit) found = found.concat(await source.rows(ex, scan, [...source.likeColumns.map(() => like), SCAN_ROWS]))
   const best = finish(found, needle, limit)
   return source.detail ? await source.detail(ex, best) : best

@@ -9,6 +9,7 @@ import type { StoreRepo } from './repo'
 import { componentCandidates, mpnCandidates } from './search-candidates'
 import { finish, toNeedle } from './search-rank'
 import { suggestSimple } from './search-simple'
+import { pgComponentCandidates, pgMpnCandidates } from '../postgres/search'
 
 const ENTITIES: readonly SuggestEntity[] = ['components', 'symbols', 'footprints', 'manufacturers', 'tags', 'locations', 'mpns']
 
@@ -28,7 +29,7 @@ export const search = {
       const parts = ['p.component_id = components.id', 'p.type = ?']
       params.push(cond.type)
       if (cond.eq !== undefined) {
-        parts.push('p.value = ? COLLATE NOCASE')
+        parts.push('p.value COLLATE NOCASE = ? COLLATE NOCASE')
         params.push(cond.eq)
       }
       for (const bound of ['min', 'max'] as const) {
@@ -53,7 +54,8 @@ export const search = {
 async function _suggest(ex: SqlExecutor, entity: SuggestEntity, q: string, limit: number): Promise<Suggestion[]> {
   const needle = toNeedle(q)
   if (!needle) return []
-  if (entity === 'components') return finish(await componentCandidates(ex, needle, limit), needle, limit)
-  if (entity === 'mpns') return finish(await mpnCandidates(ex, needle, limit), needle, limit)
+  const pg = ex.dialect === 'postgres'
+  if (entity === 'components') return finish(await (pg ? pgComponentCandidates : componentCandidates)(ex, needle, limit), needle, limit)
+  if (entity === 'mpns') return finish(await (pg ? pgMpnCandidates : mpnCandidates)(ex, needle, limit), needle, limit)
   return await suggestSimple(ex, entity, needle, limit)
 }

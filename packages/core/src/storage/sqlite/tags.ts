@@ -89,7 +89,10 @@ export const tags = {
     for (const sourceId of sources) {
       // A component carrying the source takes the target at the source's place; one
       // that already carries the target keeps it where it was and loses the source.
-      await ex.run('UPDATE OR IGNORE component_tags SET tag_id = ? WHERE tag_id = ?', [targetId, sourceId])
+      await ex.run(
+        'UPDATE component_tags SET tag_id = ? WHERE tag_id = ? AND NOT EXISTS (SELECT 1 FROM component_tags o WHERE o.component_id = component_tags.component_id AND o.tag_id = ?)',
+        [targetId, sourceId, targetId],
+      )
       await ex.run('DELETE FROM component_tags WHERE tag_id = ?', [sourceId])
       await ex.run('DELETE FROM tags WHERE id = ?', [sourceId])
     }
@@ -148,7 +151,7 @@ function _view(r: _Row): Tag {
 }
 
 async function _assertNameFree(ex: SqlExecutor, name: string, exceptId: string | null): Promise<void> {
-  const row = await ex.get<{ id: string; name: string }>('SELECT id, name FROM tags WHERE name_key = ? AND id IS NOT ?', [foldKey(name), exceptId])
+  const row = await ex.get<{ id: string; name: string }>('SELECT id, name FROM tags WHERE name_key = ? AND id IS DISTINCT FROM ?', [foldKey(name), exceptId])
   if (row) throw conflict('body.name', `a tag named ${row.name} exists (${row.id})`)
 }
 

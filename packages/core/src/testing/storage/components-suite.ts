@@ -209,7 +209,7 @@ export function componentsSuite(storage: () => Storage): void {
       expect([text(one.json), one.version]).toEqual([JSON.stringify(await storage().components.get(a.id)), 1])
       await expect(storage().components.getJson(d.id)).rejects.toMatchObject({ code: 'NOT_FOUND' })
       await expect(storage().components.getJson('cmp_unknown')).rejects.toMatchObject({ code: 'NOT_FOUND' })
-      const wide = await storage().components.create({ name: 'Résistance 4,7 kΩ 🙂', description: 'ä\u0000"\\' })
+      const wide = await storage().components.create({ name: 'Résistance 4,7 kΩ 🙂', description: 'ä\u0001"\\' })
       expect(text((await storage().components.getJson(wide.id)).json)).toBe(JSON.stringify(await storage().components.get(wide.id)))
       const wideList = await storage().components.listJson({ limit: 100, sort: 'name', includeDeleted: false })
       expect(JSON.parse(text(wideList.json))).toEqual(await storage().components.getMany([a.id, b.id, wide.id]))

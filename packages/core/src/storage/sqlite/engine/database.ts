@@ -191,6 +191,7 @@ export interface AtomicExecutor extends SyncSqlExecutor {
 
 /** One `run`: begins the transaction at its first write. */
 class _Transaction implements AtomicExecutor {
+  readonly dialect = 'sqlite'
   began = false
   private depth = 0
   constructor(private readonly ex: SqliteExecutor) {}

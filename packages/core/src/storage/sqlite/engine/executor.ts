@@ -17,6 +17,7 @@ interface Prepared {
  * slip through a read path (it would then escape the transaction it belongs to).
  */
 export class SqliteExecutor implements SyncSqlExecutor {
+  readonly dialect = 'sqlite'
   private readonly statements = new Map<string, Prepared>()
   private readonly rawStatements = new Map<string, Prepared>()
 

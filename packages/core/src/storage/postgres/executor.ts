@@ -1,0 +1,96 @@
+import type { PoolClient } from 'pg'
+import type { BytesRow, JsonArrayRows, SqlExecutor, SqlParam } from '../_internal/sql-executor'
+import { toPostgres } from './sql'
+
+/**
+ * The SqlExecutor of the PostgreSQL engine, on one pooled connection inside
+ * one transaction (PostgresDatabase.run opens it). SQL is rewritten from the
+ * stores' shared forms (sql.ts). Reads run in a READ ONLY transaction, so
+ * PostgreSQL itself refuses a write handed to a read path.
+ */
+export class PgExecutor implements SqlExecutor {
+  readonly dialect = 'postgres'
+  private depth = 0
+
+  constructor(private readonly client: PoolClient) {}
+
+  private async _query(config: { text: string; values: unknown[]; rowMode?: 'array' }) {
+    try {
+      return await this.client.query(config)
+    } catch (error) {
+      if (process.env.COMPLIB_DEBUG_SQL) console.error(`[sql] ${(error as Error).message}\n${config.text}`)
+      throw error
+    }
+  }
+
+  async run(sql: string, params: readonly SqlParam[] = []): Promise<{ changes: number }> {
+    const result = await this._query({ text: toPostgres(sql), values: _bind(params) })
+    return { changes: result.rowCount ?? 0 }
+  }
+
+  async all<T>(sql: string, params: readonly SqlParam[] = []): Promise<T[]> {
+    return (await this._query({ text: toPostgres(sql), values: _bind(params) })).rows as T[]
+  }
+
+  async get<T>(sql: string, params: readonly SqlParam[] = []): Promise<T | undefined> {
+    return (await this._query({ text: toPostgres(sql), values: _bind(params) })).rows[0] as T | undefined
+  }
+
+  async bytesRow(sql: string, params: readonly SqlParam[] = []): Promise<BytesRow | undefined> {
+    const row = (await this._query({ text: toPostgres(sql), values: _bind(params), rowMode: 'array' })).rows[0] as unknown[] | undefined
+    if (!row) return undefined
+    return { bytes: _bytes(row[0]), numbers: row.slice(1).map(Number) }
+  }
+
+  async jsonArray(sql: string, params: readonly SqlParam[], max: number): Promise<JsonArrayRows> {
+    const result = await this._query({ text: toPostgres(sql), values: _bind(params), rowMode: 'array' })
+    const parts: Uint8Array[] = [OPEN]
+    let texts = 0
+    let rows = 0
+    let missing = 0
+    let atMax: Array<string | null> | null = null
+    for (const row of result.rows as unknown[][]) {
+      if (++rows > max) break
+      const bytes = _bytes(row[0])
+      if (bytes && bytes.byteLength > 0) {
+        if (texts++ > 0) parts.push(COMMA)
+        parts.push(bytes)
+      } else missing++
+      if (rows === max) atMax = row.slice(1).map((v) => (v === null || v === undefined ? null : String(v)))
+    }
+    parts.push(CLOSE)
+    return { json: Buffer.concat(parts), rows: Math.min(result.rows.length, max + 1), missing, atMax }
+  }
+
+  /** Runs `fn` under a savepoint: if it throws, its writes are undone and the transaction goes on. */
+  async atomic<T>(fn: () => T | Promise<T>): Promise<T> {
+    const name = `step${++this.depth}`
+    await this.client.query(`SAVEPOINT ${name}`)
+    try {
+      const result = await fn()
+      await this.client.query(`RELEASE SAVEPOINT ${name}`)
+      return result
+    } catch (error) {
+      await this.client.query(`ROLLBACK TO SAVEPOINT ${name}`)
+      await this.client.query(`RELEASE SAVEPOINT ${name}`)
+      throw error
+    } finally {
+      this.depth--
+    }
+  }
+}
+
+const OPEN = Buffer.from('[')
+const COMMA = Buffer.from(',')
+const CLOSE = Buffer.from(']')
+
+/** pg sends booleans as `true`/`false`; the stores' SQL compares them with 0 and 1 as SQLite does. */
+function _bind(params: readonly SqlParam[]): unknown[] {
+  return params.map((p) => (p === undefined ? null : typeof p === 'boolean' ? (p ? 1 : 0) : p))
+}
+
+function _bytes(value: unknown): Uint8Array | null {
+  if (value === null || value === undefined) return null
+  if (value instanceof Uint8Array) return value
+  return Buffer.from(String(value), 'utf8')
+}

@@ -1,0 +1,326 @@
+import type { PoolClient } from 'pg'
+
+/**
+ * The PostgreSQL schema: the embedded engine's tables (sqlite/schema.ts, as
+ * its migrations leave them) in PostgreSQL's types, with its own migrations
+ * (append only). Differences, each for the same behaviour:
+ * - columns SQLite declares `COLLATE NOCASE` are `citext`, so `=` and UNIQUE
+ *   ignore case there as they do in SQLite;
+ * - `components.rowid` is an identity column (SQLite's implicit rowid);
+ * - component views and change-feed texts stay `text`, never `jsonb`: a view is
+ *   served byte for byte as it was stored, on both engines;
+ * - search uses expression indexes (pg_trgm for substrings, a `simple`
+ *   tsvector for words) over the tables themselves, where SQLite keeps FTS4
+ *   tables in step from the stores;
+ * - the triggers that keep `components.view_seq` and the live count are
+ *   PL/pgSQL functions.
+ */
+const MIGRATIONS: readonly string[] = [
+  /* sql */ `
+  CREATE TABLE components (
+    id text PRIMARY KEY,
+    rowid bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+    ipn citext NOT NULL,
+    name text NOT NULL,
+    description text,
+    status text NOT NULL,
+    category text,
+    created_at text NOT NULL,
+    updated_at text NOT NULL,
+    deleted_at text,
+    version integer NOT NULL,
+    view_seq bigint,
+    ipn_key text
+  );
+  CREATE INDEX components_ipn ON components (ipn);
+  CREATE UNIQUE INDEX components_live_ipn_key ON components (ipn_key) WHERE deleted_at IS NULL;
+  CREATE INDEX components_name ON components (lower(name) COLLATE "C", id);
+  CREATE INDEX components_updated ON components (updated_at, id);
+  CREATE INDEX components_deleted ON components (deleted_at) WHERE deleted_at IS NOT NULL;
+  CREATE INDEX components_category ON components (category) WHERE category IS NOT NULL;
+  CREATE INDEX components_cmp_number ON components ((substr(ipn_key, 5)::numeric)) WHERE ipn_key ~ '^cmp-[0-9]+$';
+  CREATE INDEX components_trgm ON components USING gin ((lower(name) || ' ' || lower(ipn::text)) gin_trgm_ops);
+  CREATE INDEX components_words ON components USING gin (to_tsvector('simple', name || ' ' || ipn::text || ' ' || coalesce(description, '')));
+
+  CREATE TABLE component_totals (id integer PRIMARY KEY CHECK (id = 1), live bigint NOT NULL);
+  INSERT INTO component_totals (id, live) VALUES (1, 0);
+
+  CREATE TABLE component_events (
+    seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    component_id text NOT NULL,
+    op text NOT NULL,
+    version integer NOT NULL,
+    at text NOT NULL,
+    changes text NOT NULL DEFAULT '[]',
+    snapshot text
+  );
+  CREATE INDEX component_events_component ON component_events (component_id, seq);
+
+  CREATE TABLE tags (
+    id text PRIMARY KEY,
+    name citext NOT NULL UNIQUE,
+    color text,
+    description text,
+    created_at text NOT NULL,
+    updated_at text NOT NULL,
+    version integer NOT NULL,
+    name_key text
+  );
+  CREATE UNIQUE INDEX tags_folded_name ON tags (name_key);
+  CREATE INDEX tags_trgm ON tags USING gin (lower(name::text) gin_trgm_ops);
+
+  CREATE TABLE component_tags (
+    component_id text NOT NULL REFERENCES components (id) ON DELETE CASCADE,
+    tag_id text NOT NULL REFERENCES tags (id) ON DELETE CASCADE,
+    position integer NOT NULL,
+    PRIMARY KEY (component_id, tag_id)
+  );
+  CREATE INDEX component_tags_tag ON component_tags (tag_id, component_id);
+
+  CREATE TABLE parameter_types (
+    id text PRIMARY KEY,
+    name citext NOT NULL UNIQUE,
+    unit text,
+    kind text NOT NULL,
+    description text,
+    created_at text NOT NULL,
+    updated_at text NOT NULL,
+    version integer NOT NULL,
+    name_key text
+  );
+  CREATE UNIQUE INDEX parameter_types_folded_name ON parameter_types (name_key);
+
+  CREATE TABLE component_parameters (
+    id text PRIMARY KEY,
+    component_id text NOT NULL REFERENCES components (id) ON DELETE CASCADE,
+    position integer NOT NULL,
+    type citext NOT NULL,
+    value text NOT NULL,
+    unit text,
+    numeric double precision,
+    created_at text NOT NULL,
+    updated_at text NOT NULL,
+    version integer NOT NULL
+  );
+  CREATE INDEX component_parameters_component ON component_parameters (component_id, position);
+  CREATE INDEX component_parameters_type ON component_parameters (type, numeric);
+
+  CREATE TABLE manufacturers (
+    id text PRIMARY KEY,
+    name citext NOT NULL UNIQUE,
+    website text,
+    aliases text NOT NULL DEFAULT '[]',
+    created_at text NOT NULL,
+    updated_at text NOT NULL,
+    version integer NOT NULL,
+    name_key text,
+    alias_keys text NOT NULL DEFAULT '[]'
+  );
+  CREATE UNIQUE INDEX manufacturers_folded_name ON manufacturers (name_key);
+
+  CREATE TABLE mpns (
+    id text PRIMARY KEY,
+    component_id text NOT NULL REFERENCES components (id) ON DELETE CASCADE,
+    manufacturer_id text NOT NULL REFERENCES manufacturers (id),
+    position integer NOT NULL,
+    part_number citext NOT NULL,
+    created_at text NOT NULL,
+    updated_at text NOT NULL,
+    version integer NOT NULL,
+    UNIQUE (component_id, manufacturer_id, part_number)
+  );
+  CREATE INDEX mpns_component ON mpns (component_id, position);
+  CREATE INDEX mpns_manufacturer ON mpns (manufacturer_id);
+  CREATE INDEX mpns_part_number ON mpns (part_number);
+  CREATE INDEX mpns_words ON mpns USING gin (to_tsvector('simple', part_number::text));
+  CREATE INDEX mpns_trgm ON mpns USING gin (lower(part_number::text) gin_trgm_ops);
+
+  CREATE TABLE symbols (
+    id text PRIMARY KEY,
+    name text NOT NULL,
+    library text,
+    description text,
+    file_name text,
+    content text,
+    created_at text NOT NULL,
+    updated_at text NOT NULL,
+    version integer NOT NULL
+  );
+  CREATE INDEX symbols_name ON symbols (lower(name) COLLATE "C", id);
+  CREATE TABLE footprints (LIKE symbols INCLUDING ALL);
+
+  CREATE TABLE component_symbols (
+    component_id text NOT NULL REFERENCES components (id) ON DELETE CASCADE,
+    item_id text NOT NULL REFERENCES symbols (id) ON DELETE CASCADE,
+    position integer NOT NULL,
+    PRIMARY KEY (component_id, item_id)
+  );
+  CREATE INDEX component_symbols_item ON component_symbols (item_id, component_id);
+  CREATE TABLE component_footprints (
+    component_id text NOT NULL REFERENCES components (id) ON DELETE CASCADE,
+    item_id text NOT NULL REFERENCES footprints (id) ON DELETE CASCADE,
+    position integer NOT NULL,
+    PRIMARY KEY (component_id, item_id)
+  );
+  CREATE INDEX component_footprints_item ON component_footprints (item_id, component_id);
+
+  CREATE TABLE attachments (
+    id text PRIMARY KEY,
+    component_id text REFERENCES components (id) ON DELETE SET NULL,
+    name text NOT NULL,
+    kind text NOT NULL,
+    content_type text NOT NULL,
+    size bigint,
+    sha256 text,
+    url text,
+    created_at text NOT NULL,
+    updated_at text NOT NULL,
+    version integer NOT NULL
+  );
+  CREATE INDEX attachments_component ON attachments (component_id, id);
+  CREATE INDEX attachments_sha256 ON attachments (sha256) WHERE sha256 IS NOT NULL;
+
+  CREATE TABLE locations (
+    id text PRIMARY KEY,
+    name text NOT NULL,
+    parent_id text REFERENCES locations (id),
+    description text,
+    created_at text NOT NULL,
+    updated_at text NOT NULL,
+    version integer NOT NULL,
+    name_key text
+  );
+  CREATE INDEX locations_parent ON locations (parent_id, name);
+  CREATE UNIQUE INDEX locations_sibling_name_key ON locations (coalesce(parent_id, ''), name_key);
+
+  CREATE TABLE stock (
+    component_id text NOT NULL REFERENCES components (id) ON DELETE CASCADE,
+    location_id text NOT NULL REFERENCES locations (id),
+    quantity bigint NOT NULL CHECK (quantity >= 0),
+    updated_at text NOT NULL,
+    PRIMARY KEY (component_id, location_id)
+  );
+  CREATE INDEX stock_location ON stock (location_id, component_id);
+  CREATE TABLE stock_movements (
+    seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    component_id text NOT NULL,
+    location_id text NOT NULL,
+    delta bigint NOT NULL,
+    reason text,
+    at text NOT NULL
+  );
+
+  CREATE TABLE connectors (
+    id text PRIMARY KEY,
+    type text NOT NULL,
+    name text NOT NULL,
+    enabled integer NOT NULL,
+    config text NOT NULL,
+    secret text,
+    previous_secret text,
+    previous_secret_expires_at text,
+    code text,
+    created_at text NOT NULL,
+    updated_at text NOT NULL,
+    version integer NOT NULL
+  );
+  CREATE TABLE runs (
+    id text PRIMARY KEY,
+    connector_id text NOT NULL REFERENCES connectors (id) ON DELETE CASCADE,
+    trigger text NOT NULL,
+    status text NOT NULL,
+    total integer NOT NULL,
+    batches_total integer NOT NULL,
+    batches_succeeded integer NOT NULL DEFAULT 0,
+    batches_failed integer NOT NULL DEFAULT 0,
+    entities_sent integer NOT NULL DEFAULT 0,
+    error text,
+    created_at text NOT NULL,
+    started_at text,
+    finished_at text,
+    resumed_at text,
+    logs text NOT NULL DEFAULT '[]',
+    entities_skipped integer NOT NULL DEFAULT 0
+  );
+  CREATE INDEX runs_active ON runs (status) WHERE status IN ('queued', 'running');
+  CREATE INDEX runs_connector ON runs (connector_id, id);
+  CREATE TABLE run_batches (
+    run_id text NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    idx integer NOT NULL,
+    webhook_id text NOT NULL,
+    ids text NOT NULL,
+    size integer NOT NULL,
+    status text NOT NULL,
+    attempts text NOT NULL DEFAULT '[]',
+    last_status integer,
+    error text,
+    body bytea,
+    mark bigint,
+    sent integer NOT NULL DEFAULT 0,
+    skipped integer NOT NULL DEFAULT 0,
+    PRIMARY KEY (run_id, idx)
+  );
+
+  CREATE TABLE documents (
+    id text PRIMARY KEY,
+    collection text NOT NULL,
+    kind text NOT NULL,
+    status text NOT NULL,
+    data text NOT NULL,
+    created_at text NOT NULL,
+    updated_at text NOT NULL,
+    version integer NOT NULL
+  );
+
+  CREATE FUNCTION component_events_view() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    UPDATE components SET view_seq = NEW.seq WHERE id = NEW.component_id;
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER component_events_view AFTER INSERT ON component_events
+    FOR EACH ROW WHEN (NEW.snapshot IS NOT NULL) EXECUTE FUNCTION component_events_view();
+
+  CREATE FUNCTION component_totals_count() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    IF TG_OP = 'INSERT' THEN
+      IF NEW.deleted_at IS NULL THEN UPDATE component_totals SET live = live + 1; END IF;
+    ELSIF TG_OP = 'DELETE' THEN
+      IF OLD.deleted_at IS NULL THEN UPDATE component_totals SET live = live - 1; END IF;
+    ELSIF (OLD.deleted_at IS NULL) <> (NEW.deleted_at IS NULL) THEN
+      UPDATE component_totals SET live = live + CASE WHEN NEW.deleted_at IS NULL THEN 1 ELSE -1 END;
+    END IF;
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER component_totals_count AFTER INSERT OR DELETE OR UPDATE OF deleted_at ON components
+    FOR EACH ROW EXECUTE FUNCTION component_totals_count();
+  `,
+]
+
+/** The lock key that serialises migrations (and writes: see engine.ts) across servers. */
+export const MIGRATION_LOCK = 0x636f6d70 // 'comp'
+
+/**
+ * Brings the schema in the connection's search_path up to date, in one
+ * transaction under an advisory lock, so servers starting together migrate
+ * once. Returns whether it changed anything.
+ */
+export async function migratePostgres(client: PoolClient): Promise<boolean> {
+  await client.query('BEGIN')
+  try {
+    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK])
+    await client.query('CREATE EXTENSION IF NOT EXISTS citext WITH SCHEMA public')
+    await client.query('CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public')
+    await client.query('CREATE TABLE IF NOT EXISTS meta (key text PRIMARY KEY, value text NOT NULL)')
+    const row = (await client.query<{ value: string }>(`SELECT value FROM meta WHERE key = 'schema_version'`)).rows[0]
+    const current = row ? Number(row.value) : 0
+    for (let i = current; i < MIGRATIONS.length; i++) await client.query(MIGRATIONS[i]!)
+    if (current !== MIGRATIONS.length) {
+      await client.query(`INSERT INTO meta (key, value) VALUES ('schema_version', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [String(MIGRATIONS.length)])
+    }
+    await client.query('COMMIT')
+    return current !== MIGRATIONS.length
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {})
+    throw error
+  }
+}
