@@ -3,7 +3,7 @@ import { H3, type HTTPError } from 'h3'
 import { join } from 'node:path'
 import { createPushRunner, type PushRunner } from '@complib/connector-webhook'
 import { isAuthorized } from './auth'
-import { createFileBlobStore, createMemoryBlobStore } from './blobs'
+import { type BlobStore, createFileBlobStore, createMemoryBlobStore } from './blobs'
 import { BUILT_IN_CONNECTOR_TYPES } from './connectors/registry'
 import { toProblemResponse } from './problem'
 import { ROUTES } from './routes'
@@ -19,6 +19,8 @@ export interface AppOptions {
   runner?: PushRunner | undefined
   /** Data folder of the server (attachments); omit for an in-memory app. */
   dataDir?: string | undefined
+  /** Where attachment bytes go; by default files in `<dataDir>/attachments` (in memory without a data folder). */
+  blobs?: BlobStore | undefined
   /** Connector types loaded as plugins, besides the built-in webhook type (the runner must know them too). */
   connectors?: readonly ConnectorDefinition[] | undefined
   /** When set, every request must carry `Authorization: Bearer <apiKey>`. */
@@ -99,7 +101,7 @@ export function createApp(options: AppOptions): H3 {
   registerRoutes(app, routes, {
     storage: options.storage,
     dataDir: options.dataDir,
-    blobs: options.dataDir ? createFileBlobStore(join(options.dataDir, 'attachments')) : createMemoryBlobStore(),
+    blobs: options.blobs ?? (options.dataDir ? createFileBlobStore(join(options.dataDir, 'attachments')) : createMemoryBlobStore()),
     connectorTypes: [...BUILT_IN_CONNECTOR_TYPES, ...(options.connectors ?? [])],
     runner: options.runner ?? createPushRunner({ storage: options.storage, connectors: options.connectors, log: options.log }),
   })

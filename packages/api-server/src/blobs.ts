@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { ComplibError } from '@complib/core'
+import { ComplibError, type DatabaseBlobs } from '@complib/core'
 
 /** How many records refer to a digest (`storage.attachments.countBySha256`). */
 export type CountUsers = (sha256: string) => Promise<number>
@@ -80,6 +80,37 @@ export function createMemoryBlobStore(): BlobStore {
       blobs.delete(sha)
     },
   })
+}
+
+/**
+ * Blobs in the library's PostgreSQL database (table `blobs`), so every server
+ * on it reaches them. No lock spans servers: a removal deletes the bytes only
+ * while no attachment record refers to them (one statement), and an upload
+ * writes its bytes again after its record committed, so a removal that ran in
+ * between cannot leave the record without its bytes.
+ */
+export function createDatabaseBlobStore(blobs: DatabaseBlobs): BlobStore {
+  return {
+    async put(bytes, commit) {
+      const sha = createHash('sha256').update(bytes).digest('hex')
+      await blobs.write(sha, bytes)
+      let result
+      try {
+        result = await commit(sha)
+      } catch (error) {
+        await blobs.removeUnused(sha).catch(() => {})
+        throw error
+      }
+      await blobs.write(sha, bytes)
+      return result
+    },
+    async get(sha) {
+      const bytes = await blobs.read(_checkSha(sha))
+      if (!bytes) throw new ComplibError('NOT_FOUND', `the stored content ${sha} is missing from the database`)
+      return bytes
+    },
+    release: (sha) => blobs.removeUnused(sha),
+  }
 }
 
 /** What an engine provides: bytes by digest, nothing about who uses them. */

@@ -1,6 +1,6 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
-import type { SqliteStorage } from '@complib/core'
+import { SQLITE_STORAGE_NAME, type SqliteStorage } from '@complib/core'
 import { createLogOnce } from './http/node-listener'
 import { pushCommand } from './push-command'
 import { DEFAULTS, startServer } from './server'
@@ -9,12 +9,14 @@ import { APP_VERSION } from './version'
 const USAGE = `complib ${APP_VERSION}: a local service for electronic component libraries
 
 Usage:
-  complib serve [--host 127.0.0.1] [--port 4000] [--data ./data] [--api-key KEY] [--connector MODULE]…
-                [--allowed-origin ORIGIN]… [--allowed-host NAME]…
+  complib serve [--host 127.0.0.1] [--port 4000] [--data ./data] [--database postgres://…] [--api-key KEY]
+                [--connector MODULE]… [--allowed-origin ORIGIN]… [--allowed-host NAME]…
   complib push <connector id or name> [--follow] [--url http://127.0.0.1:4000] [--api-key KEY]
   complib --version
 
-Environment: COMPLIB_HOST, COMPLIB_PORT, COMPLIB_DATA_DIR, COMPLIB_API_KEY (flags win).
+Environment: COMPLIB_HOST, COMPLIB_PORT, COMPLIB_DATA_DIR, COMPLIB_DATABASE_URL, COMPLIB_API_KEY (flags win).
+The library is one SQLite file in the data folder; --database keeps it in PostgreSQL
+instead, where several servers can share it (attachments go in the database too).
 Listening off loopback requires an API key; clients send it as "Authorization: Bearer KEY".
 --connector loads a connector package (a name or a path; repeatable), as does
 "connectors" in <data>/complib.config.json.
@@ -33,6 +35,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         host: { type: 'string' },
         port: { type: 'string' },
         data: { type: 'string' },
+        database: { type: 'string' },
         'api-key': { type: 'string' },
         connector: { type: 'string', multiple: true },
         'allowed-origin': { type: 'string', multiple: true },
@@ -88,6 +91,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       host: values.host ?? env.COMPLIB_HOST ?? DEFAULTS.host,
       port,
       dataDir: values.data ?? env.COMPLIB_DATA_DIR ?? DEFAULTS.dataDir,
+      databaseUrl: values.database ?? (env.COMPLIB_DATABASE_URL || undefined),
       apiKey: values['api-key'] ?? env.COMPLIB_API_KEY,
       connectors: values.connector,
       allowedOrigins: values['allowed-origin'],
@@ -116,7 +120,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   process.on('uncaughtException', (error) => report('complib: uncaught exception (a bug, please report it)', error))
   process.once('SIGINT', () => stop('SIGINT'))
   process.once('SIGTERM', () => stop('SIGTERM'))
-  if (env.COMPLIB_BENCH_HOOKS === '1' && process.send) _benchHooks(running.storage)
+  if (env.COMPLIB_BENCH_HOOKS === '1' && process.send && running.storage.name === SQLITE_STORAGE_NAME) _benchHooks(running.storage as SqliteStorage)
   return new Promise<number>(() => {})
 }
 

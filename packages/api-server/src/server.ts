@@ -3,9 +3,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { resolve } from 'node:path'
 import { createPushRunner } from '@complib/connector-webhook'
-import { ComplibError, createSqliteStorage, type ConnectorDefinition, type SqliteStorage } from '@complib/core'
+import { ComplibError, createPostgresStorage, createSqliteStorage, type ConnectorDefinition, type Storage } from '@complib/core'
 import { toNodeHandler } from 'h3/node'
 import { createApp } from './app'
+import { type BlobStore, createDatabaseBlobStore } from './blobs'
 import { isLoopbackHost } from './auth'
 import { configuredConnectorModules, loadConnectorTypes } from './connectors/load'
 import { answerClientError } from './client-error'
@@ -15,8 +16,14 @@ import { answerProblem, ComplibServerResponse, createRequestListener } from './h
 export interface ServerOptions {
   host?: string | undefined
   port?: number | undefined
-  /** Data folder: database snapshot, journal, attachments. */
+  /** Data folder: the embedded database (`complib.db`), attachments, `complib.config.json`. */
   dataDir?: string | undefined
+  /**
+   * A PostgreSQL database (`postgres://…`) to keep the library in instead of the
+   * data folder's SQLite file: several servers can share it. Attachments then live
+   * in the database too; the data folder keeps only `complib.config.json`.
+   */
+  databaseUrl?: string | undefined
   apiKey?: string | undefined
   /** Web origins whose pages may use the API besides the server's own (`--allowed-origin`). */
   allowedOrigins?: readonly string[] | undefined
@@ -34,7 +41,7 @@ export interface ServerOptions {
 export interface RunningServer {
   url: string
   server: Server
-  storage: SqliteStorage
+  storage: Storage
   /** Stops accepting requests, lets open ones finish, snapshots and releases the data folder. */
   close(): Promise<void>
 }
@@ -85,9 +92,16 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     )
     server.listen(port, host, () => resolveListen())
   })
-  let storage: SqliteStorage
+  let storage: Storage
+  let blobs: BlobStore | undefined
   try {
-    storage = await createSqliteStorage({ dir: dataDir, log })
+    if (options.databaseUrl) {
+      const postgres = await createPostgresStorage({ url: options.databaseUrl, log })
+      storage = postgres
+      blobs = createDatabaseBlobStore(postgres.blobs)
+    } else {
+      storage = await createSqliteStorage({ dir: dataDir, log })
+    }
   } catch (error) {
     await new Promise<void>((r) => server.close(() => r()))
     throw error
@@ -98,6 +112,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     runner,
     connectors,
     dataDir,
+    blobs,
     apiKey: options.apiKey,
     allowedOrigins,
     // On loopback, Host must name this machine (DNS rebinding); off loopback the API key guards the door.

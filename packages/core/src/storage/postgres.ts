@@ -19,6 +19,17 @@ export interface PostgresStorageOptions {
 export interface PostgresStorage extends Storage {
   /** The engine underneath (tests drop their schema through it). */
   readonly database: PostgresDatabase
+  /** Attachment bytes by SHA-256, in the database so every server reaches them. */
+  readonly blobs: DatabaseBlobs
+}
+
+/** Content-addressed bytes in the database (the server's BlobStore on PostgreSQL). */
+export interface DatabaseBlobs {
+  /** Stores the bytes under their digest (the same bytes twice keep one copy); durable when it resolves. */
+  write(sha256: string, bytes: Uint8Array): Promise<void>
+  read(sha256: string): Promise<Uint8Array | null>
+  /** Removes the bytes unless an attachment record still refers to them. */
+  removeUnused(sha256: string): Promise<void>
 }
 
 /**
@@ -44,6 +55,17 @@ export async function createPostgresStorage(options: PostgresStorageOptions): Pr
       return Promise.reject(
         new ComplibError('NOT_IMPLEMENTED', 'a library on PostgreSQL is backed up with pg_dump (docs: "Running on PostgreSQL"); GET /api/exports/json exports its content'),
       )
+    },
+    blobs: {
+      write: (sha256, bytes) =>
+        db.run(async (ex) => {
+          await ex.run('INSERT INTO blobs (sha256, bytes) VALUES (?, ?) ON CONFLICT (sha256) DO NOTHING', [sha256, bytes])
+        }),
+      read: (sha256) => db.run(async (ex) => (await ex.get<{ bytes: Uint8Array }>('SELECT bytes FROM blobs WHERE sha256 = ?', [sha256]))?.bytes ?? null, false),
+      removeUnused: (sha256) =>
+        db.run(async (ex) => {
+          await ex.run('DELETE FROM blobs WHERE sha256 = ? AND NOT EXISTS (SELECT 1 FROM attachments WHERE sha256 = ?)', [sha256, sha256])
+        }),
     },
     close: () => db.close(),
   })

@@ -294,6 +294,13 @@ const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER component_totals_count AFTER INSERT OR DELETE OR UPDATE OF deleted_at ON components
     FOR EACH ROW EXECUTE FUNCTION component_totals_count();
   `,
+  // Attachment bytes, by SHA-256: in the database, so every server reaches them (docs/decisions.md, "PostgreSQL").
+  /* sql */ `
+  CREATE TABLE blobs (
+    sha256 text PRIMARY KEY,
+    bytes bytea NOT NULL
+  );
+  `,
 ]
 
 /** The lock key that serialises migrations (and writes: see engine.ts) across servers. */
