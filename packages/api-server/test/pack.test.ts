@@ -10,7 +10,8 @@ import { exec, pnpmCommand, repoRoot } from '../../client-sdk/test/tools'
 // What a user gets from npm: @complib/api-server (with core and connector-webhook)
 // packed, installed with npm into a project outside the workspace (better-sqlite3
 // compiles there from source), and `complib serve` started from its bin: it answers,
-// and SIGTERM stops it with the port and the data folder released (issue 14, item 2).
+// the web interface included (issue 17), and SIGTERM stops it with the port and the
+// data folder released (issue 14, item 2).
 
 const dirs: string[] = []
 afterAll(async () => {
@@ -18,7 +19,7 @@ afterAll(async () => {
 })
 
 describe('the packed @complib/api-server', () => {
-  it('installs with npm outside the workspace; `complib serve` answers, and SIGTERM or SIGINT stops it cleanly', { timeout: 600_000 }, async () => {
+  it('installs with npm outside the workspace; `complib serve` answers (API and page), and SIGTERM or SIGINT stops it cleanly', { timeout: 600_000 }, async () => {
     const work = await mkdtemp(join(tmpdir(), 'complib-server-pack-'))
     dirs.push(work)
     const [pnpm, pnpmArgs] = pnpmCommand()
@@ -51,6 +52,17 @@ describe('the packed @complib/api-server', () => {
       })
       const health = (await (await fetch(`${url}/api/health`)).json()) as { status: string; storage: string; version: string }
       expect(health).toMatchObject({ status: 'ok', storage: 'sqlite' })
+      // The page comes with the package (its build copies packages/web's bundle into dist/web).
+      const page = await fetch(`${url}/`)
+      expect(page.status).toBe(200)
+      expect(page.headers.get('content-type')).toMatch(/^text\/html/)
+      const html = await page.text()
+      const script = /<script[^>]+src="([^"]+\.js)"/.exec(html)?.[1]
+      expect(script, html).toMatch(/^\/assets\//)
+      const bundle = await fetch(new URL(script!, url))
+      expect(bundle.status).toBe(200)
+      expect(bundle.headers.get('content-type')).toMatch(/^text\/javascript/)
+      expect((await bundle.text()).length).toBeGreaterThan(10_000)
       const created = await fetch(`${url}/api/components`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"from the packed server"}' })
       expect(created.status).toBe(201)
 
