@@ -1,5 +1,6 @@
 import { createPushRunner, type PushRunner } from '@complib/connector-webhook'
-import { createSqliteStorage, type SqliteStorage } from '@complib/core'
+import { randomBytes } from 'node:crypto'
+import { createPostgresStorage, createSqliteStorage, type Storage } from '@complib/core'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 import { expect } from 'vitest'
@@ -14,7 +15,7 @@ export interface CallResult<T = any> {
 }
 
 export interface TestApi {
-  storage: SqliteStorage
+  storage: Storage
   runner: PushRunner
   /** Sends a request to the app in-process; checks the answer against the OpenAPI document. */
   call<T = any>(method: string, path: string, options?: { body?: unknown; rawBody?: RequestInit['body']; headers?: Record<string, string> }): Promise<CallResult<T>>
@@ -30,7 +31,7 @@ export interface TestApi {
  * application/problem+json. So the tests prove the document true.
  */
 export async function createTestApi(options: { dataDir?: string } = {}): Promise<TestApi> {
-  const storage = await createSqliteStorage(options.dataDir ? { dir: options.dataDir } : {})
+  const storage = await _testStorage(options.dataDir)
   const runner = createPushRunner({ storage })
   const app = createApp({ storage, runner, dataDir: options.dataDir, log: () => {} })
   const validator = await _documentValidator(app)
@@ -107,4 +108,18 @@ async function _documentValidator(app: ReturnType<typeof createApp>): Promise<Ch
       throw new Error(`${method} ${path} → ${status}: body does not match the document: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 500)}`)
     }
   }
+}
+
+/**
+ * The library under test: SQLite (in memory, or in `dataDir`), or with
+ * COMPLIB_TEST_STORAGE=postgres a schema of its own in the PostgreSQL database
+ * COMPLIB_TEST_DATABASE_URL names (the local `test` database by default),
+ * dropped when the test closes it: the API suite on the second engine
+ * (vitest.postgres.config.ts).
+ */
+async function _testStorage(dataDir: string | undefined): Promise<Storage> {
+  if (process.env.COMPLIB_TEST_STORAGE !== 'postgres') return createSqliteStorage(dataDir ? { dir: dataDir } : {})
+  const url = process.env.COMPLIB_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+  const storage = await createPostgresStorage({ url, schema: `complib_api_${randomBytes(6).toString('hex')}`, poolSize: 4 })
+  return Object.assign(storage, { close: () => storage.database.drop() })
 }

@@ -167,8 +167,13 @@ describe('exports', () => {
     const json = await api.call('GET', '/api/exports/components')
     expect(json.body).toHaveLength(1)
     const res = await api.call('GET', '/api/exports/backup')
-    expect(res.status).toBe(200)
-    expect(res.text.startsWith('SQLite format 3')).toBe(true)
+    if (api.storage.name === 'postgres') {
+      // A library on PostgreSQL is backed up with the database's own tools; the answer says so.
+      expect([res.status, res.body.detail]).toEqual([501, expect.stringContaining('pg_dump')])
+    } else {
+      expect(res.status).toBe(200)
+      expect(res.text.startsWith('SQLite format 3')).toBe(true)
+    }
     expect((await api.call('GET', '/api/exports/components?format=xml')).status).toBe(400)
   })
 })

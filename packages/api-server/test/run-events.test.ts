@@ -23,8 +23,11 @@ function parseEvents(text: string): Array<{ event: string; data: any }> {
 
 describe('GET /api/connector-runs/:id/events', () => {
   it('streams progress, every batch outcome and the end of a run, then closes', async () => {
-    // The receiver answers slowly so the stream opens while the run is still going.
-    const receiver = await startReceiver(() => ({ status: 202, delayMs: 150 }))
+    // The receiver answers slowly so the stream opens while the run is still going, and
+    // holds the second batch for 800 ms, well past the stream's 250 ms reads of the run, so
+    // the state between the two batches is there to be seen on any engine and machine.
+    let calls = 0
+    const receiver = await startReceiver(() => ({ status: 202, delayMs: ++calls === 1 ? 150 : 800 }))
     try {
       const components = Array.from({ length: 260 }, (_, i) => ({ name: `part ${i}` }))
       await api.ok('POST', '/api/bulk/components', { items: components })

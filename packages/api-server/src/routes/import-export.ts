@@ -205,7 +205,9 @@ export const importExportRoutes = [
     group: 'import-export',
     operationId: 'exportBackup',
     summary: 'A consistent copy of the whole library (for the embedded storage, a SQLite file)',
+    description: 'A library on PostgreSQL answers 501: back it up with the database\'s own tools (pg_dump); `GET /api/exports/components` exports its content on either engine.',
     responses: { 200: { description: 'The backup file', contentType: 'application/octet-stream' } },
+    errors: ['NOT_IMPLEMENTED'],
     handler: async ({ services }) => {
       const backup = await services.storage.backup()
       return new Response(backup.body, {

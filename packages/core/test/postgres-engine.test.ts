@@ -1,0 +1,102 @@
+import { randomBytes } from 'node:crypto'
+import pg from 'pg'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createPostgresStorage, type PostgresStorage } from '../src/storage/postgres'
+
+/**
+ * What the PostgreSQL engine promises beyond the shared contract: several
+ * servers (here, several storages) on one database behave as one library.
+ * Skipped without a reachable server, failed under CI=true.
+ */
+const url = process.env.COMPLIB_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+const unreachable = await _probe(url)
+if (unreachable !== null && process.env.CI === 'true') throw new Error(`PostgreSQL at ${url} is unreachable (${unreachable}); CI runs the PostgreSQL suites`)
+
+describe.skipIf(unreachable !== null)(`the PostgreSQL engine${unreachable ? ` (skipped: ${unreachable})` : ''}`, () => {
+  const schema = `complib_e_${randomBytes(6).toString('hex')}`
+  let a: PostgresStorage
+  let b: PostgresStorage
+  beforeAll(async () => {
+    a = await createPostgresStorage({ url, schema, poolSize: 6 })
+    b = await createPostgresStorage({ url, schema, poolSize: 6 })
+  })
+  afterAll(async () => {
+    await b?.close()
+    await a?.database.drop()
+  })
+
+  it('shows a write acknowledged through one server to the next read through another', async () => {
+    for (let i = 0; i < 20; i++) {
+      const created = await a.components.create({ name: `R ${i}k` })
+      expect((await b.components.get(created.id)).name).toBe(`R ${i}k`)
+      const patched = await b.components.update(created.id, { description: `from b ${i}` })
+      expect((await a.components.get(created.id)).version).toBe(patched.version)
+    }
+  })
+
+  it('keeps the change feed in commit order: a reader paging it beside concurrent writers on two servers skips nothing', async () => {
+    const start = (await a.components.changes(0, 1_000_000)).lastSeq
+    const parts = await Promise.all(Array.from({ length: 8 }, (_, i) => a.components.create({ name: `feed ${i}` })))
+    let writing = true
+    const writers = [a, b, a, b].map(async (s, w) => {
+      for (let round = 0; round < 15; round++) {
+        const part = parts[(w * 3 + round) % parts.length]!
+        await s.components.update(part.id, { description: `w${w} r${round}` })
+      }
+    })
+    const seen: number[] = []
+    const reader = (async () => {
+      let since = start
+      while (writing) {
+        const page = await b.components.changes(since, 7)
+        for (const item of page.items) seen.push(item.seq)
+        if (page.items.length) since = page.items.at(-1)!.seq
+        else await new Promise((r) => setTimeout(r, 2))
+      }
+      for (;;) {
+        const page = await b.components.changes(since, 100)
+        if (!page.items.length) break
+        for (const item of page.items) seen.push(item.seq)
+        since = page.items.at(-1)!.seq
+      }
+    })()
+    await Promise.all(writers)
+    writing = false
+    await reader
+    const all = (await a.components.changes(start, 1_000_000)).items.map((i) => i.seq)
+    expect(all.length).toBe(8 + 4 * 15)
+    expect(seen).toEqual(all)
+  })
+
+  it('refuses text holding U+0000 with a 400 (PostgreSQL cannot store it), changing nothing', async () => {
+    const before = (await a.stats()).components
+    await expect(a.components.create({ name: 'nul', description: 'a\u0000b' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', status: 400 })
+    expect((await a.stats()).components).toBe(before)
+  })
+
+  it('runs reads in read-only transactions: a write handed to a read path is refused by PostgreSQL itself', async () => {
+    const part = await a.components.create({ name: 'read only' })
+    await expect(a.database.run((ex) => ex.run(`UPDATE components SET name = 'changed' WHERE id = ?`, [part.id]), false)).rejects.toThrow(/read-only transaction/)
+    expect((await a.components.get(part.id)).name).toBe('read only')
+  })
+
+  it('keeps attachment bytes in the database, where every server reaches them', async () => {
+    const bytes = new TextEncoder().encode('datasheet')
+    await a.blobs.write('ab'.repeat(32), bytes)
+    expect(Buffer.from((await b.blobs.read('ab'.repeat(32)))!).toString()).toBe('datasheet')
+    await b.blobs.removeUnused('ab'.repeat(32))
+    expect(await a.blobs.read('ab'.repeat(32))).toBeNull()
+  })
+})
+
+async function _probe(connectionString: string): Promise<string | null> {
+  const client = new pg.Client({ connectionString, connectionTimeoutMillis: 3000 })
+  try {
+    await client.connect()
+    return null
+  } catch (error) {
+    return (error as Error).message || String(error)
+  } finally {
+    await client.end().catch(() => {})
+  }
+}
