@@ -42,6 +42,9 @@ async function seed(api: TestApi): Promise<void> {
       ],
       symbols: [sym.id, sym2.id],
       footprints: [fp.id, fp2.id],
+      kicadValue: '10k; 1%, "thick"',
+      excludeFromBom: true,
+      excludeFromSim: true,
     },
     201,
   )
@@ -50,7 +53,7 @@ async function seed(api: TestApi): Promise<void> {
   await api.ok('POST', '/api/attachments/from-url', { url: 'https://www.yageo.com/upload/media/product/RC0603.pdf', name: 'RC0603.pdf', componentId: r.id, kind: 'datasheet' }, 201)
   await api.ok('POST', '/api/attachments/from-url', { url: 'https://example.com/photo', name: 'photo.jpg', componentId: r.id, kind: 'image' }, 201)
   const q = await api.ok('POST', '/api/components', { name: '2N7002', ipn: 'Q-00001', category: 'Discretes/Transistors', tags: ['resistor'], parameters: [{ type: 'Channel', value: 'N-MOSFET' }], mpns: [{ manufacturer: 'onsemi', partNumber: '2N7002LT1G' }] }, 201)
-  await api.ok('PATCH', `/api/components/${q.id}`, { status: 'obsolete' })
+  await api.ok('PATCH', `/api/components/${q.id}`, { status: 'obsolete', excludeFromBoard: true })
   await api.ok('POST', '/api/components', { name: '=SUM(A1)', ipn: 'EVIL-1', status: 'draft' }, 201)
   await api.ok('POST', '/api/components', { name: 'bare', ipn: 'BARE-1', description: null }, 201)
 }
@@ -71,6 +74,7 @@ function content(exported: Array<Record<string, any>>): unknown[] {
       footprints: c.footprints.map((s: any) => `${s.library}:${s.name}`),
       stock: c.stock.map((s: any) => [s.path, s.quantity]).sort(),
       attachments: c.attachments.map((a: any) => [a.name, a.kind, a.url]).sort(),
+      kicad: [c.kicadValue, c.excludeFromBom, c.excludeFromBoard, c.excludeFromSim],
     }))
     .sort((a, b) => (a.ipn < b.ipn ? -1 : 1))
 }
@@ -94,6 +98,8 @@ describe('import round trip (issue 16)', () => {
   it('complib’s JSON export imported into an empty library exports the same content', async () => {
     const { before, after } = await roundTrip('json')
     expect((before[3] as { tags: string[] }).tags).toEqual(['smd', 'high voltage', 'a,b', 'x;y'])
+    expect((before[3] as { kicad: unknown[] }).kicad).toEqual(['10k; 1%, "thick"', true, false, true])
+    expect((before[2] as { kicad: unknown[] }).kicad).toEqual([null, false, true, false])
     expect(after).toEqual(before)
   })
 
@@ -115,6 +121,25 @@ describe('import round trip (issue 16)', () => {
     ])
     expect((await target.call('POST', `/api/imports/${res.body.id}/commit`)).status).toBe(400)
     expect((await target.call('GET', '/api/components')).body).toEqual([])
+  })
+
+  it('a KiCad flag that is not true or false is a row error naming the column; yes/no and 1/0 read as flags', async () => {
+    const csv = ['ipn,name,excludeFromBom,Exclude from sim', 'A-1,A,yes,0', 'B-1,B,maybe,', 'C-1,C,,TRUE'].join('\n')
+    const res = await target.call('POST', '/api/imports', { rawBody: csv, headers: { 'content-type': 'text/csv' } })
+    expect(res.status, res.text).toBe(201)
+    expect(res.body.mapping).toMatchObject({ excludeFromBom: 'excludeFromBom', 'Exclude from sim': 'excludeFromSim' })
+    expect(res.body.errors).toEqual([{ row: 3, path: 'excludeFromBom', message: expect.stringMatching(/column "excludeFromBom": "maybe" is not true or false/) }])
+    await target.ok('PATCH', `/api/imports/${res.body.id}`, { mapping: { excludeFromBom: 'ignore' } })
+    expect((await target.call('POST', `/api/imports/${res.body.id}/commit`)).status).toBe(200)
+    const flags = async (ipn: string) => {
+      const c = (await target.call('GET', `/api/components/by-ipn/${ipn}`)).body
+      return [c.excludeFromBom, c.excludeFromSim]
+    }
+    expect([await flags('A-1'), await flags('B-1'), await flags('C-1')]).toEqual([
+      [false, false],
+      [false, false],
+      [false, true],
+    ])
   })
 
   it('a symbol that is not Library:Name, a bad stock quantity or an uploaded file without bytes is a row error', async () => {

@@ -104,6 +104,10 @@ describe('GET /api/imports/:id/rows', () => {
       footprints: left,
       stock: { create: 2, update: 1, unchanged: 9 },
       attachments: left,
+      kicadValue: left,
+      excludeFromBom: left,
+      excludeFromBoard: left,
+      excludeFromSim: left,
     })
 
     const rows = (await api.call('GET', `/api/imports/${second.body.id}/rows`)).body

@@ -92,6 +92,43 @@ describe('KiCad HTTP library conformance (issue 16)', () => {
     expect((await api.ok('GET', `/api/kicad/v1/parts/${fet.id}.json`)).fields.value.value).toBe('2N7002 60V')
   })
 
+  it('each component’s explicit Value and exclusion flags reach KiCad as strings; a patch merges them', async () => {
+    const { r, fet } = await library()
+    const part = async (id: string) => await api.ok('GET', `/api/kicad/v1/parts/${id}.json`)
+    expect(await part(r.id)).toMatchObject({ exclude_from_bom: 'False', exclude_from_board: 'False', exclude_from_sim: 'False' })
+    const tp = await api.ok('POST', '/api/components', { name: 'Test point', ipn: 'TP-1', category: 'Mechanical', kicadValue: 'TP', excludeFromBom: true, excludeFromSim: true }, 201)
+    expect(tp).toMatchObject({ kicadValue: 'TP', excludeFromBom: true, excludeFromBoard: false, excludeFromSim: true })
+    expect(await part(tp.id)).toMatchObject({ exclude_from_bom: 'True', exclude_from_board: 'False', exclude_from_sim: 'True', fields: { value: { value: 'TP' } } })
+    // A merge patch: the flags it does not name stay as they are.
+    const patched = await api.ok('PATCH', `/api/components/${tp.id}`, { excludeFromBoard: true, excludeFromSim: false })
+    expect(patched).toMatchObject({ kicadValue: 'TP', excludeFromBom: true, excludeFromBoard: true, excludeFromSim: false, version: 2 })
+    expect(await part(tp.id)).toMatchObject({ exclude_from_bom: 'True', exclude_from_board: 'True', exclude_from_sim: 'False' })
+    // The explicit value wins over a Value parameter and the passive rule; null brings the rule back.
+    await api.ok('PATCH', `/api/components/${r.id}`, { kicadValue: '10k 1%' })
+    expect((await part(r.id)).fields.value.value).toBe('10k 1%')
+    await api.ok('PATCH', `/api/components/${r.id}`, { kicadValue: null })
+    expect((await part(r.id)).fields.value.value).toBe('10kΩ')
+    expect((await api.ok('GET', `/api/components/${fet.id}`)).kicadValue).toBeNull()
+  })
+
+  it('refuses a flag that is not a boolean and an empty KiCad value with a 400 naming the field', async () => {
+    const { r } = await library()
+    for (const [body, field] of [
+      [{ excludeFromBom: 'True' }, 'body.excludeFromBom'],
+      [{ excludeFromSim: 1 }, 'body.excludeFromSim'],
+      [{ kicadValue: '  ' }, 'body.kicadValue'],
+      [{ kicadValue: 'x'.repeat(201) }, 'body.kicadValue'],
+    ] as const) {
+      const res = await api.call('PATCH', `/api/components/${r.id}`, { body })
+      expect(res.status, JSON.stringify(body)).toBe(400)
+      expect(res.headers.get('content-type')).toMatch(/application\/problem\+json/)
+      expect(res.body.errors.map((e: { path: string }) => e.path)).toEqual([field])
+      const created = await api.call('POST', '/api/components', { body: { name: 'X', ...body } })
+      expect(created.status).toBe(400)
+    }
+    expect((await api.ok('GET', `/api/components/${r.id}`)).version).toBe(1)
+  })
+
   it('a link attachment’s datasheet is its own URL; an uploaded one is a download URL that answers 200', async () => {
     const { r, fet } = await library()
     await api.ok('POST', '/api/attachments/from-url', { url: 'https://www.yageo.com/RC0603.pdf', name: 'RC0603.pdf', componentId: r.id, kind: 'datasheet' }, 201)

@@ -23,7 +23,7 @@ export interface ChangeLookups {
   refs: Map<string, string>
 }
 
-const SCALARS = ['name', 'ipn', 'description', 'status', 'category'] as const
+const SCALARS = ['name', 'ipn', 'description', 'status', 'category', 'kicadValue', 'excludeFromBom', 'excludeFromBoard', 'excludeFromSim'] as const
 
 /**
  * The fields an update changes, compared with what is stored: an empty list

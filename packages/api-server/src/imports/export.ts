@@ -49,8 +49,9 @@ export async function* exportComponents(storage: Storage, includeDeleted: boolea
  * Components as CSV: the fields, one manufacturer/partNumber pair per MPN
  * (`manufacturer 2`, `partNumber 2`, …), symbols and footprints as
  * `Library:Name` lists, stock as `Path/To/Location=quantity` items, link
- * attachments as a JSON list, then one column per parameter type and a
- * `<type> unit` column beside it where a unit was given.
+ * attachments as a JSON list, the KiCad Value and exclusion flags, then one
+ * column per parameter type and a `<type> unit` column beside it where a unit
+ * was given.
  */
 export function toCsv(components: ExportedComponent[]): string {
   const types = [...new Set(components.flatMap((c) => c.parameters.map((p) => p.type)))]
@@ -58,7 +59,7 @@ export function toCsv(components: ExportedComponent[]): string {
   const mpnCount = Math.max(1, ...components.map((c) => c.mpns.length))
   const mpnHeader = Array.from({ length: mpnCount }, (_, i) => (i === 0 ? ['manufacturer', 'partNumber'] : [`manufacturer ${i + 1}`, `partNumber ${i + 1}`])).flat()
   const parameterHeader = types.flatMap((t) => (withUnit.has(t) ? [t, `${t} unit`] : [t]))
-  const header = ['id', 'ipn', 'name', 'description', 'status', 'category', 'tags', ...mpnHeader, 'symbols', 'footprints', 'stock', 'attachments', ...parameterHeader]
+  const header = ['id', 'ipn', 'name', 'description', 'status', 'category', 'tags', ...mpnHeader, 'symbols', 'footprints', 'stock', 'attachments', ...KICAD_HEADER, ...parameterHeader]
   const ref = (i: { name: string; library: string | null }) => (i.library ? `${i.library}:${i.name}` : i.name)
   const rows = components.map((c) => [
     c.id,
@@ -73,6 +74,10 @@ export function toCsv(components: ExportedComponent[]): string {
     joinList(c.footprints.map(ref)),
     c.stock.map((s) => formatStockItem(s.path, s.quantity)).join('; '),
     c.attachments.length ? JSON.stringify(c.attachments.map((a) => ({ name: a.name, kind: a.kind, url: a.url }))) : '',
+    c.kicadValue ?? '',
+    String(c.excludeFromBom),
+    String(c.excludeFromBoard),
+    String(c.excludeFromSim),
     ...types.flatMap((t) => {
       const p = c.parameters.find((q) => q.type === t)
       return withUnit.has(t) ? [p?.value ?? '', p?.unit ?? ''] : [p?.value ?? '']
@@ -81,6 +86,9 @@ export function toCsv(components: ExportedComponent[]): string {
   // A leading =, +, - or @ would be a formula to a spreadsheet: quote it as text.
   return stringify([header, ...rows], { cast: { string: (v) => (/^[=+\-@]/.test(v) ? `'${v}` : v) } })
 }
+
+/** The KiCad columns: the explicit Value (empty for the default rule) and the exclusion flags as `true`/`false`. */
+const KICAD_HEADER = ['kicadValue', 'excludeFromBom', 'excludeFromBoard', 'excludeFromSim']
 
 /** Each location's path (names from the root) by its id. */
 export function toLocationPaths(nodes: LocationTreeNode[], prefix: string[] = [], out = new Map<string, string[]>()): Map<string, string[]> {

@@ -29,6 +29,10 @@ const COMMON: Rule[] = [
   [/^(quantity|qty|amount|instock|in stock|stock quantity)$/i, 'quantity'],
   [/^(datasheet|datasheet url)$/i, 'datasheet'],
   [/^attachments(\.\d+\..+)?$/i, 'attachments'],
+  [/^kicad[ _]?value$/i, 'kicadValue'],
+  [/^exclude[ _]?from[ _]?bom$/i, 'excludeFromBom'],
+  [/^exclude[ _]?from[ _]?board$/i, 'excludeFromBoard'],
+  [/^exclude[ _]?from[ _]?sim$/i, 'excludeFromSim'],
   [/^(id|created ?at|updated ?at|deleted ?at|version)$/i, 'ignore'],
   [/ unit$/i, 'parameterUnit'],
 ]

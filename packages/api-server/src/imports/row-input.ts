@@ -148,6 +148,16 @@ export function readRowInput(cells: ImportRow, mapping: Record<string, ImportTar
         if (links) input.attachments = [...(input.attachments ?? []), ...links]
         break
       }
+      case 'excludeFromBom':
+      case 'excludeFromBoard':
+      case 'excludeFromSim': {
+        const value = text(column)
+        if (!value) break
+        const flag = readFlag(value)
+        if (flag === null) errors.push({ path: column, message: `"${value}" is not true or false (true/false, yes/no, 1/0)` })
+        else fields[target] = flag
+        break
+      }
       default: {
         const value = text(column)
         if (value) fields[target] = value
@@ -176,6 +186,14 @@ export function readRowInput(cells: ImportRow, mapping: Record<string, ImportTar
   if (fields.name === undefined && input.mpns[0]) fields.name = input.mpns[0].partNumber
   // Errors name the field; the message names the column, as the user sees it in the file.
   return { input, errors: errors.map((e) => (Object.hasOwn(mapping, e.path) ? { path: mapping[e.path]!, column: e.path, message: `column "${e.path}": ${e.message}` } : e)) }
+}
+
+/** A yes/no cell as KiCad's boolFromString and the peers write it; null when it is neither. */
+export function readFlag(text: string): boolean | null {
+  const s = text.trim().toLowerCase()
+  if (['true', 'yes', 'y', '1'].includes(s)) return true
+  if (['false', 'no', 'n', '0'].includes(s)) return false
+  return null
 }
 
 function _strings(raw: unknown, column: string, errors: CellError[]): string[] | null {

@@ -125,9 +125,10 @@ export function toKicadPart(c: Component, refs: { symbol?: string | undefined; f
     id: c.id,
     name: c.ipn,
     symbolIdStr: refs.symbol ?? '',
-    exclude_from_bom: 'False',
-    exclude_from_board: 'False',
-    exclude_from_sim: c.status === 'draft' ? 'True' : 'False',
+    // The component's own flags, as the strings boolFromString reads.
+    exclude_from_bom: _kicadBool(c.excludeFromBom),
+    exclude_from_board: _kicadBool(c.excludeFromBoard),
+    exclude_from_sim: _kicadBool(c.excludeFromSim),
     fields,
   }
 }
@@ -136,12 +137,14 @@ export function toKicadPart(c: Component, refs: { symbol?: string | undefined; f
 const VALUE_LIKE = ['resistance', 'capacitance', 'inductance', 'impedance', 'frequency']
 
 /**
- * The Value KiCad shows: a parameter named `Value` when the part has one (the
- * explicit value); else, for a passive (reference R, C, L, Y, FB), its
- * resistance, capacitance, inductance, impedance or frequency with its unit;
- * else the part's name. So 2N7002 shows "2N7002", not its first parameter.
+ * The Value KiCad shows: the component's `kicadValue` when set; else a
+ * parameter named `Value` when the part has one; else, for a passive
+ * (reference R, C, L, Y, FB), its resistance, capacitance, inductance,
+ * impedance or frequency with its unit; else the part's name. So 2N7002
+ * shows "2N7002", not its first parameter.
  */
 export function kicadValue(c: Component): string {
+  if (c.kicadValue) return c.kicadValue
   const explicit = c.parameters.find((p) => p.type.toLowerCase() === 'value')
   if (explicit) return `${explicit.value}${explicit.unit ?? ''}`
   if (['R', 'C', 'L', 'Y', 'FB'].includes(_reference(c))) {
@@ -158,6 +161,10 @@ export function datasheetUrl(attachments: Attachment[], origin: string): string 
   const datasheet = attachments.find((a) => a.kind === 'datasheet') ?? attachments.find((a) => /\.pdf$/i.test(a.name))
   if (!datasheet) return ''
   return datasheet.url ?? `${origin}/api/attachments/${datasheet.id}/content`
+}
+
+function _kicadBool(flag: boolean): 'True' | 'False' {
+  return flag ? 'True' : 'False'
 }
 
 function _hideObsolete(): boolean {

@@ -47,6 +47,10 @@ export const Component = z
     symbols: z.array(LinkSummary),
     footprints: z.array(LinkSummary),
     attachments: z.array(LinkSummary),
+    kicadValue: z.string().nullable().meta({ description: 'The Value KiCad shows; null for the default rule (a `Value` parameter, a passive\'s resistance, capacitance, … with its unit, else the name)' }),
+    excludeFromBom: z.boolean().meta({ description: 'KiCad leaves the part out of its bills of materials (`exclude_from_bom`)' }),
+    excludeFromBoard: z.boolean().meta({ description: 'KiCad leaves the part off the board (`exclude_from_board`)' }),
+    excludeFromSim: z.boolean().meta({ description: 'KiCad leaves the part out of simulation (`exclude_from_sim`)' }),
     ...recordFields,
     deletedAt: Timestamp.nullable(),
   })
@@ -78,6 +82,11 @@ const writable = {
   mpns: z.array(ComponentMpn).max(COMPONENT_LIMITS.mpns),
   symbols: z.array(linkInput('symbol')).max(COMPONENT_LIMITS.symbols),
   footprints: z.array(linkInput('footprint')).max(COMPONENT_LIMITS.footprints),
+  // Null is the default rule (routes/kicad.ts, kicadValue); an empty text is refused rather than stored as "no value".
+  kicadValue: z.string().trim().min(1, { error: 'a KiCad value has at least one character; null gives the default value' }).max(200).nullable(),
+  excludeFromBom: z.boolean(),
+  excludeFromBoard: z.boolean(),
+  excludeFromSim: z.boolean(),
 }
 
 /** Body of `POST /api/components`. Only `name` is required; a missing `ipn` is generated. */
@@ -93,6 +102,10 @@ export const ComponentCreate = z
     mpns: writable.mpns.optional(),
     symbols: writable.symbols.optional(),
     footprints: writable.footprints.optional(),
+    kicadValue: writable.kicadValue.optional(),
+    excludeFromBom: writable.excludeFromBom.optional(),
+    excludeFromBoard: writable.excludeFromBoard.optional(),
+    excludeFromSim: writable.excludeFromSim.optional(),
   })
   .meta({ id: 'ComponentCreate' })
 export type ComponentCreate = z.input<typeof ComponentCreate>

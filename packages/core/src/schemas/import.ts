@@ -8,7 +8,9 @@ import { PageQuery, QueryBoolean } from './common'
  * `manufacturer`/`partNumber` columns pair up in order, one MPN each. The list
  * targets (`tags`, `mpns`, `parameters`, `symbols`, `footprints`, `stock`,
  * `attachments`) read a JSON file's lists, a CSV cell's `; `-separated items,
- * or flattened columns (`parameters.0.name`). docs/decisions.md, "Imports".
+ * or flattened columns (`parameters.0.name`). The KiCad flags
+ * (`excludeFromBom`, `excludeFromBoard`, `excludeFromSim`) read `true`/`false`,
+ * `yes`/`no`, `1`/`0`. docs/decisions.md, "Imports".
  */
 export const ImportTarget = z.enum([
   'name',
@@ -30,6 +32,10 @@ export const ImportTarget = z.enum([
   'quantity',
   'datasheet',
   'attachments',
+  'kicadValue',
+  'excludeFromBom',
+  'excludeFromBoard',
+  'excludeFromSim',
   'ignore',
 ])
 export type ImportTarget = z.infer<typeof ImportTarget>
@@ -43,7 +49,24 @@ export const ImportCreateQuery = z.object({ format: z.enum(['csv', 'json']).opti
 export type ImportCreateQuery = z.input<typeof ImportCreateQuery>
 
 /** A field of a component that an import can set; the per-field summary and a row's changes name these. */
-export const ImportField = z.enum(['name', 'ipn', 'description', 'status', 'category', 'tags', 'parameters', 'mpns', 'symbols', 'footprints', 'stock', 'attachments'])
+export const ImportField = z.enum([
+  'name',
+  'ipn',
+  'description',
+  'status',
+  'category',
+  'tags',
+  'parameters',
+  'mpns',
+  'symbols',
+  'footprints',
+  'stock',
+  'attachments',
+  'kicadValue',
+  'excludeFromBom',
+  'excludeFromBoard',
+  'excludeFromSim',
+])
 export type ImportField = z.infer<typeof ImportField>
 
 /** What committing does with a row: `unchanged` is an update whose every value equals the stored one (the commit leaves it alone). */

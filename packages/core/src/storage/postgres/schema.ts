@@ -301,6 +301,18 @@ const MIGRATIONS: readonly string[] = [
     bytes bytea NOT NULL
   );
   `,
+  // KiCad fields per component (issue 16), as in sqlite/schema.ts: stored views and history
+  // gain them with the values every component had until now. Written to be safe to run
+  // twice (IF NOT EXISTS, views that have them skipped).
+  /* sql */ `
+  ALTER TABLE components ADD COLUMN IF NOT EXISTS kicad_value text;
+  ALTER TABLE components ADD COLUMN IF NOT EXISTS exclude_from_bom integer NOT NULL DEFAULT 0;
+  ALTER TABLE components ADD COLUMN IF NOT EXISTS exclude_from_board integer NOT NULL DEFAULT 0;
+  ALTER TABLE components ADD COLUMN IF NOT EXISTS exclude_from_sim integer NOT NULL DEFAULT 0;
+  UPDATE component_events
+    SET snapshot = replace(snapshot, ',"createdAt":', ',"kicadValue":null,"excludeFromBom":false,"excludeFromBoard":false,"excludeFromSim":false,"createdAt":')
+    WHERE snapshot IS NOT NULL AND strpos(snapshot, '"kicadValue":') = 0;
+  `,
 ]
 
 /** The lock key that serialises migrations (and writes: see engine.ts) across servers. */

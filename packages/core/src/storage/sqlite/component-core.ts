@@ -18,13 +18,17 @@ export interface ComponentRow {
   description: string | null
   status: Component['status']
   category: string | null
+  kicad_value: string | null
+  exclude_from_bom: number
+  exclude_from_board: number
+  exclude_from_sim: number
   created_at: string
   updated_at: string
   deleted_at: string | null
   version: number
 }
 
-export const COMPONENT_COLUMNS = 'rowid, id, ipn, name, description, status, category, created_at, updated_at, deleted_at, version'
+export const COMPONENT_COLUMNS = 'rowid, id, ipn, name, description, status, category, kicad_value, exclude_from_bom, exclude_from_board, exclude_from_sim, created_at, updated_at, deleted_at, version'
 
 /**
  * One component as JSON, assembled by SQLite: a row per component instead of a
@@ -44,6 +48,8 @@ const COMPONENT_JSON = /* sql */ `json_object(
   'symbols', json((SELECT json_group_array(json_object('id', i.id, 'name', i.name) ORDER BY l.position) FROM component_symbols l JOIN symbols i ON i.id = l.item_id WHERE l.component_id = c.id)),
   'footprints', json((SELECT json_group_array(json_object('id', i.id, 'name', i.name) ORDER BY l.position) FROM component_footprints l JOIN footprints i ON i.id = l.item_id WHERE l.component_id = c.id)),
   'attachments', json((SELECT json_group_array(json_object('id', a.id, 'name', a.name) ORDER BY a.id) FROM attachments a WHERE a.component_id = c.id)),
+  'kicadValue', c.kicad_value, 'excludeFromBom', json(CASE WHEN c.exclude_from_bom THEN 'true' ELSE 'false' END),
+  'excludeFromBoard', json(CASE WHEN c.exclude_from_board THEN 'true' ELSE 'false' END), 'excludeFromSim', json(CASE WHEN c.exclude_from_sim THEN 'true' ELSE 'false' END),
   'createdAt', c.created_at, 'updatedAt', c.updated_at, 'version', c.version, 'deletedAt', c.deleted_at)`
 
 /** COMPONENT_JSON in PostgreSQL's JSON functions: the same keys in the same order, so the stored view is byte for byte the same. */
@@ -57,6 +63,7 @@ const COMPONENT_JSON_PG = /* sql */ `json_build_object(
   'symbols', (SELECT coalesce(json_agg(json_build_object('id', i.id, 'name', i.name) ORDER BY l.position), '[]') FROM component_symbols l JOIN symbols i ON i.id = l.item_id WHERE l.component_id = c.id),
   'footprints', (SELECT coalesce(json_agg(json_build_object('id', i.id, 'name', i.name) ORDER BY l.position), '[]') FROM component_footprints l JOIN footprints i ON i.id = l.item_id WHERE l.component_id = c.id),
   'attachments', (SELECT coalesce(json_agg(json_build_object('id', a.id, 'name', a.name) ORDER BY a.id), '[]') FROM attachments a WHERE a.component_id = c.id),
+  'kicadValue', c.kicad_value, 'excludeFromBom', c.exclude_from_bom <> 0, 'excludeFromBoard', c.exclude_from_board <> 0, 'excludeFromSim', c.exclude_from_sim <> 0,
   'createdAt', c.created_at, 'updatedAt', c.updated_at, 'version', c.version, 'deletedAt', c.deleted_at)::text`
 
 /** Computes component views from the tables, keyed by id (what touchComponent stores). */

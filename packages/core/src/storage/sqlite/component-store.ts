@@ -66,17 +66,24 @@ export const components = {
     if (changed.length === 0) return before
     const at = now()
     const fields: string[] = []
-    const values: (string | null)[] = []
+    const values: (string | number | null)[] = []
     for (const [key, column] of [
       ['name', 'name'],
       ['ipn', 'ipn'],
       ['description', 'description'],
       ['status', 'status'],
       ['category', 'category'],
+      ['kicadValue', 'kicad_value'],
     ] as const) {
       if (patch[key] !== undefined) {
         fields.push(`${column} = ?`)
         values.push(patch[key] ?? null)
+      }
+    }
+    for (const [key, column] of _FLAGS) {
+      if (patch[key] !== undefined) {
+        fields.push(`${column} = ?`)
+        values.push(patch[key] ? 1 : 0)
       }
     }
     if (ipnChanged) {
@@ -125,6 +132,10 @@ export const components = {
       parameters: source.parameters,
       symbols: source.symbols.map((s) => s.id),
       footprints: source.footprints.map((f) => f.id),
+      kicadValue: source.kicadValue,
+      excludeFromBom: source.excludeFromBom,
+      excludeFromBoard: source.excludeFromBoard,
+      excludeFromSim: source.excludeFromSim,
     })
   },
 
@@ -166,6 +177,13 @@ export const components = {
   liveIds: async (ex) => (await ex.all<{ id: string }>('SELECT id FROM components WHERE deleted_at IS NULL ORDER BY id')).map((r) => r.id),
 } satisfies StoreRepo<ComponentStore>
 
+/** The KiCad exclusion flags: view field and column (0 or 1 on both engines). */
+const _FLAGS = [
+  ['excludeFromBom', 'exclude_from_bom'],
+  ['excludeFromBoard', 'exclude_from_board'],
+  ['excludeFromSim', 'exclude_from_sim'],
+] as const
+
 interface _EventRow {
   seq: number
   component_id: string
@@ -182,8 +200,9 @@ async function _create(ex: SqlExecutor, input: ComponentCreateParsed): Promise<C
   const ipn = input.ipn ?? await _nextIpn(ex, 'CMP-')
   await _assertIpnFree(ex, ipn, null)
   await ex.run(
-    'INSERT INTO components (id, ipn, ipn_key, name, description, status, category, created_at, updated_at, deleted_at, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, 1)',
-    [id, ipn, foldKey(ipn), input.name, input.description ?? null, input.status ?? 'active', input.category ?? null, at, at],
+    `INSERT INTO components (id, ipn, ipn_key, name, description, status, category, kicad_value, exclude_from_bom, exclude_from_board, exclude_from_sim, created_at, updated_at, deleted_at, version)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, 1)`,
+    [id, ipn, foldKey(ipn), input.name, input.description ?? null, input.status ?? 'active', input.category ?? null, input.kicadValue ?? null, ...(_FLAGS.map(([key]) => (input[key] ? 1 : 0))), at, at],
   )
   await _writeChildren(ex, id, input, at)
   return await touchComponent(ex, id, 'create', Object.keys(input), at)

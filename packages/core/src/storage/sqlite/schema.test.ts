@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { openSqlite } from './engine/driver'
 import { afterEach, describe, expect, it } from 'vitest'
 import createSqliteStorage from '../sqlite'
+import { SCHEMA_VERSION_BEFORE_KICAD_FIELDS } from './schema'
 
 const dirs: string[] = []
 afterEach(() => {
@@ -25,6 +26,7 @@ describe('schema migrations', () => {
     // The same library as the schema version before view_seq (5) held it: no view_seq, no
     // trigger, and none of the later steps (each undone here, newest first).
     const db = openSqlite(join(dir, 'complib.db'))
+    _undoKicadFields(db)
     db.exec('DROP INDEX components_cmp_number')
     _undoRunCounts(db)
     _undoIdentifierKeys(db)
@@ -49,7 +51,47 @@ describe('schema migrations', () => {
       await after.close()
     }
   })
+
+  it('gives the views and history of a library from before the KiCad fields the defaults, byte for byte as a new view', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'complib-schema-'))
+    dirs.push(dir)
+    const before = await createSqliteStorage({ dir })
+    const a = await before.components.create({ name: 'R 10k', ipn: 'R-1', description: 'a "createdAt": not a key' })
+    await before.components.update(a.id, { description: 'thick film' })
+    await before.close()
+
+    const db = openSqlite(join(dir, 'complib.db'))
+    _undoKicadFields(db)
+    const old = db.prepare('SELECT snapshot FROM component_events ORDER BY seq').all() as Array<{ snapshot: string }>
+    expect(old.every((e) => !e.snapshot.includes('kicadValue'))).toBe(true)
+    db.prepare(`UPDATE meta SET value = ? WHERE key = 'schema_version'`).run(String(SCHEMA_VERSION_BEFORE_KICAD_FIELDS))
+    db.close()
+
+    const after = await createSqliteStorage({ dir })
+    try {
+      const view = Buffer.from((await after.components.getJson(a.id)).json).toString('utf8')
+      const current = await after.components.get(a.id)
+      expect(current).toMatchObject({ description: 'thick film', kicadValue: null, excludeFromBom: false, excludeFromBoard: false, excludeFromSim: false, version: 2 })
+      // What the view builder makes now, in the same key order.
+      expect(view).toBe(JSON.stringify(current))
+      const history = await after.components.history(a.id, { limit: 10 })
+      expect(history.items.map((e) => [e.snapshot.description, e.snapshot.excludeFromSim])).toEqual([
+        ['thick film', false],
+        ['a "createdAt": not a key', false],
+      ])
+      const changed = await after.components.update(a.id, { excludeFromBom: true })
+      expect(Buffer.from((await after.components.getJson(a.id)).json).toString('utf8')).toBe(JSON.stringify(changed))
+    } finally {
+      await after.close()
+    }
+  })
 })
+
+/** Undoes the KiCad fields step: their columns, and their keys in every stored view. */
+function _undoKicadFields(db: ReturnType<typeof openSqlite>): void {
+  for (const column of ['kicad_value', 'exclude_from_bom', 'exclude_from_board', 'exclude_from_sim']) db.exec(`ALTER TABLE components DROP COLUMN ${column}`)
+  db.exec(`UPDATE component_events SET snapshot = replace(snapshot, '"kicadValue":null,"excludeFromBom":false,"excludeFromBoard":false,"excludeFromSim":false,', '') WHERE snapshot IS NOT NULL`)
+}
 
 /** Undoes addIdentifierKeys (identifier-keys.ts). */
 function _undoIdentifierKeys(db: ReturnType<typeof openSqlite>): void {

@@ -12,6 +12,15 @@ import { addIdentifierKeys } from './identifier-keys'
  * An entry is SQL text, a list of single statements, or a function for a step
  * SQLite cannot do alone (it runs inside the same transaction).
  */
+/**
+ * Adds the KiCad fields to every stored view (history and current), just
+ * before `createdAt`, where the view builders put them. Text, not JSON
+ * functions, so the bytes stay JSON.stringify's on both engines (the same
+ * statement is PostgreSQL's migration): `,"createdAt":` occurs once in a
+ * view, since a quote inside a JSON string is always escaped.
+ */
+export const KICAD_VIEW_UPGRADE = `UPDATE component_events SET snapshot = replace(snapshot, ',"createdAt":', ',"kicadValue":null,"excludeFromBom":false,"excludeFromBoard":false,"excludeFromSim":false,"createdAt":') WHERE snapshot IS NOT NULL`
+
 type Migration = string | readonly string[] | ((ex: SyncSqlExecutor, log?: (message: string) => void) => void)
 
 const MIGRATIONS: ReadonlyArray<Migration> = [
@@ -332,6 +341,16 @@ const MIGRATIONS: ReadonlyArray<Migration> = [
     `CREATE INDEX components_cmp_number ON components (CAST(substr(ipn_key, 5) AS INTEGER))
      WHERE ipn_key GLOB 'cmp-[0-9]*' AND substr(ipn_key, 5) NOT GLOB '*[^0-9]*'`,
   ],
+  // KiCad fields per component (issue 16): an explicit Value (NULL: the default rule)
+  // and the exclusion flags. Stored views and history gain them with the values every
+  // component had until now (KICAD_VIEW_UPGRADE).
+  [
+    'ALTER TABLE components ADD COLUMN kicad_value TEXT',
+    'ALTER TABLE components ADD COLUMN exclude_from_bom INTEGER NOT NULL DEFAULT 0',
+    'ALTER TABLE components ADD COLUMN exclude_from_board INTEGER NOT NULL DEFAULT 0',
+    'ALTER TABLE components ADD COLUMN exclude_from_sim INTEGER NOT NULL DEFAULT 0',
+    KICAD_VIEW_UPGRADE,
+  ],
 ]
 
 /**
@@ -356,6 +375,8 @@ export function migrate(ex: SyncSqlExecutor, log?: (message: string) => void, ta
 export const SCHEMA_VERSION = MIGRATIONS.length
 /** The schema version of a library from before identifier keys (addIdentifierKeys is the next step). */
 export const SCHEMA_VERSION_BEFORE_IDENTIFIER_KEYS = MIGRATIONS.indexOf(addIdentifierKeys)
+/** The schema version of a library from before the KiCad fields (the last step, for now). */
+export const SCHEMA_VERSION_BEFORE_KICAD_FIELDS = MIGRATIONS.findIndex((m) => Array.isArray(m) && m.includes(KICAD_VIEW_UPGRADE))
 
 function _splitStatements(sql: string): string[] {
   return sql

@@ -256,6 +256,24 @@ export function componentsSuite(storage: () => Storage): void {
       ])
     })
 
+    it('keeps the KiCad value and exclusion flags: defaults, create, a patch changes only what it names', async () => {
+      const plain = await storage().components.create({ name: 'A' })
+      expect(plain).toMatchObject({ kicadValue: null, excludeFromBom: false, excludeFromBoard: false, excludeFromSim: false })
+      const c = await storage().components.create({ name: 'TP1', kicadValue: 'TestPoint', excludeFromBom: true, excludeFromSim: true })
+      expect(c).toMatchObject({ kicadValue: 'TestPoint', excludeFromBom: true, excludeFromBoard: false, excludeFromSim: true })
+      const patched = await storage().components.update(c.id, { excludeFromBoard: true, excludeFromSim: false })
+      expect(patched).toMatchObject({ kicadValue: 'TestPoint', excludeFromBom: true, excludeFromBoard: true, excludeFromSim: false, version: 2 })
+      const cleared = await storage().components.update(c.id, { kicadValue: null })
+      expect(cleared).toMatchObject({ kicadValue: null, excludeFromBom: true, version: 3 })
+      // The same values again are no change: no new version.
+      expect((await storage().components.update(c.id, { excludeFromBom: true, kicadValue: null })).version).toBe(3)
+      const history = await storage().components.history(c.id, { limit: 10 })
+      expect(history.items.map((e) => e.changes)).toEqual([['kicadValue'], ['excludeFromBoard', 'excludeFromSim'], expect.any(Array)])
+      expect(await storage().components.get(c.id)).toEqual(cleared)
+      const copy = await storage().components.duplicate(c.id)
+      expect(copy).toMatchObject({ kicadValue: null, excludeFromBom: true, excludeFromBoard: true, excludeFromSim: false })
+    })
+
     it('duplicates as a draft copy without MPNs', async () => {
       const c = await storage().components.create({ name: 'A', tags: ['t'], mpns: [{ manufacturer: 'M', partNumber: 'P1' }] })
       const copy = await storage().components.duplicate(c.id)
