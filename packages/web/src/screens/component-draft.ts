@@ -58,3 +58,19 @@ export function toPatch(base: Draft, draft: Draft): ComponentPatch {
   for (const key of Object.keys(after)) if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) patch[key] = after[key]
   return patch as ComponentPatch
 }
+
+/**
+ * The draft carried over onto a newer version of the component (`latest`):
+ * the fields edited here keep their edits, the rest take the newer values.
+ * Undefined when the newer version also changed a field edited here: then
+ * nothing is merged, and saving meets the 412 that says so.
+ */
+export function rebaseDraft(base: Draft, draft: Draft, latest: Draft): Draft | undefined {
+  const edited = Object.keys(toPatch(base, draft)) as Array<keyof Draft>
+  const before = toFields(base) as Record<string, unknown>
+  const now = toFields(latest) as Record<string, unknown>
+  if (edited.some((key) => JSON.stringify(before[key]) !== JSON.stringify(now[key]))) return undefined
+  const next: Draft = { ...latest }
+  for (const key of edited) (next as unknown as Record<string, unknown>)[key] = draft[key]
+  return next
+}

@@ -29,7 +29,11 @@ function Attachments({ component }: { component: Component }) {
   })
   const remove = useMutation({
     mutationFn: (id: string) => api().attachments.delete(id),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ['attachments', component.id] }),
+    // Removing a file is a change of the component (a new version), as adding one is.
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: ['attachments', component.id] })
+      void queryClient.invalidateQueries({ queryKey: ['component', component.id] })
+    },
   })
   const inputId = useId()
   return (

@@ -6,7 +6,7 @@ import { navigate } from '../router'
 import { ErrorBox, fieldError } from '../ui/error-box'
 import { dateTime, relativeTime } from '../ui/format'
 import { ComponentExtras } from './component-extras'
-import { NEW_DRAFT, toDraft, toFields, toPatch, type Draft } from './component-draft'
+import { NEW_DRAFT, rebaseDraft, toDraft, toFields, toPatch, type Draft } from './component-draft'
 import { LinkEditor, RowsEditor } from './component-fields'
 
 /** draft → active → nrnd | obsolete; nrnd → active | obsolete; obsolete → active (core's STATUS_TRANSITIONS). */
@@ -23,13 +23,24 @@ export default function ComponentScreen({ id }: { id: string | undefined }) {
   const component = useQuery({ queryKey: ['component', id], queryFn: () => api().components.get(id!, { includeDeleted: true }), enabled: !!id })
   const [base, setBase] = useState<Draft>(NEW_DRAFT)
   const [draft, setDraft] = useState<Draft>(NEW_DRAFT)
+  /** The version `base` was read at: what a save sends as If-Match. */
+  const [baseVersion, setBaseVersion] = useState<number>()
   const [conflict, setConflict] = useState(false)
   const [saved, setSaved] = useState<string>()
   const loaded = component.data
+  // A newer version arrives (first load, a save, an upload or removed file, which
+  // count as changes of the component): unsaved edits are carried over onto it
+  // unless it changed the same fields, so a file added mid-edit neither discards
+  // the edits nor makes the next save meet a 412 of its own making.
   useEffect(() => {
     if (!loaded) return
-    setBase(toDraft(loaded))
-    setDraft(toDraft(loaded))
+    const latest = toDraft(loaded)
+    const next = baseVersion === undefined ? latest : rebaseDraft(base, draft, latest)
+    if (!next) return
+    setBase(latest)
+    setDraft(next)
+    setBaseVersion(loaded.version)
+    // Only a new `loaded` moves the base; the edits are read as they stand then.
   }, [loaded])
 
   const refresh = (c: Component) => {
@@ -40,11 +51,14 @@ export default function ComponentScreen({ id }: { id: string | undefined }) {
   const save = useMutation({
     mutationFn: async () => {
       if (!id) return api().components.create(_withoutEmptyIpn(toFields(draft)))
-      return api().components.patch(id, toPatch(base, draft), { ifMatch: loaded!.version })
+      return api().components.patch(id, toPatch(base, draft), { ifMatch: baseVersion ?? loaded!.version })
     },
     onSuccess: (c) => {
       setConflict(false)
       setSaved(`Saved version ${c.version}.`)
+      setBase(toDraft(c))
+      setDraft(toDraft(c))
+      setBaseVersion(c.version)
       refresh(c)
       if (!id) navigate(`/components/${c.id}`)
     },
@@ -79,6 +93,7 @@ export default function ComponentScreen({ id }: { id: string | undefined }) {
     if (latest.data) {
       setBase(toDraft(latest.data))
       setDraft(toDraft(latest.data))
+      setBaseVersion(latest.data.version)
     }
     setConflict(false)
     save.reset()

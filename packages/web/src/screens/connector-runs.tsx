@@ -7,7 +7,12 @@ import { count, dateTime, relativeTime } from '../ui/format'
 
 /** The connector's runs, newest first; open one for its batches, attempts and errors; resume an interrupted one. */
 export function RunHistory({ connector }: { connector: Connector }) {
-  const runs = useQuery({ queryKey: ['runs', connector.id], queryFn: () => api().runs.list(connector.id, { limit: 20 }) })
+  // While a run is queued or running, the list follows it (a resumed run, or one started elsewhere) until it ends.
+  const runs = useQuery({
+    queryKey: ['runs', connector.id],
+    queryFn: () => api().runs.list(connector.id, { limit: 20 }),
+    refetchInterval: (q) => (q.state.data?.items.some(_isActive) ? 1000 : false),
+  })
   return (
     <section className="panel" aria-labelledby="runs-h">
       <h2 id="runs-h">Runs</h2>
@@ -30,7 +35,7 @@ function RunItem({ run, connectorId }: { run: Run; connectorId: string }) {
     mutationFn: (kind: 'resume' | 'cancel') => (kind === 'resume' ? api().runs.resume(run.id) : api().runs.cancel(run.id)),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: ['runs', connectorId] }),
   })
-  const active = run.status === 'queued' || run.status === 'running'
+  const active = _isActive(run)
   return (
     <li>
       <details onToggle={(e) => setOpen((e.target as HTMLDetailsElement).open)}>
@@ -46,16 +51,22 @@ function RunItem({ run, connectorId }: { run: Run; connectorId: string }) {
           {run.error && <p className="error-box">{run.error}</p>}
           <div className="actions">
             {active && (
-              <button type="button" className="danger" onClick={() => act.mutate('cancel')}>
-                Cancel
-              </button>
-            )}
-            {!active && run.status !== 'succeeded' && (
-              <button type="button" onClick={() => act.mutate('resume')}>
-                Resume
-              </button>
+              <>
+                <button type="button" className="danger" onClick={() => act.mutate('cancel')} disabled={act.isPending}>
+                  Cancel
+                </button>
+                <button type="button" onClick={() => act.mutate('resume')} disabled={act.isPending} aria-describedby={`${run.id}-resume`}>
+                  Resume
+                </button>
+              </>
             )}
           </div>
+          {/* The server resumes only a run no runner is executing; an ended run (failed, cancelled) is pushed again instead. */}
+          {active && (
+            <p className="hint" id={`${run.id}-resume`}>
+              Resume carries on a run a stopped server left unfinished, without resending the batches the receiver acknowledged.
+            </p>
+          )}
           <ErrorBox error={act.error ?? detail.error} />
           {detail.data && (
             <table className="simple">
@@ -99,4 +110,8 @@ function RunItem({ run, connectorId }: { run: Run; connectorId: string }) {
       </details>
     </li>
   )
+}
+
+function _isActive(run: Run): boolean {
+  return run.status === 'queued' || run.status === 'running'
 }

@@ -3,7 +3,11 @@
 // (which clashes with the server's sources these tests import).
 declare const sessionStorage: { getItem(key: string): string | null }
 declare const localStorage: object
-declare const document: { querySelector(selector: string): { textContent: string | null } | null; body: object }
+declare const document: {
+  querySelector(selector: string): { textContent: string | null } | null
+  body: object
+  activeElement: { tagName: string; textContent: string | null; getAttribute(name: string): string | null } | null
+}
 declare class MutationObserver {
   constructor(callback: () => void)
   observe(target: object, options: { subtree?: boolean; childList?: boolean; characterData?: boolean }): void
