@@ -121,5 +121,5 @@ async function _testStorage(dataDir: string | undefined): Promise<Storage> {
   if (process.env.COMPLIB_TEST_STORAGE !== 'postgres') return createSqliteStorage(dataDir ? { dir: dataDir } : {})
   const url = process.env.COMPLIB_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
   const storage = await createPostgresStorage({ url, schema: `complib_api_${randomBytes(6).toString('hex')}`, poolSize: 4 })
-  return Object.assign(storage, { close: () => storage.database.drop() })
+  return Object.assign(storage, { close: () => storage.dropSchema() })
 }

@@ -19,8 +19,12 @@ export interface DryRunResult {
 }
 
 export interface PushRunner {
-  /** Freezes the live ids, records the run and starts it; CONFLICT while the connector has an active run. */
-  start(connectorId: string, trigger: 'manual' | 'cron'): Promise<Run>
+  /**
+   * Freezes the live ids, records the run and starts it; CONFLICT while the
+   * connector has an active run (on any server sharing the storage), or when
+   * the run for `scheduledFor` (a cron tick) was started already.
+   */
+  start(connectorId: string, trigger: 'manual' | 'cron', options?: { scheduledFor?: string | undefined }): Promise<Run>
   /** Carries on a run interrupted by a crash or a stop. */
   resume(runId: string): Promise<Run>
   cancel(runId: string): Promise<Run>
@@ -36,6 +40,9 @@ export interface PushRunner {
   close(): Promise<void>
 }
 
+/** How often a server sharing its storage looks for runs whose server died (issue 15: taken over within 30 s). */
+const SWEEP_MS = 5_000
+
 /**
  * Owns the push runs of a server: one active run per connector (a cron tick
  * that finds one running is skipped), cancellation, resume after a crash, and
@@ -48,14 +55,49 @@ export function createPushRunner(options: RunnerOptions): PushRunner {
   const schedules = new Map<string, { cron: string; job: Cron }>()
   let closed = false
 
-  const launch = (connectorId: string, runId: string): void => {
+  type Claim = NonNullable<Awaited<ReturnType<NonNullable<Storage['claimRun']>>>>
+  /**
+   * Executes a run on this server. Where servers share the storage, it first
+   * claims the run (false: another live server holds it); losing the claim
+   * stops the run here, since another server may now take it over.
+   */
+  const launch = async (connectorId: string, runId: string, held?: Claim): Promise<boolean> => {
+    const claim = held ?? (storage.claimRun ? await storage.claimRun(runId) : null)
+    if (storage.claimRun && !claim) return false
+    if (active.has(connectorId)) {
+      await claim?.release()
+      return false
+    }
     const controller = new AbortController()
-    const done = _execute(runId, controller.signal).finally(() => {
+    claim?.lost.addEventListener('abort', () => controller.abort(STOPPING), { once: true })
+    const done = _execute(runId, controller.signal).finally(async () => {
       if (active.get(connectorId)?.runId === runId) active.delete(connectorId)
+      await claim?.release()
     })
     done.catch((error) => log(`[connector:webhook] run ${runId} stopped: ${String(error)}`))
     active.set(connectorId, { runId, controller, done })
+    return true
   }
+
+  /**
+   * Where servers share the storage: takes over the active runs no live server
+   * holds (their server died), every SWEEP_MS and at start-up.
+   */
+  const takeOver = async (reason: string): Promise<Run[]> => {
+    const out: Run[] = []
+    for (const run of await storage.runs.listActive()) {
+      if (closed || active.has(run.connectorId)) continue
+      if (await launch(run.connectorId, run.id)) {
+        log(`[connector:webhook] resuming run ${run.id} ${reason}`)
+        out.push(run)
+      }
+    }
+    return out
+  }
+  const sweep = storage.claimRun
+    ? setInterval(() => void takeOver('whose server stopped').catch((error) => log(`[connector:webhook] looking for runs to take over failed: ${String(error)}`)), SWEEP_MS)
+    : null
+  sweep?.unref()
 
   // Every type, the built-in webhook one included, runs through the same executor.
   // A type no longer loaded fails its run.
@@ -79,7 +121,7 @@ export function createPushRunner(options: RunnerOptions): PushRunner {
   }
 
   const runner: PushRunner = {
-    async start(connectorId, trigger) {
+    async start(connectorId, trigger, startOptions) {
       if (closed) throw new ComplibError('SERVICE_UNAVAILABLE', 'the server is stopping')
       await storage.connectors.get(connectorId)
       await assertIdle(connectorId)
@@ -88,8 +130,8 @@ export function createPushRunner(options: RunnerOptions): PushRunner {
       for (let i = 0; i < ids.length; i += BATCH_SIZE) batches.push({ webhookId: createId('message'), ids: ids.slice(i, i + BATCH_SIZE) })
       // Checked again after the awaits above: two pushes may race past the first check.
       if (active.has(connectorId)) throw new ComplibError('CONFLICT', `connector ${connectorId} is already running ${active.get(connectorId)!.runId}`)
-      const run = await storage.runs.create({ connectorId, trigger, batches })
-      launch(connectorId, run.id)
+      const run = await storage.runs.create({ connectorId, trigger, batches, exclusive: true, scheduledFor: startOptions?.scheduledFor })
+      await launch(connectorId, run.id)
       return run
     },
 
@@ -98,7 +140,7 @@ export function createPushRunner(options: RunnerOptions): PushRunner {
       if (run.status !== 'queued' && run.status !== 'running') throw new ComplibError('CONFLICT', `run ${runId} is ${run.status}; only an interrupted run can be resumed`)
       if (active.get(run.connectorId)?.runId === runId) throw new ComplibError('CONFLICT', `run ${runId} is in progress`)
       if (active.has(run.connectorId)) throw new ComplibError('CONFLICT', `connector ${run.connectorId} is running ${active.get(run.connectorId)!.runId}`)
-      launch(run.connectorId, runId)
+      if (!(await launch(run.connectorId, runId))) throw new ComplibError('CONFLICT', `run ${runId} is in progress on another server`)
       return run
     },
 
@@ -140,16 +182,7 @@ export function createPushRunner(options: RunnerOptions): PushRunner {
       return result
     },
 
-    async resumeInterrupted() {
-      const out: Run[] = []
-      for (const run of await storage.runs.listActive()) {
-        if (active.has(run.connectorId)) continue
-        log(`[connector:webhook] resuming run ${run.id} interrupted by the last stop`)
-        launch(run.connectorId, run.id)
-        out.push(run)
-      }
-      return out
-    },
+    resumeInterrupted: () => takeOver('interrupted by the last stop'),
 
     async syncSchedules() {
       if (closed) return
@@ -168,9 +201,14 @@ export function createPushRunner(options: RunnerOptions): PushRunner {
       }
       for (const [id, cron] of wanted) {
         if (schedules.has(id)) continue
-        const job = new Cron(cron, { protect: true }, () => {
+        const job: Cron = new Cron(cron, { protect: true }, () => {
           // The scheduled run is the same full walk; a tick during an active run is skipped.
-          runner.start(id, 'cron').catch((error) => log(`[connector:webhook] scheduled run of ${id} not started: ${(error as Error).message}`))
+          // The tick's own time names the run, so servers sharing the storage start one per tick.
+          const tick = Math.round((job.currentRun() ?? new Date()).getTime() / 1000) * 1000
+          runner
+            .start(id, 'cron', { scheduledFor: new Date(tick).toISOString() })
+            // A tick another server started, or one during an active run, is skipped quietly.
+            .catch((error) => (error as ComplibError).code === 'CONFLICT' || log(`[connector:webhook] scheduled run of ${id} not started: ${(error as Error).message}`))
         })
         schedules.set(id, { cron, job })
       }
@@ -182,6 +220,7 @@ export function createPushRunner(options: RunnerOptions): PushRunner {
 
     async close() {
       closed = true
+      if (sweep) clearInterval(sweep)
       for (const s of schedules.values()) s.job.stop()
       schedules.clear()
       // Leave runs resumable: stop sending without marking them cancelled.

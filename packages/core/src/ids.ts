@@ -1,4 +1,5 @@
-import { monotonicFactory } from 'ulid'
+import { createHash } from 'node:crypto'
+import { encodeTime, monotonicFactory } from 'ulid'
 import * as z from 'zod'
 
 /**
@@ -16,6 +17,7 @@ export const ID_PREFIXES = {
   parameterType: 'pty',
   parameter: 'par',
   tag: 'tag',
+  category: 'cat',
   location: 'loc',
   connector: 'con',
   run: 'run',
@@ -29,6 +31,7 @@ export type IdPrefix = (typeof ID_PREFIXES)[IdKind]
 
 const nextUlid = monotonicFactory()
 const ULID_PATTERN = '[0-9A-HJKMNP-TV-Z]{26}'
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
 
 /**
  * Creates a new id for a resource kind.
@@ -38,6 +41,19 @@ const ULID_PATTERN = '[0-9A-HJKMNP-TV-Z]{26}'
  */
 export function createId(kind: IdKind, now: number = Date.now()): string {
   return `${ID_PREFIXES[kind]}_${nextUlid(now)}`
+}
+
+/**
+ * The same id for the same `time` and `seed`, wherever it is made: a ULID of
+ * that time whose random part comes from SHA-256 of the seed. Servers sharing a
+ * database name one event (a connector's cron tick) alike, so only one of them
+ * can record it.
+ */
+export function deterministicId(kind: IdKind, time: number, seed: string): string {
+  const digest = createHash('sha256').update(seed).digest()
+  let random = ''
+  for (let i = 0; i < 16; i++) random += CROCKFORD[digest[i]! & 31]
+  return `${ID_PREFIXES[kind]}_${encodeTime(time, 10)}${random}`
 }
 
 /** Whether `value` is a well-formed id of the given kind. */

@@ -22,7 +22,7 @@ describe.skipIf(unreachable !== null)(`the PostgreSQL engine${unreachable ? ` (s
   })
   afterAll(async () => {
     await b?.close()
-    await a?.database.drop()
+    await a?.dropSchema()
   })
 
   it('shows a write acknowledged through one server to the next read through another', async () => {

@@ -16,7 +16,7 @@ const unreachable = await _probe(url)
 if (unreachable === null) {
   testStorage('postgres', async () => {
     const storage = await createPostgresStorage({ url, schema: `complib_t_${randomBytes(6).toString('hex')}`, poolSize: 4 })
-    return Object.assign(storage, { close: () => storage.database.drop() })
+    return Object.assign(storage, { close: () => storage.dropSchema() })
   })
 } else if (process.env.CI === 'true') {
   describe('storage contract: postgres', () => {

@@ -1,6 +1,7 @@
 import { ComplibError } from '../errors'
 import { defineStorage } from './define'
 import { bindSession, inTransaction } from './_internal/session'
+import { RunClaims } from './postgres/claims'
 import { PostgresDatabase } from './postgres/engine'
 import type { Storage, StorageSession } from './types'
 
@@ -21,6 +22,8 @@ export interface PostgresStorage extends Storage {
   readonly database: PostgresDatabase
   /** Attachment bytes by SHA-256, in the database so every server reaches them. */
   readonly blobs: DatabaseBlobs
+  /** Closes the storage and drops its schema with everything in it (tests; never the `public` schema). */
+  dropSchema(): Promise<void>
 }
 
 /** Content-addressed bytes in the database (the server's BlobStore on PostgreSQL). */
@@ -43,6 +46,7 @@ export interface DatabaseBlobs {
  */
 export async function createPostgresStorage(options: PostgresStorageOptions): Promise<PostgresStorage> {
   const db = await PostgresDatabase.open(options)
+  const claims = new RunClaims(options.url, options.log, options.schema)
   const root = bindSession((fn, write) => db.run(fn, write))
   return defineStorage<PostgresStorage>({
     name: POSTGRES,
@@ -67,6 +71,14 @@ export async function createPostgresStorage(options: PostgresStorageOptions): Pr
           await ex.run('DELETE FROM blobs WHERE sha256 = ? AND NOT EXISTS (SELECT 1 FROM attachments WHERE sha256 = ?)', [sha256, sha256])
         }),
     },
-    close: () => db.close(),
+    claimRun: (runId) => claims.claim(runId),
+    dropSchema: async () => {
+      await claims.close()
+      await db.drop()
+    },
+    close: async () => {
+      await claims.close()
+      await db.close()
+    },
   })
 }

@@ -56,6 +56,13 @@ export interface Storage extends StorageSession {
    * the server, so a restored library needs them set again. The body streams.
    */
   backup(): Promise<StorageBackup>
+  /**
+   * Only where several servers share the storage (PostgreSQL): claims a run
+   * for this server to execute. Null while another live server holds it; a
+   * server that dies loses its claims, so another can take its runs over.
+   * `lost` fires when this server's claim ends without `release`.
+   */
+  claimRun?(runId: string): Promise<{ readonly lost: AbortSignal; release(): Promise<void> } | null>
   /** Flushes and releases the storage. Further calls fail. */
   close(): Promise<void>
 }
@@ -317,6 +324,18 @@ export interface RunCreate {
   trigger: Run['trigger']
   /** The frozen ids, already split into batches. */
   batches: ReadonlyArray<{ webhookId: string; ids: readonly string[] }>
+  /**
+   * Refuse (CONFLICT) while the connector has a queued or running run, checked
+   * atomically with the insert: one active run per connector, however many
+   * servers share the database.
+   */
+  exclusive?: boolean | undefined
+  /**
+   * The cron tick (ISO time) this run is for. Its id is derived from the
+   * connector and the tick, so a second run for the same tick is a CONFLICT:
+   * servers sharing a database start one run per tick.
+   */
+  scheduledFor?: string | undefined
 }
 
 export type RunPatch = Partial<Pick<Run, 'status' | 'error' | 'startedAt' | 'finishedAt' | 'resumedAt' | 'batchesSucceeded' | 'batchesFailed' | 'entitiesSent' | 'entitiesSkipped'>> & {

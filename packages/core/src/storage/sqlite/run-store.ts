@@ -1,4 +1,5 @@
-import { createId } from '../../ids'
+import { ComplibError } from '../../errors'
+import { createId, deterministicId } from '../../ids'
 import type { Run, RunBatch, RunDetail } from '../../schemas'
 import type { SqlExecutor, SqlParam } from '../_internal/sql-executor'
 import type { RunStore } from '../types'
@@ -12,7 +13,14 @@ const MAX_ATTEMPTS = 50
 export const runs = {
   async create(ex, input) {
     if (!await ex.get('SELECT 1 FROM connectors WHERE id = ?', [input.connectorId])) throw notFound('connector', input.connectorId)
-    const id = createId('run')
+    if (input.exclusive) {
+      const busy = await ex.get<{ id: string }>(`SELECT id FROM runs WHERE connector_id = ? AND status IN ('queued', 'running') LIMIT 1`, [input.connectorId])
+      if (busy) throw new ComplibError('CONFLICT', `connector ${input.connectorId} is already running ${busy.id}`)
+    }
+    const id = input.scheduledFor ? deterministicId('run', Date.parse(input.scheduledFor), `${input.connectorId} ${input.scheduledFor}`) : createId('run')
+    if (input.scheduledFor && await ex.get('SELECT 1 FROM runs WHERE id = ?', [id])) {
+      throw new ComplibError('CONFLICT', `the run of connector ${input.connectorId} for ${input.scheduledFor} was started already`)
+    }
     const total = input.batches.reduce((n, b) => n + b.ids.length, 0)
     await ex.run(`INSERT INTO runs (id, connector_id, trigger, status, total, batches_total, created_at) VALUES (?, ?, ?, 'queued', ?, ?, ?)`, [
       id,
