@@ -4,7 +4,7 @@
 // library. Every figure is printed beside a baseline measured in the same
 // run, and the table is written to bench-results/latest.md.
 // `--only=reads,push` runs some scenarios (cold start always runs: it starts the server);
-// the scenarios are listing, reads, suggest, writes, checkpoints, push and fairness.
+// the scenarios are listing, reads, suggest, web, writes, checkpoints, push and fairness.
 // `--load=wrk` drives the load scenarios with wrk instead of autocannon (both in
 // a process of their own; wrk must be installed: `apt-get install wrk`).
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
@@ -17,6 +17,7 @@ import { hasWrk, type Generator } from './lib/load'
 import { buildServer, libraryFolder, startServerProcess } from './lib/server'
 import { benchPush } from './push'
 import { benchReads } from './reads'
+import { benchWeb } from './web'
 import { benchCheckpoints, benchWrites } from './writes'
 
 const quick = process.argv.includes('--quick')
@@ -41,6 +42,7 @@ try {
   if (wanted('listing')) rows.push(...listing.rows)
   if (wanted('reads')) rows.push(...(await benchReads(ctx, server, listing.ids)))
   if (wanted('suggest')) rows.push(...(await benchSuggest(ctx, server)))
+  if (wanted('web')) rows.push(...(await benchWeb(ctx, server)))
   if (wanted('writes')) rows.push(...(await benchWrites(ctx, server, listing.ids)))
   if (wanted('checkpoints')) rows.push(...(await benchCheckpoints(ctx, server, listing.ids)))
   if (wanted('push')) {
