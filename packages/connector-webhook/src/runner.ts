@@ -81,7 +81,9 @@ export function createPushRunner(options: RunnerOptions): PushRunner {
 
   /**
    * Where servers share the storage: takes over the active runs no live server
-   * holds (their server died), every SWEEP_MS and at start-up.
+   * holds (their server died), every SWEEP_MS and at start-up. The sweep also
+   * re-reads the schedules, since a connector changed through another server
+   * changes them here too.
    */
   const takeOver = async (reason: string): Promise<Run[]> => {
     const out: Run[] = []
@@ -95,7 +97,13 @@ export function createPushRunner(options: RunnerOptions): PushRunner {
     return out
   }
   const sweep = storage.claimRun
-    ? setInterval(() => void takeOver('whose server stopped').catch((error) => log(`[connector:webhook] looking for runs to take over failed: ${String(error)}`)), SWEEP_MS)
+    ? setInterval(
+        () =>
+          void takeOver('whose server stopped')
+            .then(() => runner.syncSchedules())
+            .catch((error) => log(`[connector:webhook] looking for runs to take over failed: ${String(error)}`)),
+        SWEEP_MS,
+      )
     : null
   sweep?.unref()
 

@@ -32,6 +32,35 @@ export function runsSuite(storage: () => Storage): void {
       expect(await s.runs.getBatchPayload(run.id, 1)).toEqual({ ids: ['cmp_4'], body: null, mark: null })
     })
 
+    it('refuses an exclusive run while the connector has a queued or running one (servers sharing the storage start one)', async () => {
+      const s = storage()
+      const c = await _connector(s)
+      const other = await _connector(s, 'Other')
+      const first = await s.runs.create({ connectorId: c.id, trigger: 'manual', batches: [], exclusive: true })
+      await expect(s.runs.create({ connectorId: c.id, trigger: 'manual', batches: [], exclusive: true })).rejects.toMatchObject({ code: 'CONFLICT' })
+      await s.runs.create({ connectorId: other.id, trigger: 'manual', batches: [], exclusive: true })
+      await s.runs.update(first.id, { status: 'running' })
+      await expect(s.runs.create({ connectorId: c.id, trigger: 'cron', batches: [], exclusive: true })).rejects.toMatchObject({ code: 'CONFLICT' })
+      await s.runs.update(first.id, { status: 'succeeded' })
+      await s.runs.create({ connectorId: c.id, trigger: 'manual', batches: [], exclusive: true })
+      expect((await s.stats()).runs).toBe(3)
+    })
+
+    it('starts one run per cron tick: a second run for the same tick is a CONFLICT, even after the first ended', async () => {
+      const s = storage()
+      const c = await _connector(s)
+      const other = await _connector(s, 'Other')
+      const tick = '2030-01-01T00:00:05.000Z'
+      const run = await s.runs.create({ connectorId: c.id, trigger: 'cron', batches: [], scheduledFor: tick })
+      expect(run.id).toMatch(/^run_/)
+      await s.runs.update(run.id, { status: 'succeeded' })
+      await expect(s.runs.create({ connectorId: c.id, trigger: 'cron', batches: [], scheduledFor: tick })).rejects.toMatchObject({ code: 'CONFLICT' })
+      // The next tick, and the same tick of another connector, are runs of their own.
+      await s.runs.create({ connectorId: c.id, trigger: 'cron', batches: [], scheduledFor: '2030-01-01T00:00:06.000Z' })
+      await s.runs.create({ connectorId: other.id, trigger: 'cron', batches: [], scheduledFor: tick })
+      expect((await s.stats()).runs).toBe(3)
+    })
+
     it('refuses a run for an unknown connector and stores nothing', async () => {
       const s = storage()
       await expect(s.runs.create({ connectorId: 'con_01JD7W3T9X4QF5B8S2M6K0N1PZ', trigger: 'manual', batches: [] })).rejects.toMatchObject({ code: 'NOT_FOUND' })
