@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { createServer, type Server, type Socket, connect } from 'node:net'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPostgresStorage, type PostgresStorage } from '../src/storage/postgres'
@@ -88,6 +89,69 @@ describe.skipIf(unreachable !== null)(`the PostgreSQL engine${unreachable ? ` (s
     expect(await a.blobs.read('ab'.repeat(32))).toBeNull()
   })
 })
+
+describe.skipIf(unreachable !== null)('the PostgreSQL engine when the database goes away', () => {
+  it('answers SERVICE_UNAVAILABLE (503) while the database cannot be reached, and recovers by itself when it can', { timeout: 30_000 }, async () => {
+    const target = new URL(url)
+    const proxy = await _proxy(target.hostname, Number(target.port || 5432))
+    const through = Object.assign(new URL(url), { host: `127.0.0.1:${proxy.port}` }).toString()
+    const schema = `complib_d_${randomBytes(6).toString('hex')}`
+    const storage = await createPostgresStorage({ url: through, schema, poolSize: 2 })
+    try {
+      const part = await storage.components.create({ name: 'before the outage' })
+      await proxy.cut()
+      await expect(storage.components.get(part.id)).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 503 })
+      await expect(storage.components.create({ name: 'during the outage' })).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 503 })
+      await proxy.restore()
+      expect((await storage.components.get(part.id)).name).toBe('before the outage')
+      await storage.components.create({ name: 'after the outage' })
+      expect((await storage.components.list({ limit: 10, sort: 'name' } as never)).items.map((c) => c.name)).toEqual(['after the outage', 'before the outage'])
+    } finally {
+      await proxy.restore()
+      await storage.dropSchema()
+      await proxy.close()
+    }
+  })
+})
+
+/** A TCP proxy to the database that can cut every connection and refuse new ones, then let them through again. */
+async function _proxy(host: string, port: number) {
+  const sockets = new Set<Socket>()
+  let server: Server | null = null
+  let listenPort = 0
+  const listen = () =>
+    new Promise<void>((resolve) => {
+      server = createServer((client) => {
+        const upstream = connect(port, host)
+        for (const s of [client, upstream]) {
+          sockets.add(s)
+          s.on('close', () => sockets.delete(s))
+          s.on('error', () => s.destroy())
+        }
+        client.pipe(upstream).pipe(client)
+      })
+      server.listen(listenPort, '127.0.0.1', () => {
+        listenPort = (server!.address() as { port: number }).port
+        resolve()
+      })
+    })
+  await listen()
+  return {
+    port: listenPort,
+    async cut() {
+      const closing = new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()))
+      server = null
+      for (const s of sockets) s.destroy()
+      await closing
+    },
+    async restore() {
+      if (!server) await listen()
+    },
+    async close() {
+      await this.cut()
+    },
+  }
+}
 
 async function _probe(connectionString: string): Promise<string | null> {
   const client = new pg.Client({ connectionString, connectionTimeoutMillis: 3000 })

@@ -93,6 +93,12 @@ export class PostgresDatabase {
       throw _storageError(error)
     }
     let broken = false
+    // A connection lost while checked out fails its query (handled below) and also emits
+    // 'error', which would be an uncaught exception without a listener.
+    const onError = () => {
+      broken = true
+    }
+    client.on('error', onError)
     try {
       await client.query(write ? `BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK})` : 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY')
       const result = await fn(new PgExecutor(client))
@@ -106,6 +112,7 @@ export class PostgresDatabase {
       }
       throw _storageError(error)
     } finally {
+      client.off('error', onError)
       client.release(broken)
     }
   }
