@@ -1,6 +1,7 @@
 import type { AnyRoute } from '../routing/define-route'
 import { attachmentRoutes } from './attachments'
 import { bulkRoutes } from './bulk'
+import { categoryRoutes } from './categories'
 import { componentRoutes } from './components'
 import { connectorRoutes } from './connectors'
 import { docsUiRoutes } from './docs-ui'
@@ -26,6 +27,7 @@ export const ROUTES: readonly AnyRoute[] = [
   ...mpnRoutes,
   ...parameterRoutes,
   ...tagRoutes,
+  ...categoryRoutes,
   ...locationRoutes,
   ...searchRoutes,
   ...bulkRoutes,

@@ -1,4 +1,4 @@
-import { ComplibError, type Attachment, type Component, type Storage } from '@complib/core'
+import { ComplibError, foldKey, isId, type Attachment, type Component, type Storage } from '@complib/core'
 import * as z from 'zod'
 import { defineRoute } from '../routing/define-route'
 
@@ -10,7 +10,8 @@ import { defineRoute } from '../routing/define-route'
  * libraries KiCad already has. Only components with a category appear.
  *
  * What KiCad reads (common/http_lib/http_lib_connection.cpp): every `id`,
- * `name` and field `value` a JSON string; `symbolIdStr` a LIB_ID
+ * `name` and field `value` a JSON string (a category's id is its record's,
+ * so a rename keeps it); `symbolIdStr` a LIB_ID
  * `Library:Name`; the `exclude_from_*` flags and a field's `visible` strings
  * read by boolFromString; a footprint field may list several footprints
  * joined by `;`. test/kicad-conformance.test.ts checks these.
@@ -54,9 +55,11 @@ export const kicadRoutes = [
     responses: { 200: { description: 'Categories', schema: z.array(Category) } },
     handler: async ({ services }) => {
       const out: z.infer<typeof Category>[] = []
+      const ids = await _categoryIds(services.storage)
       for (const c of await services.storage.components.categories()) {
         const count = _hideObsolete() ? await _count(services.storage, c.name) : c.count
-        if (count > 0) out.push({ id: _categoryId(c.name), name: c.name, description: `${count} parts` })
+        const id = ids.get(foldKey(c.name))
+        if (count > 0 && id) out.push({ id, name: c.name, description: `${count} parts` })
       }
       return out
     },
@@ -70,9 +73,11 @@ export const kicadRoutes = [
     params: JsonFile,
     responses: { 200: { description: 'Parts', schema: z.array(PartSummary) } },
     handler: async ({ params, services }) => {
-      const name = _categoryName(params.file.slice(0, -5))
-      const known = (await services.storage.components.categories()).find((c) => c.name.toLowerCase() === name.toLowerCase())
-      if (!known) throw new ComplibError('NOT_FOUND', `no category ${params.file}`)
+      const id = params.file.slice(0, -5)
+      if (!isId('category', id)) throw new ComplibError('NOT_FOUND', `no category ${params.file}`)
+      const record = await services.storage.categories.get(id)
+      const known = (await services.storage.components.categories()).find((c) => foldKey(c.name) === foldKey(record.path))
+      if (!known) throw new ComplibError('NOT_FOUND', `no parts in category ${params.file}`)
       const out: z.infer<typeof PartSummary>[] = []
       for await (const c of _all(services.storage, known.name)) {
         // A category lists its own parts; a sub-category (Passives/Resistors) is a category of its own in KiCad.
@@ -191,12 +196,9 @@ function _libId(item: { library: string | null; name: string }): string {
   return item.library ? `${item.library}:${item.name}` : item.name
 }
 
-/** Category ids are their names in base64url: stable, URL-safe, and no table to keep. */
-function _categoryId(name: string): string {
-  return Buffer.from(name.toLowerCase(), 'utf8').toString('base64url')
-}
-function _categoryName(id: string): string {
-  return Buffer.from(id, 'base64url').toString('utf8')
+/** KiCad's category ids are the category records' ids: a rename keeps them. By path, compared by foldKey. */
+async function _categoryIds(storage: Storage): Promise<Map<string, string>> {
+  return new Map((await storage.categories.list()).map((c) => [foldKey(c.path), c.id]))
 }
 
 const REFERENCES: Array<[RegExp, string]> = [

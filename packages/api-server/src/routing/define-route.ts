@@ -16,6 +16,7 @@ export const GROUPS = {
   mpns: 'Manufacturer part numbers of components, and BOM lookup',
   parameters: 'Parameter types and the parameters of components',
   tags: 'Tags on components',
+  categories: 'The category tree: ids that stay through a rename; components name their category by path',
   locations: 'Stock locations and quantities',
   search: 'Suggestions, full-text and parametric search',
   bulk: 'Bulk edits of many components, atomically',

@@ -1,5 +1,6 @@
 import type {
   Attachment,
+  Category,
   AttachmentKind,
   Component,
   ComponentChange,
@@ -86,6 +87,7 @@ export interface StorageSession {
   readonly parameterTypes: ParameterTypeStore
   readonly parameters: ParameterStore
   readonly tags: TagStore
+  readonly categories: CategoryStore
   readonly locations: LocationStore
   readonly search: SearchStore
   readonly connectors: ConnectorStore
@@ -265,6 +267,19 @@ export interface TagStore {
   /** Replaces a component's tags by names; unknown names become tags. */
   setForComponent(componentId: string, names: readonly string[]): Promise<Component>
   removeFromComponent(componentId: string, tagId: string): Promise<Component>
+}
+
+/** The category tree (sqlite/category-store.ts): records with ids; components name theirs by path. */
+export interface CategoryStore {
+  /** Every category with its path and count of non-deleted components (its own and its descendants'), by path. */
+  list(): Promise<Category[]>
+  get(id: string): Promise<Category>
+  /** CONFLICT when a sibling has the name (compared as identifiers are); NOT_FOUND for an unknown parent. */
+  create(input: { name: string; parentId?: string | null | undefined }): Promise<Category>
+  /** A rename keeps the id; every component in the category or below it takes the new path (a new version each). */
+  update(id: string, patch: { name?: string | undefined }, options?: WriteOptions): Promise<Category>
+  /** CONFLICT while it has sub-categories or non-deleted components. */
+  delete(id: string): Promise<void>
 }
 
 export interface LocationStore {

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe } from 'vitest'
 import type { Storage } from '../storage/types'
 import { attachmentsSuite } from './storage/attachments'
 import { catalogSuite } from './storage/catalog-suite'
+import { categoriesSuite } from './storage/categories'
 import { componentsSuite } from './storage/components-suite'
 import { connectorsSuite } from './storage/connectors'
 import { documentsSuite } from './storage/documents'
@@ -46,6 +47,7 @@ export function testStorage(name: string, factory: StorageFactory): void {
     componentsSuite(get)
     catalogSuite(get)
     tagsSuite(get)
+    categoriesSuite(get)
     identifiersSuite(get)
     parametersSuite(get)
     mpnsSuite(get)

@@ -1,5 +1,6 @@
 import type { SqlExecutor } from './sql-executor'
 import { attachments } from '../sqlite/attachment-store'
+import { categories } from '../sqlite/category-store'
 import { components } from '../sqlite/component-store'
 import { connectors } from '../sqlite/connector-store'
 import { documents } from '../sqlite/document-store'
@@ -28,6 +29,7 @@ export const REPOS = {
   parameterTypes,
   parameters,
   tags,
+  categories,
   locations,
   search,
   connectors,

@@ -313,6 +313,42 @@ const MIGRATIONS: readonly string[] = [
     SET snapshot = replace(snapshot, ',"createdAt":', ',"kicadValue":null,"excludeFromBom":false,"excludeFromBoard":false,"excludeFromSim":false,"createdAt":')
     WHERE snapshot IS NOT NULL AND strpos(snapshot, '"kicadValue":') = 0;
   `,
+  // Categories as records (issue 16), as sqlite/schema.ts's addCategoryRecords makes them
+  // from the components' paths. Names compare by lower() among siblings here (a
+  // migration is SQL on this engine; the stores compare by foldKey); ids are
+  // cat_ and 26 upper-case hex digits, which the id pattern accepts.
+  /* sql */ `
+  CREATE TABLE categories (
+    id text PRIMARY KEY,
+    name text NOT NULL,
+    parent_id text REFERENCES categories (id),
+    created_at text NOT NULL,
+    updated_at text NOT NULL,
+    version integer NOT NULL
+  );
+  CREATE INDEX categories_parent ON categories (parent_id);
+  DO $$
+  DECLARE
+    path text;
+    segment text;
+    parent text;
+    found text;
+    at text := to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"');
+  BEGIN
+    FOR path IN SELECT category FROM components WHERE category IS NOT NULL ORDER BY id LOOP
+      parent := NULL;
+      FOREACH segment IN ARRAY string_to_array(path, '/') LOOP
+        CONTINUE WHEN segment = '';
+        SELECT id INTO found FROM categories WHERE parent_id IS NOT DISTINCT FROM parent AND lower(name) = lower(segment) ORDER BY id LIMIT 1;
+        IF found IS NULL THEN
+          found := 'cat_' || upper(substr(md5(random()::text || clock_timestamp()::text || segment), 1, 26));
+          INSERT INTO categories (id, name, parent_id, created_at, updated_at, version) VALUES (found, segment, parent, at, at, 1);
+        END IF;
+        parent := found;
+      END LOOP;
+    END LOOP;
+  END $$;
+  `,
 ]
 
 /** The lock key that serialises migrations (and writes: see engine.ts) across servers. */

@@ -5,6 +5,7 @@ import { assertTransition } from '../../status'
 import type { SqlExecutor } from '../_internal/sql-executor'
 import type { ComponentStore } from '../types'
 import { checkVersion, conflict, decodeCursor, encodeCursor, notFound, now } from './_shared'
+import { ensureCategoryPath } from './category-store'
 import { setLinks, setMpns, setParameters, setTags } from './component-children'
 import { deletedComponent, loadComponent, loadComponentJsonList, readComponentsForDelivery, rereadComponentsForDelivery, VIEW_OF_ROW, loadComponentList, loadComponents, requireComponentRow, touchComponent, unindexComponent } from './component-core'
 import { queryComponentIds, queryComponentJsonPage } from './component-query'
@@ -59,6 +60,8 @@ export const components = {
     checkVersion('component', id, row.version, options?.ifVersion)
     const before = (await loadComponents(ex, [id])).get(id)!
     if (patch.status !== undefined) assertTransition(row.status, patch.status)
+    // A path names a category of the tree, made where missing, as its stored names.
+    if (patch.category) patch = { ...patch, category: await ensureCategoryPath(ex, patch.category) }
     // The same ipn sent back unchanged is no change (a component kept from before foldKey holds no key: identifier-keys.ts).
     const ipnChanged = patch.ipn !== undefined && patch.ipn !== row.ipn
     if (ipnChanged) await _assertIpnFree(ex, patch.ipn!, id)
@@ -199,6 +202,7 @@ async function _create(ex: SqlExecutor, input: ComponentCreateParsed): Promise<C
   const id = createId('component')
   const ipn = input.ipn ?? await _nextIpn(ex, 'CMP-')
   await _assertIpnFree(ex, ipn, null)
+  if (input.category) input = { ...input, category: await ensureCategoryPath(ex, input.category) }
   await ex.run(
     `INSERT INTO components (id, ipn, ipn_key, name, description, status, category, kicad_value, exclude_from_bom, exclude_from_board, exclude_from_sim, created_at, updated_at, deleted_at, version)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, 1)`,

@@ -31,11 +31,12 @@ describe('run counts migration', () => {
     const db = openSqlite(join(dir, 'complib.db'))
     const version = Number((db.prepare(`SELECT value FROM meta WHERE key = 'schema_version'`).get() as { value: string }).value)
     // The steps after the run counts undone too (newest first), then the run counts.
+    db.exec('DROP TABLE categories')
     for (const column of ['kicad_value', 'exclude_from_bom', 'exclude_from_board', 'exclude_from_sim']) db.exec(`ALTER TABLE components DROP COLUMN ${column}`)
     db.exec('DROP INDEX components_cmp_number')
     for (const column of ['sent', 'skipped']) db.exec(`ALTER TABLE run_batches DROP COLUMN ${column}`)
     db.exec('ALTER TABLE runs DROP COLUMN entities_skipped')
-    db.prepare(`UPDATE meta SET value = ? WHERE key = 'schema_version'`).run(String(version - 3))
+    db.prepare(`UPDATE meta SET value = ? WHERE key = 'schema_version'`).run(String(version - 4))
     db.close()
 
     const after = await createSqliteStorage({ dir })

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { openSqlite } from './engine/driver'
 import { afterEach, describe, expect, it } from 'vitest'
 import createSqliteStorage from '../sqlite'
-import { SCHEMA_VERSION_BEFORE_KICAD_FIELDS } from './schema'
+import { SCHEMA_VERSION_BEFORE_CATEGORY_RECORDS, SCHEMA_VERSION_BEFORE_KICAD_FIELDS } from './schema'
 
 const dirs: string[] = []
 afterEach(() => {
@@ -26,6 +26,7 @@ describe('schema migrations', () => {
     // The same library as the schema version before view_seq (5) held it: no view_seq, no
     // trigger, and none of the later steps (each undone here, newest first).
     const db = openSqlite(join(dir, 'complib.db'))
+    db.exec('DROP TABLE categories')
     _undoKicadFields(db)
     db.exec('DROP INDEX components_cmp_number')
     _undoRunCounts(db)
@@ -61,6 +62,7 @@ describe('schema migrations', () => {
     await before.close()
 
     const db = openSqlite(join(dir, 'complib.db'))
+    db.exec('DROP TABLE categories')
     _undoKicadFields(db)
     const old = db.prepare('SELECT snapshot FROM component_events ORDER BY seq').all() as Array<{ snapshot: string }>
     expect(old.every((e) => !e.snapshot.includes('kicadValue'))).toBe(true)
@@ -81,6 +83,37 @@ describe('schema migrations', () => {
       ])
       const changed = await after.components.update(a.id, { excludeFromBom: true })
       expect(Buffer.from((await after.components.getJson(a.id)).json).toString('utf8')).toBe(JSON.stringify(changed))
+    } finally {
+      await after.close()
+    }
+  })
+
+  it('makes the category tree of a library from before category records from its components’ paths', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'complib-schema-'))
+    dirs.push(dir)
+    const before = await createSqliteStorage({ dir })
+    const a = await before.components.create({ name: 'A', category: 'Passives/Resistors' })
+    await before.components.create({ name: 'B', category: 'Passives/Capacitors' })
+    await before.close()
+    const db = openSqlite(join(dir, 'complib.db'))
+    db.exec('DROP TABLE categories')
+    // As an older version stored it: a spelling of its own.
+    db.prepare('UPDATE components SET category = ? WHERE id = ?').run('passives/resistors/Thick film', a.id)
+    db.prepare(`UPDATE meta SET value = ? WHERE key = 'schema_version'`).run(String(SCHEMA_VERSION_BEFORE_CATEGORY_RECORDS))
+    db.close()
+
+    const after = await createSqliteStorage({ dir })
+    try {
+      const tree = await after.categories.list()
+      expect(tree.map((c) => [c.path, c.count])).toEqual([
+        ['passives', 2],
+        ['passives/Capacitors', 1],
+        ['passives/resistors', 1],
+        ['passives/resistors/Thick film', 1],
+      ])
+      // A component naming the path in another spelling takes the records' names.
+      expect((await after.components.create({ name: 'C', category: 'PASSIVES/RESISTORS' })).category).toBe('passives/resistors')
+      expect((await after.categories.list()).length).toBe(4)
     } finally {
       await after.close()
     }

@@ -1,4 +1,6 @@
 import type { SyncSqlExecutor } from '../_internal/sql-executor'
+import { foldKey } from '../../identifiers'
+import { createId } from '../../ids'
 import { addIdentifierKeys } from './identifier-keys'
 
 /**
@@ -20,6 +22,39 @@ import { addIdentifierKeys } from './identifier-keys'
  * view, since a quote inside a JSON string is always escaped.
  */
 export const KICAD_VIEW_UPGRADE = `UPDATE component_events SET snapshot = replace(snapshot, ',"createdAt":', ',"kicadValue":null,"excludeFromBom":false,"excludeFromBoard":false,"excludeFromSim":false,"createdAt":') WHERE snapshot IS NOT NULL`
+
+/**
+ * The category tree from the components' category paths: one record per
+ * path prefix, names compared by foldKey among siblings (the first spelling
+ * met, by component id, names the record). The components keep their paths.
+ */
+function addCategoryRecords(ex: SyncSqlExecutor): void {
+  ex.run(`CREATE TABLE categories (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    parent_id TEXT REFERENCES categories (id),
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    version INTEGER NOT NULL
+  )`)
+  ex.run('CREATE INDEX categories_parent ON categories (parent_id)')
+  const at = new Date().toISOString()
+  const made = new Map<string, string>()
+  for (const { category } of ex.all<{ category: string }>('SELECT category FROM components WHERE category IS NOT NULL ORDER BY id')) {
+    let parentId: string | null = null
+    let key = ''
+    for (const name of category.split('/').filter(Boolean)) {
+      key = `${key}/${foldKey(name)}`
+      let id = made.get(key)
+      if (!id) {
+        id = createId('category')
+        ex.run('INSERT INTO categories (id, name, parent_id, created_at, updated_at, version) VALUES (?, ?, ?, ?, ?, 1)', [id, name, parentId, at, at])
+        made.set(key, id)
+      }
+      parentId = id
+    }
+  }
+}
 
 type Migration = string | readonly string[] | ((ex: SyncSqlExecutor, log?: (message: string) => void) => void)
 
@@ -351,6 +386,9 @@ const MIGRATIONS: ReadonlyArray<Migration> = [
     'ALTER TABLE components ADD COLUMN exclude_from_sim INTEGER NOT NULL DEFAULT 0',
     KICAD_VIEW_UPGRADE,
   ],
+  // Categories as records (issue 16): a tree of names with ids, made from the
+  // paths components hold (addCategoryRecords).
+  addCategoryRecords,
 ]
 
 /**
@@ -373,9 +411,11 @@ export function migrate(ex: SyncSqlExecutor, log?: (message: string) => void, ta
 }
 
 export const SCHEMA_VERSION = MIGRATIONS.length
+/** The schema version of a library from before the category records. */
+export const SCHEMA_VERSION_BEFORE_CATEGORY_RECORDS = MIGRATIONS.indexOf(addCategoryRecords)
 /** The schema version of a library from before identifier keys (addIdentifierKeys is the next step). */
 export const SCHEMA_VERSION_BEFORE_IDENTIFIER_KEYS = MIGRATIONS.indexOf(addIdentifierKeys)
-/** The schema version of a library from before the KiCad fields (the last step, for now). */
+/** The schema version of a library from before the KiCad fields. */
 export const SCHEMA_VERSION_BEFORE_KICAD_FIELDS = MIGRATIONS.findIndex((m) => Array.isArray(m) && m.includes(KICAD_VIEW_UPGRADE))
 
 function _splitStatements(sql: string): string[] {
