@@ -1,6 +1,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
 import { SQLITE_STORAGE_NAME, type SqliteStorage } from '@complib/core'
+import { copyCommand } from './copy-command'
 import { createLogOnce } from './http/node-listener'
 import { pushCommand } from './push-command'
 import { DEFAULTS, startServer } from './server'
@@ -12,6 +13,7 @@ Usage:
   complib serve [--host 127.0.0.1] [--port 4000] [--data ./data] [--database postgres://…] [--api-key KEY]
                 [--connector MODULE]… [--allowed-origin ORIGIN]… [--allowed-host NAME]…
   complib push <connector id or name> [--follow] [--url http://127.0.0.1:4000] [--api-key KEY]
+  complib copy --from <data folder | postgres://…> --to <data folder | postgres://…>
   complib --version
 
 Environment: COMPLIB_HOST, COMPLIB_PORT, COMPLIB_DATA_DIR, COMPLIB_DATABASE_URL, COMPLIB_API_KEY (flags win).
@@ -41,6 +43,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         'allowed-origin': { type: 'string', multiple: true },
         'allowed-host': { type: 'string', multiple: true },
         url: { type: 'string' },
+        from: { type: 'string' },
+        to: { type: 'string' },
         follow: { type: 'boolean', short: 'f' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
@@ -59,6 +63,19 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   if (values.help || !command) {
     console.log(USAGE)
     return values.help ? 0 : 2
+  }
+  if (command === 'copy') {
+    if (!values.from || !values.to) {
+      console.error(`complib copy: give both --from and --to (a data folder or a postgres:// URL)\n\n${USAGE}`)
+      return 2
+    }
+    try {
+      await copyCommand(values.from, values.to)
+      return 0
+    } catch (error) {
+      console.error(`complib copy: ${(error as Error).message}`)
+      return 1
+    }
   }
   if (command === 'push') {
     const connector = positionals[1]

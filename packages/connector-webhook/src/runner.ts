@@ -216,7 +216,9 @@ export function createPushRunner(options: RunnerOptions): PushRunner {
           runner
             .start(id, 'cron', { scheduledFor: new Date(tick).toISOString() })
             // A tick another server started, or one during an active run, is skipped quietly.
-            .catch((error) => (error as ComplibError).code === 'CONFLICT' || log(`[connector:webhook] scheduled run of ${id} not started: ${(error as Error).message}`))
+            .catch((error) => {
+              if ((error as ComplibError).code !== 'CONFLICT') log(`[connector:webhook] scheduled run of ${id} not started: ${(error as Error).message}`)
+            })
         })
         schedules.set(id, { cron, job })
       }

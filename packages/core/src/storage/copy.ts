@@ -1,0 +1,176 @@
+import { ComplibError } from '../errors'
+import type { SqlExecutor, SqlParam } from './_internal/sql-executor'
+import type { PostgresStorage } from './postgres'
+import type { SqliteStorage } from './sqlite'
+import { reindexComponent } from './sqlite/component-core'
+import type { Storage } from './types'
+
+/** What `copyLibrary` copied: rows per table, in the order it wrote them. */
+export interface CopyReport {
+  tables: Array<{ table: string; rows: number }>
+}
+
+/**
+ * Copies every table of a library from one storage into an empty one, either
+ * engine to either engine: components with their whole history (the change
+ * feed keeps its numbers), catalog records, stock, attachment records,
+ * connectors with their secrets, runs and their batches, import sessions.
+ * Attachment bytes are the server's (its blob store): the caller copies them.
+ *
+ * The target is written in one transaction: a copy that fails leaves it
+ * empty. Tables are copied parents first (the target's foreign keys decide),
+ * columns the two schemas share; what triggers or indexes keep (the live
+ * count, SQLite's full-text tables) is rebuilt by the target. Stop the
+ * servers of the source first: rows are read in chunks.
+ */
+export async function copyLibrary(source: Storage, target: Storage, options: { log?: (message: string) => void; chunk?: number } = {}): Promise<CopyReport> {
+  const from = _raw(source)
+  const to = _raw(target)
+  const chunk = options.chunk ?? 500
+  const sourceTables = await from.read((ex) => _tables(ex))
+  const report: CopyReport = { tables: [] }
+  await to.write(async (ex) => {
+    const targetTables = await _tables(ex)
+    const order = await _parentsFirst(ex, [...targetTables.keys()].filter((t) => sourceTables.has(t)))
+    for (const table of order) {
+      const n = (await ex.get<{ n: number }>(`SELECT count(*) AS n FROM ${table}`))!.n
+      if (n > 0) throw new ComplibError('CONFLICT', `the target library is not empty (${table} has ${n} rows); copy into a new data folder or an empty database`)
+    }
+    for (const table of order) {
+      const columns = targetTables.get(table)!.columns.filter((c) => sourceTables.get(table)!.columns.includes(c))
+      const key = sourceTables.get(table)!.key
+      const selfRefs = await _selfReferences(ex, table)
+      let rows = 0
+      for (let offset = 0; ; offset += chunk) {
+        const page = await from.read(async (src) =>
+          await src.all<Record<string, SqlParam>>(`SELECT ${columns.join(', ')} FROM ${table} ORDER BY ${key.join(', ')} LIMIT ? OFFSET ?`, [chunk, offset]),
+        )
+        for (const row of page) {
+          const values = columns.map((c) => (selfRefs.includes(c) ? null : _value(row[c])))
+          await ex.run(`INSERT INTO ${table} (${columns.join(', ')}) ${ex.dialect === 'postgres' ? 'OVERRIDING SYSTEM VALUE ' : ''}VALUES (${columns.map(() => '?').join(', ')})`, values)
+        }
+        // Rows that point at rows of their own table (a location's parent) get the pointer once all are in.
+        for (const column of selfRefs) {
+          for (const row of page.filter((r) => r[column] !== null && r[column] !== undefined)) {
+            await ex.run(`UPDATE ${table} SET ${column} = ? WHERE ${key.map((k) => `${k} = ?`).join(' AND ')}`, [_value(row[column]), ...key.map((k) => _value(row[k]))])
+          }
+        }
+        rows += page.length
+        if (page.length < chunk) break
+      }
+      report.tables.push({ table, rows })
+      options.log?.(`[copy] ${table}: ${rows} rows`)
+    }
+    if (ex.dialect === 'postgres') {
+      // Identity columns go on after the highest copied value.
+      for (const { table, column } of await ex.all<{ table: string; column: string }>(
+        `SELECT table_name AS "table", column_name AS "column" FROM information_schema.columns WHERE table_schema = current_schema() AND is_identity = 'YES'`,
+      )) {
+        await ex.get(`SELECT setval(pg_get_serial_sequence('${table}', '${column}'), coalesce((SELECT max(${column}) FROM ${table}), 0) + 1, false)`)
+      }
+    } else {
+      for (const { id } of await ex.all<{ id: string }>('SELECT id FROM components')) await reindexComponent(ex, id)
+    }
+  })
+  return report
+}
+
+interface _Raw {
+  read<T>(fn: (ex: SqlExecutor) => Promise<T>): Promise<T>
+  write<T>(fn: (ex: SqlExecutor) => Promise<T>): Promise<T>
+}
+
+function _raw(storage: Storage): _Raw {
+  if (storage.name === 'sqlite') {
+    const db = (storage as SqliteStorage).database
+    return { read: (fn) => db.run(fn), write: (fn) => db.run(fn) }
+  }
+  if (storage.name === 'postgres') {
+    const db = (storage as PostgresStorage).database
+    return { read: (fn) => db.run(fn, false), write: (fn) => db.run(fn, true) }
+  }
+  throw new Error(`[copy] cannot copy a library kept in "${storage.name}"`)
+}
+
+/** Tables kept by triggers or rebuilt by the target, never copied. */
+const DERIVED = /^(meta|component_totals|blobs|sqlite_.*|components_fts.*|components_grams.*)$/
+
+/** The tables of a library with their columns and primary key (the copy's order within a table). */
+async function _tables(ex: SqlExecutor): Promise<Map<string, { columns: string[]; key: string[] }>> {
+  const out = new Map<string, { columns: string[]; key: string[] }>()
+  if (ex.dialect === 'sqlite') {
+    for (const { name } of await ex.all<{ name: string }>(`SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%' ORDER BY name`)) {
+      if (DERIVED.test(name)) continue
+      const info = await ex.all<{ name: string; pk: number }>(`SELECT name, pk FROM pragma_table_info(?) ORDER BY cid`, [name])
+      out.set(name, { columns: info.map((c) => c.name), key: _key(info.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name), info[0]!.name) })
+    }
+    return out
+  }
+  const columns = await ex.all<{ table: string; column: string; generated: string }>(
+    `SELECT table_name AS "table", column_name AS "column", CASE WHEN table_name = 'components' AND column_name = 'rowid' THEN 'yes' ELSE 'no' END AS generated
+     FROM information_schema.columns WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position`,
+  )
+  const keys = await ex.all<{ table: string; column: string }>(
+    `SELECT c.relname AS "table", a.attname AS "column" FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+       JOIN LATERAL unnest(i.indkey) WITH ORDINALITY AS k(attnum, ord) ON true JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = k.attnum
+     WHERE i.indisprimary AND n.nspname = current_schema() ORDER BY c.relname, k.ord`,
+  )
+  for (const { table, column, generated } of columns) {
+    if (DERIVED.test(table) || generated === 'yes') continue
+    const entry = out.get(table) ?? { columns: [], key: [] }
+    entry.columns.push(column)
+    out.set(table, entry)
+  }
+  for (const [table, entry] of out) entry.key = _key(keys.filter((k) => k.table === table).map((k) => k.column), entry.columns[0]!)
+  return out
+}
+
+function _key(primary: string[], first: string): string[] {
+  return primary.length ? primary : [first]
+}
+
+/** `tables` ordered so that every table comes after the tables its foreign keys point at. */
+async function _parentsFirst(ex: SqlExecutor, tables: string[]): Promise<string[]> {
+  const parents = new Map<string, string[]>()
+  for (const table of tables) {
+    const rows =
+      ex.dialect === 'sqlite'
+        ? await ex.all<{ parent: string }>(`SELECT "table" AS parent FROM pragma_foreign_key_list(?)`, [table])
+        : await ex.all<{ parent: string }>(
+            `SELECT p.relname AS parent FROM pg_constraint k JOIN pg_class c ON c.oid = k.conrelid JOIN pg_class p ON p.oid = k.confrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+             WHERE k.contype = 'f' AND n.nspname = current_schema() AND c.relname = ?`,
+            [table],
+          )
+    parents.set(table, rows.map((r) => r.parent).filter((p) => p !== table && tables.includes(p)))
+  }
+  const out: string[] = []
+  const visit = (table: string, path: string[]) => {
+    if (out.includes(table)) return
+    if (path.includes(table)) throw new Error(`[copy] foreign keys form a cycle: ${[...path, table].join(' → ')}`)
+    for (const parent of parents.get(table) ?? []) visit(parent, [...path, table])
+    out.push(table)
+  }
+  for (const table of [...tables].sort()) visit(table, [])
+  return out
+}
+
+/** Columns of `table` whose foreign key points at `table` itself. */
+async function _selfReferences(ex: SqlExecutor, table: string): Promise<string[]> {
+  const rows =
+    ex.dialect === 'sqlite'
+      ? await ex.all<{ column: string }>(`SELECT "from" AS "column" FROM pragma_foreign_key_list(?) WHERE "table" = ?`, [table, table])
+      : await ex.all<{ column: string }>(
+          `SELECT a.attname AS "column" FROM pg_constraint k JOIN pg_class c ON c.oid = k.conrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+             JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = ANY (k.conkey)
+           WHERE k.contype = 'f' AND k.confrelid = k.conrelid AND n.nspname = current_schema() AND c.relname = ?`,
+          [table],
+        )
+  return rows.map((r) => r.column)
+}
+
+/** A value read from either engine, as the other binds it. */
+function _value(value: unknown): SqlParam {
+  if (value === undefined) return null
+  if (typeof value === 'bigint') return Number(value)
+  return value as SqlParam
+}
