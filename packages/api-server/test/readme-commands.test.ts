@@ -21,6 +21,8 @@ const HOW_TO_GET: Record<string, RegExp> = {
   python3: /Python/,
   // The project's own command: the bin of @complib/api-server once installed from npm.
   complib: /./,
+  // PostgreSQL's own client tool, for the PostgreSQL section: its line says so.
+  createdb: /PostgreSQL/,
 }
 /** Commands checked but not run, and why. */
 const NOT_RUN: [RegExp, string][] = [
@@ -32,6 +34,7 @@ const NOT_RUN: [RegExp, string][] = [
   [/^complib\b/, 'the bin as installed from npm (signals.test.ts runs the built bin)'],
   [/^pnpm\b/, 'the optional pnpm form of an npm command beside it'],
   [/<[a-z ]+>|…|\[(--|args)/, 'a template with placeholders'],
+  [/postgres:\/\/|^createdb\b/, 'needs a PostgreSQL server and a database of its own: the PostgreSQL suites (api-server-postgres, multi-server, copy) run these paths'],
 ]
 const SECRET = /whsec_[A-Za-z0-9+/=]{20,}/.exec(readFileSync(join(ROOT, 'README.md'), 'utf8'))![0]
 const readmes = listReadmes()
