@@ -1,6 +1,7 @@
 import type { SqlExecutor } from '../_internal/sql-executor'
-import { chunks, likeEscape, placeholders } from '../sqlite/_shared'
+import { likeEscape } from '../sqlite/_shared'
 import { searchWords } from '../sqlite/component-query'
+import { loadComponentCandidates, mpnCandidateRows } from '../sqlite/search-candidates'
 import { type Candidate, countRanked, type Needle, tierSize } from '../sqlite/search-rank'
 
 /**
@@ -40,7 +41,7 @@ export async function pgComponentCandidates(ex: SqlExecutor, needle: Needle, lim
       [text, hi, take],
     ),
   )
-  const found = await _loadComponents(ex, [...ids])
+  const found = await loadComponentCandidates(ex, [...ids])
   if (ids.size >= limit) return found
 
   const query = toTsQuery(text)
@@ -52,7 +53,7 @@ export async function pgComponentCandidates(ex: SqlExecutor, needle: Needle, lim
     )
     const fresh = rows.map((r) => r.id).filter((id) => !ids.has(id))
     fresh.forEach((id) => ids.add(id))
-    found.push(...(await _loadComponents(ex, fresh)))
+    found.push(...(await loadComponentCandidates(ex, fresh)))
     if (countRanked(found, needle, 1) >= limit) return found
   }
 
@@ -65,49 +66,26 @@ export async function pgComponentCandidates(ex: SqlExecutor, needle: Needle, lim
      LIMIT ?2`,
     [like, take + ids.size],
   )
-  found.push(...(await _loadComponents(ex, rows.map((r) => r.id).filter((id) => !ids.has(id)))))
+  found.push(...(await loadComponentCandidates(ex, rows.map((r) => r.id).filter((id) => !ids.has(id)))))
   return found
 }
 
 export async function pgMpnCandidates(ex: SqlExecutor, needle: Needle, limit: number): Promise<Candidate[]> {
   const take = tierSize(limit)
   const { text } = needle
-  const found = await _mpnRows(ex, `m.part_number COLLATE NOCASE >= ? COLLATE NOCASE AND m.part_number COLLATE NOCASE < ? COLLATE NOCASE AND c.deleted_at IS NULL ORDER BY m.part_number COLLATE NOCASE LIMIT ?`, [text, `${text}\uffff`, take])
+  const found = await mpnCandidateRows(ex, `m.part_number COLLATE NOCASE >= ? COLLATE NOCASE AND m.part_number COLLATE NOCASE < ? COLLATE NOCASE AND c.deleted_at IS NULL ORDER BY m.part_number COLLATE NOCASE LIMIT ?`, [text, `${text}\uffff`, take])
   if (found.length >= limit) return found
   const seen = new Set(found.map((f) => f.id))
   const query = toTsQuery(text)
   if (query) {
-    for (const row of await _mpnRows(ex, `${PG_PART_WORDS('m')} @@ ?::tsquery AND c.deleted_at IS NULL LIMIT ?`, [query, WORD_TIER_MAX_ROWS])) {
+    for (const row of await mpnCandidateRows(ex, `${PG_PART_WORDS('m')} @@ ?::tsquery AND c.deleted_at IS NULL LIMIT ?`, [query, WORD_TIER_MAX_ROWS])) {
       if (!seen.has(row.id)) found.push(row), seen.add(row.id)
     }
     if (countRanked(found, needle, 1) >= limit) return found
   }
   if (countRanked(found, needle, 2) >= limit) return found
-  for (const row of await _mpnRows(ex, `lower(m.part_number::text) LIKE ? ESCAPE '\\' AND c.deleted_at IS NULL LIMIT ?`, [`%${likeEscape(text.toLowerCase())}%`, take + found.length])) {
+  for (const row of await mpnCandidateRows(ex, `lower(m.part_number::text) LIKE ? ESCAPE '\\' AND c.deleted_at IS NULL LIMIT ?`, [`%${likeEscape(text.toLowerCase())}%`, take + found.length])) {
     if (!seen.has(row.id)) found.push(row), seen.add(row.id)
   }
   return found
-}
-
-async function _loadComponents(ex: SqlExecutor, ids: readonly string[]): Promise<Candidate[]> {
-  const out: Candidate[] = []
-  for (const part of chunks(ids)) {
-    const rows = await ex.all<{ id: string; name: string; ipn: string; description: string | null; pns: string }>(
-      `SELECT c.id, c.name, c.ipn, c.description, (SELECT coalesce(json_agg(part_number ORDER BY position), '[]')::text FROM mpns WHERE component_id = c.id) AS pns
-       FROM components c WHERE c.id IN (${placeholders(part.length)})`,
-      part,
-    )
-    for (const r of rows) {
-      out.push({ id: r.id, entity: 'components', label: r.name, detail: r.ipn, texts: [r.name, r.ipn, ...(JSON.parse(r.pns) as string[])], extra: r.description ? [r.description] : [] })
-    }
-  }
-  return out
-}
-
-async function _mpnRows(ex: SqlExecutor, where: string, params: (string | number)[]): Promise<Candidate[]> {
-  const rows = await ex.all<{ id: string; part_number: string; manufacturer: string; ipn: string }>(
-    `SELECT m.id, m.part_number, f.name AS manufacturer, c.ipn FROM mpns m JOIN manufacturers f ON f.id = m.manufacturer_id JOIN components c ON c.id = m.component_id WHERE ${where}`,
-    params,
-  )
-  return rows.map((r) => ({ id: r.id, entity: 'mpns', label: r.part_number, detail: `${r.manufacturer} · ${r.ipn}`, texts: [r.part_number] }))
 }

@@ -26,11 +26,11 @@ export async function componentCandidates(ex: SqlExecutor, needle: Needle, limit
   add(
     await ex.all(`SELECT c.id AS id FROM mpns m JOIN components c ON c.id = m.component_id WHERE m.part_number >= ? AND m.part_number < ? AND c.deleted_at IS NULL ORDER BY m.part_number LIMIT ?`, [text, hi, take]),
   )
-  const found = await _loadComponents(ex, [...ids])
+  const found = await loadComponentCandidates(ex, [...ids])
   if (ids.size >= limit) return found
 
   for await (const chunk of _wordTierIds(ex, text, 'components_fts')) {
-    found.push(...await _loadComponents(ex, chunk.filter((id) => !ids.has(id))))
+    found.push(...await loadComponentCandidates(ex, chunk.filter((id) => !ids.has(id))))
     chunk.forEach((id) => ids.add(id))
     if (countRanked(found, needle, 1) >= limit) return found
   }
@@ -44,18 +44,18 @@ export async function componentCandidates(ex: SqlExecutor, needle: Needle, limit
      LIMIT ?3`,
     [toGramMatch(text), like, take + ids.size],
   )
-  found.push(...await _loadComponents(ex, rows.map((r) => r.id).filter((id) => !ids.has(id))))
+  found.push(...await loadComponentCandidates(ex, rows.map((r) => r.id).filter((id) => !ids.has(id))))
   return found
 }
 
 export async function mpnCandidates(ex: SqlExecutor, needle: Needle, limit: number): Promise<Candidate[]> {
   const take = tierSize(limit)
   const { text } = needle
-  const found = await _mpnRows(ex, `m.part_number >= ? AND m.part_number < ? AND c.deleted_at IS NULL ORDER BY m.part_number LIMIT ?`, [text, `${text}\uffff`, take])
+  const found = await mpnCandidateRows(ex, `m.part_number >= ? AND m.part_number < ? AND c.deleted_at IS NULL ORDER BY m.part_number LIMIT ?`, [text, `${text}\uffff`, take])
   if (found.length >= limit) return found
 
   for await (const chunk of _wordTierIds(ex, text, 'mpns')) {
-    for (const part of chunks(chunk)) found.push(...await _mpnRows(ex, `m.component_id IN (${placeholders(part.length)})`, part))
+    for (const part of chunks(chunk)) found.push(...await mpnCandidateRows(ex, `m.component_id IN (${placeholders(part.length)})`, part))
     if (countRanked(found, needle, 1) >= limit) return found
   }
 
@@ -66,7 +66,7 @@ export async function mpnCandidates(ex: SqlExecutor, needle: Needle, limit: numb
     [toGramMatch(text), `%${likeEscape(text)}%`, take + found.length],
   )
   const ids = rows.map((r) => r.id)
-  for (const part of chunks(ids)) found.push(...await _mpnRows(ex, `m.id IN (${placeholders(part.length)})`, part))
+  for (const part of chunks(ids)) found.push(...await mpnCandidateRows(ex, `m.id IN (${placeholders(part.length)})`, part))
   return found
 }
 
@@ -92,11 +92,12 @@ async function* _wordTierIds(ex: SqlExecutor, text: string, column: 'components_
   }
 }
 
-async function _loadComponents(ex: SqlExecutor, ids: readonly string[]): Promise<Candidate[]> {
+/** Components as suggestion candidates (name, ipn and part numbers ranked; the description for words). Both engines. */
+export async function loadComponentCandidates(ex: SqlExecutor, ids: readonly string[]): Promise<Candidate[]> {
   const out: Candidate[] = []
   for (const part of chunks(ids)) {
     const rows = await ex.all<{ id: string; name: string; ipn: string; description: string | null; pns: string }>(
-      `SELECT c.id, c.name, c.ipn, c.description, (SELECT json_group_array(part_number) FROM mpns WHERE component_id = c.id) AS pns
+      `SELECT c.id, c.name, c.ipn, c.description, ${ex.dialect === 'sqlite' ? '(SELECT json_group_array(part_number) FROM mpns WHERE component_id = c.id)' : `(SELECT coalesce(json_agg(part_number ORDER BY position), '[]')::text FROM mpns WHERE component_id = c.id)`} AS pns
        FROM components c WHERE c.id IN (${placeholders(part.length)})`,
       part,
     )
@@ -107,7 +108,8 @@ async function _loadComponents(ex: SqlExecutor, ids: readonly string[]): Promise
   return out
 }
 
-async function _mpnRows(ex: SqlExecutor, where: string, params: (string | number)[]): Promise<Candidate[]> {
+/** MPNs matching `where` as suggestion candidates, with their manufacturer and component. Both engines. */
+export async function mpnCandidateRows(ex: SqlExecutor, where: string, params: (string | number)[]): Promise<Candidate[]> {
   return (await ex.all<{ id: string; part_number: string; manufacturer: string; ipn: string }>(
       `SELECT m.id, m.part_number, f.name AS manufacturer, c.ipn FROM mpns m JOIN manufacturers f ON f.id = m.manufacturer_id JOIN components c ON c.id = m.component_id WHERE ${where}`,
       params,
