@@ -36,7 +36,7 @@ async function open(place: string): Promise<{ call: (method: string, path: strin
   const postgres = place.startsWith('postgres') ? await createPostgresStorage({ url: place }) : null
   const storage = postgres ?? (await createSqliteStorage({ dir: place }))
   const app = createApp({ storage, dataDir: postgres ? undefined : place, blobs: postgres ? createDatabaseBlobStore(postgres.blobs) : createFileBlobStore(join(place, 'attachments')), webDir: false, log: () => {} })
-  const raw = (path: string, init?: RequestInit) => app.fetch(new Request(`http://127.0.0.1${path}`, init))
+  const raw = async (path: string, init?: RequestInit) => await app.fetch(new Request(`http://127.0.0.1${path}`, init))
   const call = async (method: string, path: string, body?: unknown) => {
     const res = await raw(path, { method, ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }) })
     const text = await res.text()
