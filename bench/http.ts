@@ -24,7 +24,7 @@ export interface HttpBenchContext {
   log: (line: string) => void
 }
 
-const SUGGEST_QUERIES = ['r', 'R 10k', 'cap', 'RES-0001', 'RC0603', 'LM358', 'zzz', 'resistor 0603', '47k', 'x7r', 'smd', 'STM32', 'ne5', 'C 100n']
+export const SUGGEST_QUERIES = ['r', 'R 10k', 'cap', 'RES-0001', 'RC0603', 'LM358', 'zzz', 'resistor 0603', '47k', 'x7r', 'smd', 'STM32', 'ne5', 'C 100n']
 
 /** Starts `complib serve` on a fresh copy of `library` `times` times; the last server is left running. */
 export async function benchColdStart(ctx: HttpBenchContext, times: number): Promise<{ rows: BenchRow[]; server: ServerProcess; dir: string }> {

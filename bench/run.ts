@@ -4,7 +4,7 @@
 // library. Every figure is printed beside a baseline measured in the same
 // run, and the table is written to bench-results/latest.md.
 // `--only=reads,push` runs some scenarios (cold start always runs: it starts the server);
-// the scenarios are listing, reads, suggest, web, writes, checkpoints, push and fairness.
+// the scenarios are listing, reads, suggest, web, writes, checkpoints, postgres, push and fairness.
 // `--load=wrk` drives the load scenarios with wrk instead of autocannon (both in
 // a process of their own; wrk must be installed: `apt-get install wrk`).
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
@@ -15,6 +15,7 @@ import { benchFairness } from './fairness'
 import { benchColdStart, benchFullListing, benchSuggest, type BenchRow, type HttpBenchContext } from './http'
 import { hasWrk, type Generator } from './lib/load'
 import { buildServer, libraryFolder, startServerProcess } from './lib/server'
+import { benchPostgres } from './postgres'
 import { benchPush } from './push'
 import { benchReads } from './reads'
 import { benchWeb } from './web'
@@ -45,6 +46,7 @@ try {
   if (wanted('web')) rows.push(...(await benchWeb(ctx, server)))
   if (wanted('writes')) rows.push(...(await benchWrites(ctx, server, listing.ids)))
   if (wanted('checkpoints')) rows.push(...(await benchCheckpoints(ctx, server, listing.ids)))
+  if (wanted('postgres')) rows.push(...(await benchPostgres(ctx, server, listing.ids)))
   if (wanted('push')) {
     // The push's memory is compared with a server at rest: started afresh, so that the
     // heap the full listing and the load scenarios grew is not counted as the push's.

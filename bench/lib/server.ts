@@ -93,10 +93,10 @@ export interface EventLoopDelay {
  * with COMPLIB_BENCH_HOOKS=1 and an IPC channel: the bench asks it for its
  * event-loop delay and for checkpoints through that (see cli.ts).
  */
-export async function startServerProcess(dir: string): Promise<ServerProcess> {
+export async function startServerProcess(dir: string, args: readonly string[] = []): Promise<ServerProcess> {
   const port = await _freePort()
   const t0 = performance.now()
-  const child = spawn(process.execPath, ['--conditions=complib-built', BIN, 'serve', '--data', dir, '--port', String(port)], {
+  const child = spawn(process.execPath, ['--conditions=complib-built', BIN, 'serve', '--data', dir, '--port', String(port), ...args], {
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     env: { ...process.env, COMPLIB_BENCH_HOOKS: '1' },
   })
