@@ -9,6 +9,7 @@ import { copyLibrary as copyTables } from '../packages/core/src/storage/copy'
 import { createPostgresStorage } from '../packages/core/src/storage/postgres'
 import createSqliteStorage from '../packages/core/src/storage/sqlite'
 import { SUGGEST_QUERIES, type BenchRow, type HttpBenchContext } from './http'
+import { benchDrivers } from './pg-drivers'
 import { int, load, percentile, pct, type LoadRequest, type LoadResult } from './lib/load'
 import { copyLibrary as copyFolder, startServerProcess, type ServerProcess } from './lib/server'
 
@@ -90,6 +91,10 @@ export async function benchPostgres(ctx: HttpBenchContext, sqlite: ServerProcess
         target: '— (writes take one lock across servers)',
       },
     ]
+    // The driver, measured on the same database once the servers are idle.
+    await two.stop()
+    await one.stop()
+    rows.push(...(await benchDrivers(ctx, url)))
     return rows
   } finally {
     await two?.stop()

@@ -11,6 +11,7 @@ import { createManufacturersResource } from './resources/manufacturers'
 import { createMpnsResource } from './resources/mpns'
 import { createParametersResource, createParameterTypesResource } from './resources/parameters'
 import { createSearchMethods } from './resources/search'
+import { createCategoriesResource } from './resources/categories'
 import { createTagsResource } from './resources/tags'
 
 export interface ClientOptions {
@@ -72,6 +73,7 @@ export function createClient(options: ClientOptions) {
     parameterTypes: createParameterTypesResource(t),
     parameters: createParametersResource(t),
     tags: createTagsResource(t),
+    categories: createCategoriesResource(t),
     locations: createLocationsResource(t),
     stock: createStockResource(t),
     ...createSearchMethods(t),

@@ -23,6 +23,7 @@ export type { ManufacturersResource } from './resources/manufacturers'
 export type { MpnsResource } from './resources/mpns'
 export type { ParameterTypesResource, ParametersResource } from './resources/parameters'
 export type { TagsResource } from './resources/tags'
+export type { CategoriesResource } from './resources/categories'
 
 // the API's records, so a script needs only this package
 export type {

@@ -118,6 +118,16 @@ describe('client-sdk against a running server', () => {
     await client.stock.adjust({ componentId: c.id, locationId: shelf.id, delta: -30 })
     expect((await client.stock.forComponent(c.id))[0]).toMatchObject({ locationId: shelf.id, quantity: 70 })
 
+    // The category tree: a rename keeps the id and moves the components with it.
+    const passives = await client.categories.create({ name: 'Passives' })
+    const resistors = await client.categories.create({ name: 'Resistors', parentId: passives.id })
+    const r = await client.components.create({ name: 'R 1k', category: 'Passives/Resistors' })
+    await client.categories.patch(passives.id, { name: 'Passive parts' })
+    expect((await client.components.get(r.id)).category).toBe('Passive parts/Resistors')
+    expect((await client.categories.get(resistors.id)).path).toBe('Passive parts/Resistors')
+    expect((await client.categories.list()).map((x) => x.path).filter((p) => p.startsWith('Passive'))).toEqual(['Passive parts', 'Passive parts/Resistors'])
+    await expect(client.categories.delete(resistors.id)).rejects.toBeInstanceOf(ConflictError)
+
     const dry = await client.bulk.patch({ items: [{ id: c.id, patch: { status: 'obsolete' } }], dryRun: true })
     expect(dry).toMatchObject({ dryRun: true, count: 1, jobId: null })
     expect((await client.components.get(c.id)).status).toBe('active')

@@ -31,8 +31,9 @@ export async function* exportComponents(storage: Storage, includeDeleted: boolea
   do {
     const page = await storage.components.list({ limit: 1000, cursor, sort: 'id', includeDeleted })
     for (const c of page.items) {
-      const attachments = c.attachments.length ? await storage.attachments.listForComponent(c.id) : []
-      const stock = await storage.locations.stockForComponent(c.id)
+      // A deleted component (includeDeleted) is not found by the per-component reads of live ones.
+      const attachments = !c.attachments.length ? [] : c.deletedAt ? (await storage.attachments.list({ componentId: c.id, limit: 1000 })).items : await storage.attachments.listForComponent(c.id)
+      const stock = c.deletedAt ? [] : await storage.locations.stockForComponent(c.id)
       yield {
         ...c,
         symbols: await Promise.all(c.symbols.map((s) => item('symbols', s.id))),
