@@ -46,9 +46,11 @@ export async function pgComponentCandidates(ex: SqlExecutor, needle: Needle, lim
 
   const query = toTsQuery(text)
   if (query) {
+    // A UNION, not an OR: each side is answered by its own GIN index (the OR scanned the table, 10 ms at 5,000).
     const rows = await ex.all<{ id: string }>(
-      `SELECT c.id AS id FROM components c WHERE c.deleted_at IS NULL AND (${PG_WORDS('c')} @@ ?::tsquery
-         OR EXISTS (SELECT 1 FROM mpns m WHERE m.component_id = c.id AND ${PG_PART_WORDS('m')} @@ ?::tsquery)) LIMIT ?`,
+      `SELECT c.id AS id FROM components c WHERE c.deleted_at IS NULL AND ${PG_WORDS('c')} @@ ?::tsquery
+       UNION SELECT c.id FROM mpns m JOIN components c ON c.id = m.component_id WHERE c.deleted_at IS NULL AND ${PG_PART_WORDS('m')} @@ ?::tsquery
+       LIMIT ?`,
       [query, query, WORD_TIER_MAX_ROWS],
     )
     const fresh = rows.map((r) => r.id).filter((id) => !ids.has(id))
@@ -59,10 +61,10 @@ export async function pgComponentCandidates(ex: SqlExecutor, needle: Needle, lim
 
   if (countRanked(found, needle, 2) >= limit) return found
   const like = `%${likeEscape(text.toLowerCase())}%`
+  // Each side of the UNION on its own trigram index.
   const rows = await ex.all<{ id: string }>(
-    `SELECT c.id AS id FROM components c
-     WHERE c.deleted_at IS NULL AND ((lower(c.name) || ' ' || lower(c.ipn::text)) LIKE ?1 ESCAPE '\\'
-       OR EXISTS (SELECT 1 FROM mpns m WHERE m.component_id = c.id AND lower(m.part_number::text) LIKE ?1 ESCAPE '\\'))
+    `(SELECT c.id AS id FROM components c WHERE c.deleted_at IS NULL AND (lower(c.name) || ' ' || lower(c.ipn::text)) LIKE ?1 ESCAPE '\\' LIMIT ?2)
+     UNION (SELECT c.id FROM mpns m JOIN components c ON c.id = m.component_id WHERE c.deleted_at IS NULL AND lower(m.part_number::text) LIKE ?1 ESCAPE '\\' LIMIT ?2)
      LIMIT ?2`,
     [like, take + ids.size],
   )
