@@ -17,7 +17,7 @@ const ADMIN_URL = process.env.COMPLIB_BENCH_DATABASE_URL ?? process.env.COMPLIB_
 const WRITERS = 16
 
 export async function benchPostgres(ctx: HttpBenchContext, sqlite: ServerProcess, ids: string[]): Promise<BenchRow[]> {
-  const url = await _database(ctx)
+  const url = await _database(ctx, ids)
   if (!url) return []
   const scratch = copyFolder(ctx.smallLibrary)
   const one = await startServerProcess(scratch, ['--database', url])
@@ -117,7 +117,7 @@ async function _suggest(server: ServerProcess): Promise<number[]> {
 }
 
 /** The bench's PostgreSQL copy of the library, made when missing; null (and a note) without a server. */
-async function _database(ctx: HttpBenchContext): Promise<string | null> {
+async function _database(ctx: HttpBenchContext, ids: readonly string[]): Promise<string | null> {
   const admin = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 3000 })
   try {
     await admin.connect()
@@ -130,7 +130,7 @@ async function _database(ctx: HttpBenchContext): Promise<string | null> {
     const url = Object.assign(new URL(ADMIN_URL), { pathname: `/${name}` }).toString()
     const exists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount
     if (exists) {
-      const ok = await _countMatches(url, ctx.size).catch(() => false)
+      const ok = await _holds(url, ctx.size, ids).catch(() => false)
       if (ok) return url
       await admin.query(`DROP DATABASE ${name} WITH (FORCE)`)
     }
@@ -156,12 +156,18 @@ async function _database(ctx: HttpBenchContext): Promise<string | null> {
   }
 }
 
-/** Whether the database holds the whole library (opening it also brings its schema up to date). */
-async function _countMatches(url: string, size: number): Promise<boolean> {
+/**
+ * Whether the database holds this very library: as many components, and the
+ * listed ones (a library generated again has other ids). Opening it also
+ * brings its schema up to date.
+ */
+async function _holds(url: string, size: number, ids: readonly string[]): Promise<boolean> {
   const storage = await createPostgresStorage({ url })
   try {
     const stats = await storage.stats()
-    return stats.components + stats.deletedComponents === size
+    if (stats.components + stats.deletedComponents !== size) return false
+    const sample = [ids[0]!, ids[Math.floor(ids.length / 2)]!, ids.at(-1)!]
+    return (await storage.components.getMany(sample, { includeDeleted: true })).length === sample.length
   } finally {
     await storage.close()
   }
