@@ -349,6 +349,12 @@ const MIGRATIONS: readonly string[] = [
     END LOOP;
   END $$;
   `,
+  // Suggest's prefix tier compares lower(x) COLLATE "C" (what COLLATE NOCASE becomes here):
+  // without these, a prefix of an IPN or a part number read every row (37 ms at 100,000).
+  /* sql */ `
+  CREATE INDEX components_ipn_folded ON components (lower(ipn::text) COLLATE "C");
+  CREATE INDEX mpns_part_number_folded ON mpns (lower(part_number::text) COLLATE "C");
+  `,
 ]
 
 /** The lock key that serialises migrations (and writes: see engine.ts) across servers. */
