@@ -109,17 +109,17 @@ async function _tables(ex: SqlExecutor): Promise<Map<string, { columns: string[]
     }
     return out
   }
-  const columns = await ex.all<{ table: string; column: string; generated: string }>(
-    `SELECT table_name AS "table", column_name AS "column", CASE WHEN table_name = 'components' AND column_name = 'rowid' THEN 'yes' ELSE 'no' END AS generated
-     FROM information_schema.columns WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position`,
+  // Columns only one side has (PostgreSQL's components.rowid) drop out where the copy intersects them.
+  const columns = await ex.all<{ table: string; column: string }>(
+    `SELECT table_name AS "table", column_name AS "column" FROM information_schema.columns WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position`,
   )
   const keys = await ex.all<{ table: string; column: string }>(
     `SELECT c.relname AS "table", a.attname AS "column" FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid JOIN pg_namespace n ON n.oid = c.relnamespace
        JOIN LATERAL unnest(i.indkey) WITH ORDINALITY AS k(attnum, ord) ON true JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = k.attnum
      WHERE i.indisprimary AND n.nspname = current_schema() ORDER BY c.relname, k.ord`,
   )
-  for (const { table, column, generated } of columns) {
-    if (DERIVED.test(table) || generated === 'yes') continue
+  for (const { table, column } of columns) {
+    if (DERIVED.test(table)) continue
     const entry = out.get(table) ?? { columns: [], key: [] }
     entry.columns.push(column)
     out.set(table, entry)
@@ -173,7 +173,5 @@ async function _selfReferences(ex: SqlExecutor, table: string): Promise<string[]
 
 /** A value read from either engine, as the other binds it. */
 function _value(value: unknown): SqlParam {
-  if (value === undefined) return null
-  if (typeof value === 'bigint') return Number(value)
-  return value as SqlParam
+  return value === undefined ? null : (value as SqlParam)
 }

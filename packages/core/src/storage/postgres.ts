@@ -57,7 +57,7 @@ export async function createPostgresStorage(options: PostgresStorageOptions): Pr
     },
     backup() {
       return Promise.reject(
-        new ComplibError('NOT_IMPLEMENTED', 'a library on PostgreSQL is backed up with pg_dump (docs: "Running on PostgreSQL"); GET /api/exports/components exports its content'),
+        new ComplibError('NOT_IMPLEMENTED', 'a library on PostgreSQL is backed up with pg_dump (README: "On PostgreSQL"); GET /api/exports/components exports its content'),
       )
     },
     blobs: {

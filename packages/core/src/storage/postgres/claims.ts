@@ -32,7 +32,7 @@ export class RunClaims {
     const existing = this.held.get(runId)
     if (existing && !existing.signal.aborted) return null
     const client = await this._connect()
-    const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS ok', [`complib-run ${this.schema} ${runId}`])
+    const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS ok', [this._key(runId)])
     if (!rows[0]?.ok) return null
     const controller = new AbortController()
     this.held.set(runId, controller)
@@ -42,10 +42,15 @@ export class RunClaims {
         if (this.held.get(runId) !== controller) return
         this.held.delete(runId)
         if (this.client === client && !controller.signal.aborted) {
-          await client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [`complib-run ${this.schema} ${runId}`]).catch(() => {})
+          await client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [this._key(runId)]).catch(() => {})
         }
       },
     }
+  }
+
+  /** The lock's key: advisory locks are per database, so the schema is part of it. */
+  private _key(runId: string): string {
+    return `complib-run ${this.schema} ${runId}`
   }
 
   async close(): Promise<void> {

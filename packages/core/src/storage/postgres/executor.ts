@@ -14,6 +14,7 @@ export class PgExecutor implements SqlExecutor {
 
   constructor(private readonly client: PoolClient) {}
 
+  /** Runs one statement; with COMPLIB_DEBUG_SQL set, a failing one is printed with its rewritten SQL. */
   private async _query(config: { text: string; values: unknown[]; rowMode?: 'array' }) {
     try {
       return await this.client.query(config)
