@@ -55,14 +55,13 @@ export function createPushRunner(options: RunnerOptions): PushRunner {
   const schedules = new Map<string, { cron: string; job: Cron }>()
   let closed = false
 
-  type Claim = NonNullable<Awaited<ReturnType<NonNullable<Storage['claimRun']>>>>
   /**
    * Executes a run on this server. Where servers share the storage, it first
    * claims the run (false: another live server holds it); losing the claim
    * stops the run here, since another server may now take it over.
    */
-  const launch = async (connectorId: string, runId: string, held?: Claim): Promise<boolean> => {
-    const claim = held ?? (storage.claimRun ? await storage.claimRun(runId) : null)
+  const launch = async (connectorId: string, runId: string): Promise<boolean> => {
+    const claim = storage.claimRun ? await storage.claimRun(runId) : null
     if (storage.claimRun && !claim) return false
     if (active.has(connectorId)) {
       await claim?.release()
@@ -82,12 +81,17 @@ export function createPushRunner(options: RunnerOptions): PushRunner {
   /**
    * Where servers share the storage: takes over the active runs no live server
    * holds (their server died), every SWEEP_MS and at start-up. The sweep also
-   * re-reads the schedules, since a connector changed through another server
-   * changes them here too.
+   * stops the runs here that another server cancelled, and re-reads the
+   * schedules, since a connector changed through another server changes them
+   * here too.
    */
   const takeOver = async (reason: string): Promise<Run[]> => {
     const out: Run[] = []
-    for (const run of await storage.runs.listActive()) {
+    const stillActive = await storage.runs.listActive()
+    // A run of this server that is no longer active in the storage was cancelled through another server: stop it here.
+    const ids = new Set(stillActive.map((r) => r.id))
+    for (const mine of active.values()) if (!ids.has(mine.runId)) mine.controller.abort()
+    for (const run of stillActive) {
       if (closed || active.has(run.connectorId)) continue
       if (await launch(run.connectorId, run.id)) {
         log(`[connector:webhook] resuming run ${run.id} ${reason}`)

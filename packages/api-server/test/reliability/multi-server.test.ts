@@ -70,6 +70,27 @@ describe.skipIf(unreachable !== null)(`three servers on one PostgreSQL database$
     }
   })
 
+  it('stops a run on the server that executes it when another server cancels it', { timeout: 60_000 }, async () => {
+    // Eight batches of 250, each held 1.5 s by the receiver: the run outlasts a sweep.
+    for (const start of [0, 1000]) await api(servers[1]!, 'POST', '/api/bulk/components', { items: Array.from({ length: 1000 }, (_, i) => ({ name: `cancel ${start + i}`, ipn: `MC-${start + i}` })) })
+    const receiver = await startReceiver(() => ({ status: 202, delayMs: 1500 }))
+    try {
+      const connector = await api(servers[0]!, 'POST', '/api/connectors', { name: 'cancel elsewhere', secret: SECRET, config: { url: receiver.url, concurrency: 1, requestsPerSecond: 1000 } }, 201)
+      const run = await api(servers[0]!, 'POST', `/api/connectors/${connector.id}/push`, undefined, 202)
+      while (receiver.received.length === 0) await sleep(20)
+      const cancelled = await api(servers[1]!, 'POST', `/api/connector-runs/${run.id}/cancel`)
+      expect(cancelled.status).toBe('cancelled')
+      // The executing server notices at its next sweep (every 5 s) and sends nothing more after that.
+      await sleep(6_500)
+      const sent = receiver.received.length
+      await sleep(1_500)
+      expect(receiver.received.length).toBe(sent)
+      expect((await api(servers[2]!, 'GET', `/api/connector-runs/${run.id}`)).status).toBe('cancelled')
+    } finally {
+      await receiver.close()
+    }
+  })
+
   it('takes over the push of a server killed mid-run: every live id delivered, acknowledged batches not sent again, resent ones unchanged', { timeout: 120_000 }, async () => {
     const items = Array.from({ length: 4000 }, (_, i) => ({ name: `part ${i}`, ipn: `MS-${i}` }))
     for (let i = 0; i < items.length; i += 1000) await api(servers[1]!, 'POST', '/api/bulk/components', { items: items.slice(i, i + 1000) })
