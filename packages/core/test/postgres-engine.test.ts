@@ -81,6 +81,50 @@ describe.skipIf(unreachable !== null)(`the PostgreSQL engine${unreachable ? ` (s
     expect((await a.components.get(part.id)).name).toBe('read only')
   })
 
+  it('refuses a write in a read that runs as one statement outside a transaction, too', async () => {
+    const part = await a.components.create({ name: 'read only, one statement' })
+    await expect(a.database.run((ex) => ex.run(`UPDATE components SET name = 'changed' WHERE id = ?`, [part.id]), false, 'test.oneStatement')).rejects.toThrow(
+      /read-only transaction/,
+    )
+    expect((await a.components.get(part.id)).name).toBe('read only, one statement')
+  })
+
+  it('reads a component in one round trip, a prepared statement outside any transaction', async () => {
+    const part = await a.components.create({ name: 'one trip' })
+    await a.components.getJson(part.id)
+    const sent = await _statements(() => a.components.getJson(part.id))
+    expect(sent).toHaveLength(1)
+    expect(sent[0]!.text).toMatch(/^SELECT/)
+    expect(sent[0]!.name).toBeTruthy()
+  })
+
+  it('runs a read of several statements in one REPEATABLE READ snapshot, from its second call on without a wasted statement', async () => {
+    const part = await a.components.create({ name: 'history' })
+    await a.components.update(part.id, { description: 'second version' })
+    const first = await a.components.history(part.id, { limit: 10 })
+    const sent = await _statements(() => a.components.history(part.id, { limit: 10 }))
+    expect(sent[0]!.text).toBe('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY')
+    expect(sent.at(-1)!.text).toBe('COMMIT')
+    expect(sent.length).toBeGreaterThan(3)
+    expect((await a.components.history(part.id, { limit: 10 })).items).toEqual(first.items)
+    expect(first.items.map((i) => i.version)).toEqual([2, 1])
+  })
+
+  it('writes a PATCH in five round trips: lock, read, update returning the view, history event, commit', async () => {
+    const part = await a.components.create({ name: 'five trips' })
+    const sent = await _statements(() => a.components.update(part.id, { description: 'patched' }))
+    expect(sent.map((s) => s.text.split(/\s+/)[0])).toEqual(['BEGIN', 'SELECT', 'UPDATE', 'INSERT', 'COMMIT'])
+    expect((await b.components.get(part.id)).description).toBe('patched')
+  })
+
+  it('plans a search pattern for its value: LIKE and tsquery statements are not prepared', async () => {
+    await a.components.create({ name: 'pattern holder 4k7' })
+    const sent = await _statements(() => a.search.suggest('components', 'attern', 10))
+    const patterns = sent.filter((s) => /\bI?LIKE\b|@@/.test(s.text))
+    expect(patterns.length).toBeGreaterThan(0)
+    expect(patterns.every((s) => s.name === undefined)).toBe(true)
+  })
+
   it('keeps attachment bytes in the database, where every server reaches them', async () => {
     const bytes = new TextEncoder().encode('datasheet')
     await a.blobs.write('ab'.repeat(32), bytes)
@@ -151,6 +195,24 @@ async function _proxy(host: string, port: number) {
       await this.cut()
     },
   }
+}
+
+/** The statements every pg client sends while `fn` runs (text and prepared name). */
+async function _statements(fn: () => Promise<unknown>): Promise<Array<{ text: string; name: string | undefined }>> {
+  const sent: Array<{ text: string; name: string | undefined }> = []
+  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown }
+  const original = proto.query
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    const config = args[0] as string | { text: string; name?: string }
+    sent.push(typeof config === 'string' ? { text: config, name: undefined } : { text: config.text, name: config.name })
+    return original.apply(this, args)
+  }
+  try {
+    await fn()
+  } finally {
+    proto.query = original
+  }
+  return sent
 }
 
 async function _probe(connectionString: string): Promise<string | null> {

@@ -47,7 +47,7 @@ export interface DatabaseBlobs {
 export async function createPostgresStorage(options: PostgresStorageOptions): Promise<PostgresStorage> {
   const db = await PostgresDatabase.open(options)
   const claims = new RunClaims(options.url, options.log, options.schema)
-  const root = bindSession((fn, write) => db.run(fn, write))
+  const root = bindSession((fn, write, name) => db.run(fn, write, name))
   return defineStorage<PostgresStorage>({
     name: POSTGRES,
     database: db,
@@ -65,7 +65,7 @@ export async function createPostgresStorage(options: PostgresStorageOptions): Pr
         db.run(async (ex) => {
           await ex.run('INSERT INTO blobs (sha256, bytes) VALUES (?, ?) ON CONFLICT (sha256) DO NOTHING', [sha256, bytes])
         }),
-      read: (sha256) => db.run(async (ex) => (await ex.get<{ bytes: Uint8Array }>('SELECT bytes FROM blobs WHERE sha256 = ?', [sha256]))?.bytes ?? null, false),
+      read: (sha256) => db.run(async (ex) => (await ex.get<{ bytes: Uint8Array }>('SELECT bytes FROM blobs WHERE sha256 = ?', [sha256]))?.bytes ?? null, false, 'blobs.read'),
       removeUnused: (sha256) =>
         db.run(async (ex) => {
           await ex.run('DELETE FROM blobs WHERE sha256 = ? AND NOT EXISTS (SELECT 1 FROM attachments WHERE sha256 = ?)', [sha256, sha256])

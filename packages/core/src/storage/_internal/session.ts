@@ -48,17 +48,22 @@ const READS = new Set([
   'stockForComponent', 'suggest', 'search', 'parametric', 'listActive', 'getBatchPayload', 'stats',
 ])
 
-/** Runs one store call; `write` is false for the methods that only read. */
-export type Runner = <T>(fn: (ex: SqlExecutor) => T | Promise<T>, write: boolean) => Promise<T>
+/**
+ * Runs one store call; `write` is false for the methods that only read, and
+ * `name` (`group.method`) tells an engine which call it is (PostgreSQL learns
+ * which reads are one statement).
+ */
+export type Runner = <T>(fn: (ex: SqlExecutor) => T | Promise<T>, write: boolean, name: string) => Promise<T>
 
 /** A StorageSession whose every method runs its store function through `run`. */
 export function bindSession(run: Runner): StorageSession {
-  const session: Record<string, unknown> = { stats: () => run((ex) => stats(ex), false) }
+  const session: Record<string, unknown> = { stats: () => run((ex) => stats(ex), false, 'stats') }
   for (const [group, repo] of Object.entries(REPOS)) {
     const bound: Record<string, unknown> = {}
     for (const [method, fn] of Object.entries(repo as Record<string, (ex: SqlExecutor, ...args: unknown[]) => unknown>)) {
       const write = !READS.has(method)
-      bound[method] = (...args: unknown[]) => run((ex) => fn(ex, ...args), write)
+      const name = `${group}.${method}`
+      bound[method] = (...args: unknown[]) => run((ex) => fn(ex, ...args), write, name)
     }
     session[group] = bound
   }

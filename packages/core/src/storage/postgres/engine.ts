@@ -1,6 +1,6 @@
 import pg from 'pg'
 import { ComplibError } from '../../errors'
-import { PgExecutor } from './executor'
+import { PgExecutor, PreparedNames } from './executor'
 import { MIGRATION_LOCK, migratePostgres } from './schema'
 
 export interface PostgresDatabaseOptions {
@@ -41,6 +41,10 @@ const TYPES = {
  */
 export class PostgresDatabase {
   private closed = false
+  /** Reads (by store method) that issue more than one statement: they run in a snapshot transaction. */
+  private readonly snapshotReads = new Set<string>()
+  /** Names of the prepared statements, shared by every connection (PreparedNames). */
+  private readonly statements = new PreparedNames()
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -54,7 +58,9 @@ export class PostgresDatabase {
       connectionString: options.url,
       max: options.poolSize ?? 10,
       types: TYPES,
-      options: `-c search_path=${schema},public`,
+      // Every transaction is read only unless it says otherwise (writes begin READ WRITE): a
+      // read that runs as one statement outside a transaction is refused a write as well.
+      options: `-c search_path=${schema},public -c default_transaction_read_only=on`,
       application_name: 'complib',
     })
     // An idle connection that fails (the database restarted) is dropped from the pool, not thrown.
@@ -68,8 +74,10 @@ export class PostgresDatabase {
       throw new Error(`[storage] cannot reach PostgreSQL at ${_redact(options.url)}: ${(error as Error).message}`)
     }
     try {
+      await client.query('SET SESSION default_transaction_read_only = off')
       if (schema !== 'public') await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`)
       const changed = await migratePostgres(client)
+      await client.query('SET SESSION default_transaction_read_only = on')
       if (changed) options.log?.(`[storage] PostgreSQL schema ${schema} created or migrated`)
     } catch (error) {
       client.release()
@@ -83,9 +91,44 @@ export class PostgresDatabase {
   /**
    * Runs `fn` in one transaction: with the write lock when `write`, else read
    * only. Commits when `fn` resolves (a throw rolls back); resolves after COMMIT.
+   *
+   * A read named by `name` (its store method) is first run as it comes: its
+   * first statement goes out alone, outside a transaction, which is one
+   * round trip and one snapshot of its own. A read that goes on to a second
+   * statement is stopped there, remembered, and run again (as every later
+   * call of it) inside a REPEATABLE READ transaction, so its statements see
+   * one snapshot. Reads are side-effect free, so running one again is safe.
    */
-  async run<T>(fn: (ex: PgExecutor) => T | Promise<T>, write = true): Promise<T> {
+  async run<T>(fn: (ex: PgExecutor) => T | Promise<T>, write = true, name?: string): Promise<T> {
     if (this.closed) throw new ComplibError('SERVICE_UNAVAILABLE', 'the storage is closed')
+    if (!write && name !== undefined && !this.snapshotReads.has(name)) {
+      const { result, statements } = await this._withClient(async (client) => {
+        const ex = new PgExecutor(client, this.statements, 1)
+        try {
+          return { result: await fn(ex), statements: ex.statements }
+        } catch (error) {
+          if (ex.statements <= 1) throw error
+          return { result: undefined, statements: ex.statements }
+        }
+      })
+      if (statements <= 1) return result as T
+      this.snapshotReads.add(name)
+    }
+    return await this._withClient(async (client, broke) => {
+      try {
+        await client.query(write ? `BEGIN READ WRITE; SELECT pg_advisory_xact_lock(${WRITE_LOCK})` : 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY')
+        const result = await fn(new PgExecutor(client, this.statements))
+        await client.query('COMMIT')
+        return result
+      } catch (error) {
+        await client.query('ROLLBACK').catch(broke)
+        throw error
+      }
+    })
+  }
+
+  /** Runs `fn` on a pooled connection; a connection that failed is dropped, not put back. */
+  private async _withClient<T>(fn: (client: pg.PoolClient, broke: () => void) => Promise<T>): Promise<T> {
     let client: pg.PoolClient
     try {
       client = await this.pool.connect()
@@ -100,16 +143,8 @@ export class PostgresDatabase {
     }
     client.on('error', onError)
     try {
-      await client.query(write ? `BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK})` : 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY')
-      const result = await fn(new PgExecutor(client))
-      await client.query('COMMIT')
-      return result
+      return await fn(client, onError)
     } catch (error) {
-      try {
-        await client.query('ROLLBACK')
-      } catch {
-        broken = true
-      }
       throw _storageError(error)
     } finally {
       client.off('error', onError)
@@ -121,7 +156,7 @@ export class PostgresDatabase {
   async drop(): Promise<void> {
     const schema = this.options.schema
     if (!schema || schema === 'public') throw new Error('[storage] refusing to drop the public schema')
-    await this.pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
+    await this.pool.query(`BEGIN READ WRITE; DROP SCHEMA IF EXISTS ${schema} CASCADE; COMMIT`)
     await this.close()
   }
 
