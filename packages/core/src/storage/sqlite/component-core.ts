@@ -1,6 +1,6 @@
 import { ComplibError } from '../../errors'
 import type { Component } from '../../schemas'
-import type { SqlExecutor } from '../_internal/sql-executor'
+import type { SqlExecutor, SqlParam } from '../_internal/sql-executor'
 import { chunks, notFound, now, placeholders } from './_shared'
 
 /**
@@ -66,11 +66,16 @@ const COMPONENT_JSON_PG = /* sql */ `json_build_object(
   'kicadValue', c.kicad_value, 'excludeFromBom', c.exclude_from_bom <> 0, 'excludeFromBoard', c.exclude_from_board <> 0, 'excludeFromSim', c.exclude_from_sim <> 0,
   'createdAt', c.created_at, 'updatedAt', c.updated_at, 'version', c.version, 'deletedAt', c.deleted_at)::text`
 
+/** The view builder of the executor's engine, over a `components c` row. */
+function _viewJson(ex: SqlExecutor): string {
+  return ex.dialect === 'sqlite' ? COMPONENT_JSON : COMPONENT_JSON_PG
+}
+
 /** Computes component views from the tables, keyed by id (what touchComponent stores). */
 export async function computeComponents(ex: SqlExecutor, ids: readonly string[]): Promise<Map<string, Component>> {
   const out = new Map<string, Component>()
   for (const part of chunks([...new Set(ids)])) {
-    for (const row of await ex.all<{ id: string; json: string }>(`SELECT c.id AS id, ${ex.dialect === 'sqlite' ? COMPONENT_JSON : COMPONENT_JSON_PG} AS json FROM components c WHERE c.id IN (${placeholders(part.length)})`, part)) {
+    for (const row of await ex.all<{ id: string; json: string }>(`SELECT c.id AS id, ${_viewJson(ex)} AS json FROM components c WHERE c.id IN (${placeholders(part.length)})`, part)) {
       out.set(row.id, JSON.parse(row.json) as Component)
     }
   }
@@ -188,6 +193,15 @@ export async function requireComponentRow(ex: SqlExecutor, id: string, includeDe
   return row
 }
 
+/** requireComponentRow and the component's current view, in one statement (what an update starts from). */
+export async function requireComponentWithView(ex: SqlExecutor, id: string): Promise<{ row: ComponentRow; view: Component }> {
+  const found = await ex.get<ComponentRow & { view: string | null }>(`SELECT ${COMPONENT_COLUMNS}, ${VIEW_OF_ROW} AS view FROM components c WHERE c.id = ?`, [id])
+  if (!found) throw notFound('component', id)
+  if (found.deleted_at !== null) throw deletedComponent(id, found.deleted_at)
+  const { view, ...row } = found
+  return { row, view: view !== null ? (JSON.parse(view) as Component) : (await loadComponents(ex, [id])).get(id)! }
+}
+
 /** NOT_FOUND for a component that is soft-deleted: it says so, and how to bring it back. */
 export function deletedComponent(id: string, deletedAt: string): ComplibError {
   return new ComplibError(
@@ -204,16 +218,43 @@ export async function loadComponent(ex: SqlExecutor, id: string, includeDeleted 
 
 export type ComponentEventOp = 'create' | 'update' | 'delete' | 'restore' | 'purge'
 
+/** Column assignments for touchComponent to make in its own UPDATE of the row: `column = ?` and the values. */
+export interface ComponentSets {
+  columns: string[]
+  values: SqlParam[]
+}
+
 /**
  * Records that a component changed: bumps `version` and `updatedAt` (except
  * for `create`, whose row already holds version 1), writes a history event
  * with the new snapshot, and re-indexes it for search. Returns the new view.
- * Every write to a component or its children ends with this call.
+ * Every write to a component or its children ends with this call. `sets`
+ * are made by the same UPDATE, which also returns the new view: with the
+ * event's INSERT, two statements (round trips, on PostgreSQL) in all.
  */
-export async function touchComponent(ex: SqlExecutor, id: string, op: Exclude<ComponentEventOp, 'purge'>, changes: readonly string[], at: string = now()): Promise<Component> {
-  if (op !== 'create') await ex.run('UPDATE components SET version = version + 1, updated_at = ? WHERE id = ?', [at, id])
-  const component = (await computeComponents(ex, [id])).get(id)
-  if (!component) throw notFound('component', id)
+export async function touchComponent(
+  ex: SqlExecutor,
+  id: string,
+  op: Exclude<ComponentEventOp, 'purge'>,
+  changes: readonly string[],
+  at: string = now(),
+  sets: ComponentSets = { columns: [], values: [] },
+): Promise<Component> {
+  const columns = [...sets.columns, ...(op === 'create' ? [] : ['version = version + 1', 'updated_at = ?'])]
+  const values = [...sets.values, ...(op === 'create' ? [] : [at]), id]
+  const select = `SELECT ${_viewJson(ex)} AS json FROM components c WHERE c.id = ?`
+  let row: { json: string } | undefined
+  if (columns.length === 0) row = await ex.get(select, [id])
+  else if (ex.dialect === 'postgres') {
+    // One round trip: the UPDATE returns the view it leads to.
+    row = await ex.get(`UPDATE components AS c SET ${columns.join(', ')} WHERE c.id = ? RETURNING ${_viewJson(ex)} AS json`, values)
+  } else {
+    // SQLite's RETURNING cannot name the table by an alias (the view builder's `c`); a statement costs no round trip here.
+    await ex.run(`UPDATE components SET ${columns.join(', ')} WHERE id = ?`, values)
+    row = await ex.get(select, [id])
+  }
+  if (!row) throw notFound('component', id)
+  const component = JSON.parse(row.json) as Component
   await ex.run('INSERT INTO component_events (component_id, op, version, at, changes, snapshot) VALUES (?, ?, ?, ?, ?, ?)', [
     id,
     op,

@@ -7,7 +7,7 @@ import type { ComponentStore } from '../types'
 import { checkVersion, conflict, decodeCursor, encodeCursor, notFound, now } from './_shared'
 import { ensureCategoryPath } from './category-store'
 import { setLinks, setMpns, setParameters, setTags } from './component-children'
-import { deletedComponent, loadComponent, loadComponentJsonList, readComponentsForDelivery, rereadComponentsForDelivery, VIEW_OF_ROW, loadComponentList, loadComponents, requireComponentRow, touchComponent, unindexComponent } from './component-core'
+import { deletedComponent, loadComponent, loadComponentJsonList, readComponentsForDelivery, rereadComponentsForDelivery, VIEW_OF_ROW, loadComponentList, requireComponentRow, requireComponentWithView, touchComponent, unindexComponent } from './component-core'
 import { queryComponentIds, queryComponentJsonPage } from './component-query'
 import type { StoreRepo } from './repo'
 
@@ -56,9 +56,8 @@ export const components = {
   create: async (ex, input) => await _create(ex, input),
 
   async update(ex, id, patch, options) {
-    const row = await requireComponentRow(ex, id)
+    const { row, view: before } = await requireComponentWithView(ex, id)
     checkVersion('component', id, row.version, options?.ifVersion)
-    const before = (await loadComponents(ex, [id])).get(id)!
     if (patch.status !== undefined) assertTransition(row.status, patch.status)
     // A path names a category of the tree, made where missing, as its stored names.
     if (patch.category) patch = { ...patch, category: await ensureCategoryPath(ex, patch.category) }
@@ -93,25 +92,22 @@ export const components = {
       fields.push('ipn_key = ?')
       values.push(foldKey(patch.ipn!))
     }
-    if (fields.length) await ex.run(`UPDATE components SET ${fields.join(', ')} WHERE id = ?`, [...values, id])
     await _writeChildren(ex, id, patch, at)
-    return await touchComponent(ex, id, 'update', changed, at)
+    return await touchComponent(ex, id, 'update', changed, at, { columns: fields, values })
   },
 
   async delete(ex, id, options) {
     const row = await requireComponentRow(ex, id)
     checkVersion('component', id, row.version, options?.ifVersion)
     const at = now()
-    await ex.run('UPDATE components SET deleted_at = ? WHERE id = ?', [at, id])
-    return await touchComponent(ex, id, 'delete', ['deletedAt'], at)
+    return await touchComponent(ex, id, 'delete', ['deletedAt'], at, { columns: ['deleted_at = ?'], values: [at] })
   },
 
   async restore(ex, id) {
     const row = await requireComponentRow(ex, id, true)
     if (row.deleted_at === null) return await loadComponent(ex, id)
     await _assertIpnFree(ex, row.ipn, id)
-    await ex.run('UPDATE components SET deleted_at = NULL, ipn_key = ? WHERE id = ?', [foldKey(row.ipn), id])
-    return await touchComponent(ex, id, 'restore', ['deletedAt'])
+    return await touchComponent(ex, id, 'restore', ['deletedAt'], now(), { columns: ['deleted_at = NULL', 'ipn_key = ?'], values: [foldKey(row.ipn)] })
   },
 
   async purge(ex, id) {
