@@ -355,6 +355,19 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX components_ipn_folded ON components (lower(ipn::text) COLLATE "C");
   CREATE INDEX mpns_part_number_folded ON mpns (lower(part_number::text) COLLATE "C");
   `,
+  // Search's GIN indexes take each change at once instead of in a pending list. Every
+  // component write touches them (updated_at is indexed, so no update is HOT), and every
+  // search read the whole pending list: up to 4 MB of it made a word query on 100,000
+  // components take 22 ms instead of 2. Measured on that library: durable writes the same
+  // (936/s against 919/s), suggest p99 from 23 to 10 ms. The entries pending now go in.
+  /* sql */ `
+  ALTER INDEX components_words SET (fastupdate = off);
+  ALTER INDEX components_trgm SET (fastupdate = off);
+  ALTER INDEX mpns_words SET (fastupdate = off);
+  ALTER INDEX mpns_trgm SET (fastupdate = off);
+  ALTER INDEX tags_trgm SET (fastupdate = off);
+  SELECT gin_clean_pending_list(i::regclass) FROM unnest(ARRAY['components_words', 'components_trgm', 'mpns_words', 'mpns_trgm', 'tags_trgm']) AS i;
+  `,
 ]
 
 /** The lock key that serialises migrations (and writes: see engine.ts) across servers. */

@@ -1,5 +1,5 @@
 import type { SqlExecutor } from '../_internal/sql-executor'
-import { likeEscape } from '../sqlite/_shared'
+import { chunks, likeEscape } from '../sqlite/_shared'
 import { searchWords } from '../sqlite/component-query'
 import { loadComponentCandidates, mpnCandidateRows } from '../sqlite/search-candidates'
 import { type Candidate, countRanked, type Needle, tierSize } from '../sqlite/search-rank'
@@ -24,8 +24,9 @@ export function toTsQuery(text: string): string | null {
   return words.map((w) => `'${w.toLowerCase().replace(/'/g, "''").replace(/\\/g, '\\\\')}':*`).join(' & ')
 }
 
-/** Word-prefix hits are confirmed by the ranking; at most this many are read. */
+/** Word-prefix hits are confirmed by the ranking; at most this many are read, a first chunk of WORD_TIER_CHUNK. */
 const WORD_TIER_MAX_ROWS = 500
+const WORD_TIER_CHUNK = 100
 
 export async function pgComponentCandidates(ex: SqlExecutor, needle: Needle, limit: number): Promise<Candidate[]> {
   const take = tierSize(limit)
@@ -46,29 +47,31 @@ export async function pgComponentCandidates(ex: SqlExecutor, needle: Needle, lim
 
   const query = toTsQuery(text)
   if (query) {
-    // A UNION, not an OR: each side is answered by its own GIN index (the OR scanned the table, 10 ms at 5,000).
+    // UNION ALL, each side on its own GIN index and LIMITed, so the read stops at the limit
+    // rows (a UNION hashed every match first: 22 ms for `47k` at 100,000).
+    // The ids come in one read; their candidates are loaded WORD_TIER_CHUNK at a time, until enough rank.
     const rows = await ex.all<{ id: string }>(
-      `SELECT c.id AS id FROM components c WHERE c.deleted_at IS NULL AND ${PG_WORDS('c')} @@ ?::tsquery
-       UNION SELECT c.id FROM mpns m JOIN components c ON c.id = m.component_id WHERE c.deleted_at IS NULL AND ${PG_PART_WORDS('m')} @@ ?::tsquery
-       LIMIT ?`,
-      [query, query, WORD_TIER_MAX_ROWS],
+      `(SELECT c.id AS id FROM components c WHERE c.deleted_at IS NULL AND ${PG_WORDS('c')} @@ ?1::tsquery LIMIT ?2)
+       UNION ALL (SELECT c.id FROM mpns m JOIN components c ON c.id = m.component_id WHERE c.deleted_at IS NULL AND ${PG_PART_WORDS('m')} @@ ?1::tsquery LIMIT ?2)`,
+      [query, WORD_TIER_MAX_ROWS],
     )
-    const fresh = rows.map((r) => r.id).filter((id) => !ids.has(id))
+    const fresh = [...new Set(rows.map((r) => r.id))].filter((id) => !ids.has(id))
     fresh.forEach((id) => ids.add(id))
-    found.push(...(await loadComponentCandidates(ex, fresh)))
-    if (countRanked(found, needle, 1) >= limit) return found
+    for (const chunk of chunks(fresh, WORD_TIER_CHUNK)) {
+      found.push(...(await loadComponentCandidates(ex, chunk)))
+      if (countRanked(found, needle, 1) >= limit) return found
+    }
   }
 
   if (countRanked(found, needle, 2) >= limit) return found
   const like = `%${likeEscape(text.toLowerCase())}%`
-  // Each side of the UNION on its own trigram index.
+  // Each side on its own trigram index, as above.
   const rows = await ex.all<{ id: string }>(
     `(SELECT c.id AS id FROM components c WHERE c.deleted_at IS NULL AND (lower(c.name) || ' ' || lower(c.ipn::text)) LIKE ?1 ESCAPE '\\' LIMIT ?2)
-     UNION (SELECT c.id FROM mpns m JOIN components c ON c.id = m.component_id WHERE c.deleted_at IS NULL AND lower(m.part_number::text) LIKE ?1 ESCAPE '\\' LIMIT ?2)
-     LIMIT ?2`,
+     UNION ALL (SELECT c.id FROM mpns m JOIN components c ON c.id = m.component_id WHERE c.deleted_at IS NULL AND lower(m.part_number::text) LIKE ?1 ESCAPE '\\' LIMIT ?2)`,
     [like, take + ids.size],
   )
-  found.push(...(await loadComponentCandidates(ex, rows.map((r) => r.id).filter((id) => !ids.has(id)))))
+  found.push(...(await loadComponentCandidates(ex, [...new Set(rows.map((r) => r.id))].filter((id) => !ids.has(id)))))
   return found
 }
 
