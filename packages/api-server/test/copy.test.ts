@@ -113,6 +113,13 @@ describe.skipIf(unreachable !== null)(`complib copy between engines${unreachable
     const lines: string[] = []
     await copyCommand(first, url, (line) => lines.push(line))
     expect(lines.at(-1)).toMatch(/^copied [\d,]+ rows in \d+ tables and \d+ attachment files/)
+    // The load is vacuumed and analyzed: statistics for the planner, the row versions it left cleared.
+    const stats = new pg.Client({ connectionString: url })
+    await stats.connect()
+    const tables = (await stats.query(`SELECT relname, last_vacuum, last_analyze FROM pg_stat_user_tables WHERE relname IN ('components', 'component_totals')`)).rows
+    await stats.end()
+    expect(tables).toHaveLength(2)
+    for (const t of tables) expect(t.last_vacuum !== null && t.last_analyze !== null, JSON.stringify(t)).toBe(true)
     const onPostgres = await open(url)
     expect(await snapshot(onPostgres)).toEqual(before)
     // The copy keeps the connector's secret: a push from the new home signs as before.

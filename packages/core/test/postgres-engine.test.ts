@@ -98,6 +98,27 @@ describe.skipIf(unreachable !== null)(`the PostgreSQL engine${unreachable ? ` (s
     expect(sent[0]!.name).toBeTruthy()
   })
 
+  it('reads a page of components with its total in one round trip, an empty page too', async () => {
+    await a.components.create({ name: 'page one trip' })
+    const query = { limit: 2, sort: 'name' } as never
+    await a.components.listJson(query)
+    let page: Awaited<ReturnType<typeof a.components.listJson>> | undefined
+    const sent = await _statements(async () => {
+      page = await a.components.listJson(query)
+    })
+    expect(sent).toHaveLength(1)
+    expect(JSON.parse(Buffer.from(page!.json).toString())).toHaveLength(2)
+    expect(page!.total).toBe((await b.stats()).components)
+    expect(page!.nextCursor).not.toBeNull()
+    const none = await _statements(async () => {
+      const page = await a.components.listJson({ limit: 5, sort: 'name', q: 'nothing-matches-this' } as never)
+      expect(Buffer.from(page.json).toString()).toBe('[]')
+      expect(page.total).toBe(0)
+      expect(page.nextCursor).toBeNull()
+    })
+    expect(none).toHaveLength(1)
+  })
+
   it('runs a read of several statements in one REPEATABLE READ snapshot, from its second call on without a wasted statement', async () => {
     const part = await a.components.create({ name: 'history' })
     await a.components.update(part.id, { description: 'second version' })

@@ -68,13 +68,14 @@ export async function copyLibrary(source: Storage, target: Storage, options: { l
       )) {
         await ex.get(`SELECT setval(pg_get_serial_sequence('${table}', '${column}'), coalesce((SELECT max(${column}) FROM ${table}), 0) + 1, false)`)
       }
-      // Statistics for the planner now, not when autovacuum gets round to it: without them it
-      // scans and sorts a whole table for a page the name index answers (3.7 ms against 0.8).
-      await ex.run('ANALYZE')
     } else {
       for (const { id } of await ex.all<{ id: string }>('SELECT id FROM components')) await reindexComponent(ex, id)
     }
   })
+  // Statistics for the planner now, not when autovacuum gets round to it (without them it
+  // scanned and sorted a whole table for a page the name index answers: 3.7 ms against 0.8),
+  // and the row versions the load left behind cleared.
+  if (target.name === 'postgres') await (target as PostgresStorage).database.vacuum()
   return report
 }
 

@@ -63,4 +63,6 @@ export interface JsonArrayRows {
   missing: number
   /** The other columns of row `max`, as texts (null for NULL); null with fewer rows. A next page's cursor is made of them. */
   atMax: Array<string | null> | null
+  /** The other columns of the first row, the same way; null without rows. */
+  first: Array<string | null> | null
 }

@@ -152,6 +152,19 @@ export class PostgresDatabase {
     }
   }
 
+  /**
+   * VACUUM (ANALYZE) of the schema's tables, outside any transaction: after a
+   * bulk load (`complib copy`), so the planner has statistics and no read
+   * wades through the versions the load left (the live count's one row was
+   * updated once per component: 540 pages that every page of 50 read).
+   */
+  async vacuum(): Promise<void> {
+    await this._withClient(async (client) => {
+      const { rows } = await client.query<{ name: string }>(`SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema()`)
+      for (const { name } of rows) await client.query(`VACUUM (ANALYZE) "${name}"`)
+    })
+  }
+
   /** Drops the schema (tests), then closes the pool. */
   async drop(): Promise<void> {
     const schema = this.options.schema

@@ -60,6 +60,8 @@ export class PgExecutor implements SqlExecutor {
     let rows = 0
     let missing = 0
     let atMax: Array<string | null> | null = null
+    let first: Array<string | null> | null = null
+    const others = (row: unknown[]) => row.slice(1).map((v) => (v === null || v === undefined ? null : String(v)))
     for (const row of result.rows as unknown[][]) {
       if (++rows > max) break
       const bytes = _bytes(row[0])
@@ -67,10 +69,11 @@ export class PgExecutor implements SqlExecutor {
         if (texts++ > 0) parts.push(COMMA)
         parts.push(bytes)
       } else missing++
-      if (rows === max) atMax = row.slice(1).map((v) => (v === null || v === undefined ? null : String(v)))
+      if (rows === 1) first = others(row)
+      if (rows === max) atMax = others(row)
     }
     parts.push(CLOSE)
-    return { json: Buffer.concat(parts), rows: Math.min(result.rows.length, max + 1), missing, atMax }
+    return { json: Buffer.concat(parts), rows: Math.min(result.rows.length, max + 1), missing, atMax, first }
   }
 
   /** Runs `fn` under a savepoint: if it throws, its writes are undone and the transaction goes on. */

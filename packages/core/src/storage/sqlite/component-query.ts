@@ -18,36 +18,58 @@ import { PG_PART_WORDS, PG_WORDS, toTsQuery } from '../postgres/search'
  * b-tree sorts ids, never views.
  */
 export async function queryComponentJsonPage(ex: SqlExecutor, query: ComponentListQuery): Promise<{ json: Uint8Array; total: number; nextCursor: string | null }> {
-  const page = await _pageQuery(ex, query)
+  const page = _pageQuery(ex, query)
+  if (ex.dialect === 'postgres') {
+    // One statement, so one round trip (PostgreSQL runs a read of one statement outside a
+    // transaction): the total rides beside every row, and an empty page is one row of NULLs
+    // beside it. PostgreSQL keeps no order through a join unless told: the order is said again.
+    const rows = await ex.jsonArray(
+      `SELECT CAST(e.snapshot AS BLOB), p.id, p.k, t.n FROM (SELECT (${page.totalSql}) AS n) t LEFT JOIN (${page.sql}) p ON TRUE LEFT JOIN component_events e ON e.seq = p.view_seq ORDER BY ${page.outerOrder}`,
+      [...page.totalParams, ...page.params],
+      query.limit,
+    )
+    const empty = (rows.first?.[0] ?? null) === null
+    if (!empty && rows.missing > 0) return await _computedPage(ex, query)
+    const nextCursor = rows.rows > query.limit && rows.atMax ? page.cursorOf(rows.atMax[0]!, rows.atMax[1] ?? null) : null
+    return { json: rows.json, total: Number(rows.first?.[2] ?? 0), nextCursor }
+  }
   // The page query is the outer loop of the LEFT JOIN, so rows come in its order. The storage
   // contract checks the order of every sort (listJson against listIds).
-  // PostgreSQL keeps no order through a join unless told: the page's order is said again there.
-  const reorder = ex.dialect === 'sqlite' ? '' : ` ORDER BY ${page.outerOrder}`
-  const rows = await ex.jsonArray(`SELECT CAST(e.snapshot AS BLOB), p.id, p.k FROM (${page.sql}) p LEFT JOIN component_events e ON e.seq = p.view_seq${reorder}`, page.params, query.limit)
-  // A component without a stored view (not expected: see _storedViews) has it computed.
-  if (rows.missing > 0) {
-    const ids = await queryComponentIds(ex, query)
-    return { json: Buffer.from(`[${(await loadComponentJsonList(ex, ids.items, true)).join(',')}]`, 'utf8'), total: ids.total, nextCursor: ids.nextCursor }
-  }
+  const rows = await ex.jsonArray(`SELECT CAST(e.snapshot AS BLOB), p.id, p.k FROM (${page.sql}) p LEFT JOIN component_events e ON e.seq = p.view_seq`, page.params, query.limit)
+  if (rows.missing > 0) return await _computedPage(ex, query)
   const nextCursor = rows.rows > query.limit && rows.atMax ? page.cursorOf(rows.atMax[0]!, rows.atMax[1] ?? null) : null
-  return { json: rows.json, total: page.total, nextCursor }
+  return { json: rows.json, total: await _total(ex, page), nextCursor }
+}
+
+/** A page whose components lack a stored view (not expected: see _storedViews), views computed. */
+async function _computedPage(ex: SqlExecutor, query: ComponentListQuery): Promise<{ json: Uint8Array; total: number; nextCursor: string | null }> {
+  const ids = await queryComponentIds(ex, query)
+  return { json: Buffer.from(`[${(await loadComponentJsonList(ex, ids.items, true)).join(',')}]`, 'utf8'), total: ids.total, nextCursor: ids.nextCursor }
+}
+
+async function _total(ex: SqlExecutor, page: { totalSql: string; totalParams: SqlParam[] }): Promise<number> {
+  return (await ex.get<{ n: number }>(`SELECT ${page.totalSql} AS n`, page.totalParams))!.n
 }
 
 export async function queryComponentIds(ex: SqlExecutor, query: ComponentListQuery): Promise<Page<string>> {
-  const page = await _pageQuery(ex, query)
+  const page = _pageQuery(ex, query)
+  const total = await _total(ex, page)
   const rows = await ex.all<{ id: string; k: string | null }>(page.sql, page.params)
   const more = rows.length > query.limit
   if (more) rows.pop()
   const last = rows.at(-1)
-  return { items: rows.map((r) => r.id), total: page.total, nextCursor: more && last ? page.cursorOf(last.id, last.k) : null }
+  return { items: rows.map((r) => r.id), total, nextCursor: more && last ? page.cursorOf(last.id, last.k) : null }
 }
 
 /**
  * The query for a page of ids (`id`, the sort key `k`, `view_seq`), `limit + 1`
- * rows to tell whether more follow; the total it counts from; and the cursor
- * that continues after a row.
+ * rows to tell whether more follow; the scalar subquery of the total it counts
+ * from; and the cursor that continues after a row.
  */
-async function _pageQuery(ex: SqlExecutor, query: ComponentListQuery): Promise<{ sql: string; params: SqlParam[]; total: number; cursorOf: (id: string, k: string | null) => string; outerOrder: string }> {
+function _pageQuery(
+  ex: SqlExecutor,
+  query: ComponentListQuery,
+): { sql: string; params: SqlParam[]; totalSql: string; totalParams: SqlParam[]; cursorOf: (id: string, k: string | null) => string; outerOrder: string } {
   const where: string[] = []
   const params: SqlParam[] = []
   if (!query.includeDeleted) where.push('c.deleted_at IS NULL')
@@ -98,10 +120,8 @@ async function _pageQuery(ex: SqlExecutor, query: ComponentListQuery): Promise<{
   }
   const filter = where.length ? `WHERE ${where.join(' AND ')}` : ''
   // Unfiltered, the live count is kept by triggers (schema.ts, component_totals): no scan per page.
-  const total =
-    where.length === 1 && where[0] === 'c.deleted_at IS NULL'
-      ? (await ex.get<{ n: number }>('SELECT live AS n FROM component_totals'))!.n
-      : (await ex.get<{ n: number }>(`SELECT count(*) AS n FROM components c ${filter}`, params))!.n
+  const unfiltered = where.length === 1 && where[0] === 'c.deleted_at IS NULL'
+  const totalSql = unfiltered ? '(SELECT live FROM component_totals)' : `(SELECT count(*) FROM components c ${filter})`
 
   const desc = query.sort.startsWith('-')
   const key = SORT_COLUMNS[query.sort.replace('-', '') as keyof typeof SORT_COLUMNS]
@@ -125,7 +145,8 @@ async function _pageQuery(ex: SqlExecutor, query: ComponentListQuery): Promise<{
   return {
     sql: `SELECT c.id AS id, ${key} AS k, c.view_seq AS view_seq FROM components c ${keyed.length ? `WHERE ${keyed.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ?`,
     params: [...keyedParams, query.limit + 1],
-    total,
+    totalSql,
+    totalParams: unfiltered ? [] : params,
     cursorOf: (id, k) => encodeCursor(key === 'c.id' ? [id] : [k, id]),
     outerOrder: key === 'c.id' ? `p.id ${dir}` : `p.k ${dir}, p.id ${dir}`,
   }
