@@ -55,7 +55,7 @@ export async function pgComponentCandidates(ex: SqlExecutor, needle: Needle, lim
        UNION ALL (SELECT c.id FROM mpns m JOIN components c ON c.id = m.component_id WHERE c.deleted_at IS NULL AND ${PG_PART_WORDS('m')} @@ ?1::tsquery LIMIT ?2)`,
       [query, WORD_TIER_MAX_ROWS],
     )
-    const fresh = [...new Set(rows.map((r) => r.id))].filter((id) => !ids.has(id))
+    const fresh = _unseen(rows, ids)
     fresh.forEach((id) => ids.add(id))
     for (const chunk of chunks(fresh, WORD_TIER_CHUNK)) {
       found.push(...(await loadComponentCandidates(ex, chunk)))
@@ -71,8 +71,13 @@ export async function pgComponentCandidates(ex: SqlExecutor, needle: Needle, lim
      UNION ALL (SELECT c.id FROM mpns m JOIN components c ON c.id = m.component_id WHERE c.deleted_at IS NULL AND lower(m.part_number::text) LIKE ?1 ESCAPE '\\' LIMIT ?2)`,
     [like, take + ids.size],
   )
-  found.push(...(await loadComponentCandidates(ex, [...new Set(rows.map((r) => r.id))].filter((id) => !ids.has(id)))))
+  found.push(...(await loadComponentCandidates(ex, _unseen(rows, ids))))
   return found
+}
+
+/** The ids of `rows` not in `seen`, each once (a UNION ALL can give one twice). */
+function _unseen(rows: readonly { id: string }[], seen: ReadonlySet<string>): string[] {
+  return [...new Set(rows.map((r) => r.id))].filter((id) => !seen.has(id))
 }
 
 export async function pgMpnCandidates(ex: SqlExecutor, needle: Needle, limit: number): Promise<Candidate[]> {

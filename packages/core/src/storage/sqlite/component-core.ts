@@ -187,19 +187,19 @@ export async function loadComponentList(ex: SqlExecutor, ids: readonly string[])
 
 /** The component row, or NOT_FOUND (also for a deleted one unless `includeDeleted`). */
 export async function requireComponentRow(ex: SqlExecutor, id: string, includeDeleted = false): Promise<ComponentRow> {
-  const row = await ex.get<ComponentRow>(`SELECT ${COMPONENT_COLUMNS} FROM components WHERE id = ?`, [id])
+  return _required(await ex.get<ComponentRow>(`SELECT ${COMPONENT_COLUMNS} FROM components WHERE id = ?`, [id]), id, includeDeleted)
+}
+
+/** requireComponentRow of a live component and its current view, in one statement (what an update starts from). */
+export async function requireComponentWithView(ex: SqlExecutor, id: string): Promise<{ row: ComponentRow; view: Component }> {
+  const { view, ...row } = _required(await ex.get<ComponentRow & { view: string | null }>(`SELECT ${COMPONENT_COLUMNS}, ${VIEW_OF_ROW} AS view FROM components c WHERE c.id = ?`, [id]), id, false)
+  return { row, view: view !== null ? (JSON.parse(view) as Component) : (await loadComponents(ex, [id])).get(id)! }
+}
+
+function _required<R extends ComponentRow>(row: R | undefined, id: string, includeDeleted: boolean): R {
   if (!row) throw notFound('component', id)
   if (row.deleted_at !== null && !includeDeleted) throw deletedComponent(id, row.deleted_at)
   return row
-}
-
-/** requireComponentRow and the component's current view, in one statement (what an update starts from). */
-export async function requireComponentWithView(ex: SqlExecutor, id: string): Promise<{ row: ComponentRow; view: Component }> {
-  const found = await ex.get<ComponentRow & { view: string | null }>(`SELECT ${COMPONENT_COLUMNS}, ${VIEW_OF_ROW} AS view FROM components c WHERE c.id = ?`, [id])
-  if (!found) throw notFound('component', id)
-  if (found.deleted_at !== null) throw deletedComponent(id, found.deleted_at)
-  const { view, ...row } = found
-  return { row, view: view !== null ? (JSON.parse(view) as Component) : (await loadComponents(ex, [id])).get(id)! }
 }
 
 /** NOT_FOUND for a component that is soft-deleted: it says so, and how to bring it back. */
