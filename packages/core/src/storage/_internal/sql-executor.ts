@@ -9,8 +9,8 @@ export type Awaitable<T> = T | Promise<T>
  * The SQL surface the stores are written against, shared by the engines: the
  * embedded one answers at once (better-sqlite3 is synchronous: SyncSqlExecutor),
  * a client/server one answers with promises, and stores `await` every call.
- * `run` is for statements that write; `all`, `get`, `bytesRow` and `jsonArray`
- * only read: a statement that writes is refused there before it runs, since a
+ * `run` is for statements that write; `all`, `get` and `bytesRow` (and the
+ * embedded engine's `jsonArray`) only read: a statement that writes is refused there before it runs, since a
  * write belongs to the transaction that `run` begins.
  */
 export interface SqlExecutor {
@@ -30,15 +30,6 @@ export interface SqlExecutor {
    * are stored, such as a response body. Parameters: no blobs.
    */
   bytesRow(sql: string, params?: readonly SqlParam[]): Awaitable<BytesRow | undefined>
-  /**
-   * Column 0 of the first `max` rows joined into one JSON array in UTF-8
-   * bytes, `[text1,text2,…]`, each text as it is stored (they must be JSON
-   * texts, best selected as BLOBs so they are not decoded; NULLs and empty
-   * texts are left out and counted). The SQL carries its own LIMIT (of
-   * `max + 1`, to tell whether more follow). For a page of stored records:
-   * see JsonArrayRows. Parameters: no blobs.
-   */
-  jsonArray(sql: string, params: readonly SqlParam[], max: number): Awaitable<JsonArrayRows>
 }
 
 /** The embedded engine's executor: every call answers at once (migrations rely on it). */
@@ -47,7 +38,21 @@ export interface SyncSqlExecutor extends SqlExecutor {
   all<T = SqlRow>(sql: string, params?: readonly SqlParam[]): T[]
   get<T = SqlRow>(sql: string, params?: readonly SqlParam[]): T | undefined
   bytesRow(sql: string, params?: readonly SqlParam[]): BytesRow | undefined
+  /**
+   * Column 0 of the first `max` rows joined into one JSON array in UTF-8
+   * bytes, `[text1,text2,…]`, each text as it is stored (they must be JSON
+   * texts, best selected as BLOBs so they are not decoded; NULLs and empty
+   * texts are left out and counted). The SQL carries its own LIMIT (of
+   * `max + 1`, to tell whether more follow). For a page of stored records:
+   * see JsonArrayRows. Parameters: no blobs. (PostgreSQL joins a page's
+   * texts in SQL instead: component-query.ts.)
+   */
   jsonArray(sql: string, params: readonly SqlParam[], max: number): JsonArrayRows
+}
+
+/** Whether `ex` is the embedded engine's executor (the dialect tells). */
+export function isSync(ex: SqlExecutor): ex is SyncSqlExecutor {
+  return ex.dialect === 'sqlite'
 }
 
 export interface BytesRow {
@@ -63,6 +68,4 @@ export interface JsonArrayRows {
   missing: number
   /** The other columns of row `max`, as texts (null for NULL); null with fewer rows. A next page's cursor is made of them. */
   atMax: Array<string | null> | null
-  /** The other columns of the first row, the same way; null without rows. */
-  first: Array<string | null> | null
 }

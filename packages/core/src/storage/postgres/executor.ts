@@ -1,5 +1,5 @@
 import type { PoolClient } from 'pg'
-import type { BytesRow, JsonArrayRows, SqlExecutor, SqlParam } from '../_internal/sql-executor'
+import type { BytesRow, SqlExecutor, SqlParam } from '../_internal/sql-executor'
 import { toPostgres } from './sql'
 
 /**
@@ -51,29 +51,6 @@ export class PgExecutor implements SqlExecutor {
     const row = (await this._query(sql, params, 'array')).rows[0] as unknown[] | undefined
     if (!row) return undefined
     return { bytes: _bytes(row[0]), numbers: row.slice(1).map(Number) }
-  }
-
-  async jsonArray(sql: string, params: readonly SqlParam[], max: number): Promise<JsonArrayRows> {
-    const result = await this._query(sql, params, 'array')
-    const parts: Uint8Array[] = [OPEN]
-    let texts = 0
-    let rows = 0
-    let missing = 0
-    let atMax: Array<string | null> | null = null
-    let first: Array<string | null> | null = null
-    const others = (row: unknown[]) => row.slice(1).map((v) => (v === null || v === undefined ? null : String(v)))
-    for (const row of result.rows as unknown[][]) {
-      if (++rows > max) break
-      const bytes = _bytes(row[0])
-      if (bytes && bytes.byteLength > 0) {
-        if (texts++ > 0) parts.push(COMMA)
-        parts.push(bytes)
-      } else missing++
-      if (rows === 1) first = others(row)
-      if (rows === max) atMax = others(row)
-    }
-    parts.push(CLOSE)
-    return { json: Buffer.concat(parts), rows: Math.min(result.rows.length, max + 1), missing, atMax, first }
   }
 
   /** Runs `fn` under a savepoint: if it throws, its writes are undone and the transaction goes on. */
@@ -128,9 +105,6 @@ export class PreparedNames {
   }
 }
 
-const OPEN = Buffer.from('[')
-const COMMA = Buffer.from(',')
-const CLOSE = Buffer.from(']')
 
 /** pg sends booleans as `true`/`false`; the stores' SQL compares them with 0 and 1 as SQLite does. */
 function _bind(params: readonly SqlParam[]): unknown[] {

@@ -1,6 +1,6 @@
 import { foldKey } from '../../identifiers'
 import type { ComponentListQuery } from '../../schemas'
-import type { SqlExecutor, SqlParam } from '../_internal/sql-executor'
+import { isSync, type SqlExecutor, type SqlParam } from '../_internal/sql-executor'
 import type { Page } from '../types'
 import { decodeCursor, encodeCursor, placeholders } from './_shared'
 import { loadComponentJsonList } from './component-core'
@@ -19,19 +19,21 @@ import { PG_PART_WORDS, PG_WORDS, toTsQuery } from '../postgres/search'
  */
 export async function queryComponentJsonPage(ex: SqlExecutor, query: ComponentListQuery): Promise<{ json: Uint8Array; total: number; nextCursor: string | null }> {
   const page = _pageQuery(ex, query)
-  if (ex.dialect === 'postgres') {
-    // One statement, so one round trip (PostgreSQL runs a read of one statement outside a
-    // transaction): the total rides beside every row, and an empty page is one row of NULLs
-    // beside it. PostgreSQL keeps no order through a join unless told: the order is said again.
-    const rows = await ex.jsonArray(
-      `SELECT CAST(e.snapshot AS BLOB), p.id, p.k, t.n FROM (SELECT (${page.totalSql}) AS n) t LEFT JOIN (${page.sql}) p ON TRUE LEFT JOIN component_events e ON e.seq = p.view_seq ORDER BY ${page.outerOrder}`,
-      [...page.totalParams, ...page.params],
-      query.limit,
-    )
-    const empty = (rows.first?.[0] ?? null) === null
-    if (!empty && rows.missing > 0) return await _computedPage(ex, query)
-    const nextCursor = rows.rows > query.limit && rows.atMax ? page.cursorOf(rows.atMax[0]!, rows.atMax[1] ?? null) : null
-    return { json: rows.json, total: Number(rows.first?.[2] ?? 0), nextCursor }
+  if (!isSync(ex)) {
+    // PostgreSQL. One statement (one round trip: PostgreSQL runs a read of one statement outside a
+    // transaction) and one row: the page's views joined into one JSON array by PostgreSQL,
+    // which the driver hands over as one Buffer, beside what the cursor and the total need.
+    const row = (await ex.get<{ json: Uint8Array; rows: number; missing: number; last_id: string | null; last_k: string | null; n: number }>(
+      `WITH p AS (${page.sql}),
+       q AS (SELECT p.id, p.k, e.snapshot, row_number() OVER (ORDER BY ${page.outerOrder}) AS r FROM p LEFT JOIN component_events e ON e.seq = p.view_seq)
+       SELECT CAST('[' || coalesce(string_agg(q.snapshot, ',' ORDER BY q.r) FILTER (WHERE q.r <= ?), '') || ']' AS BLOB) AS json, count(*) AS rows,
+         count(*) FILTER (WHERE q.r <= ? AND q.snapshot IS NULL) AS missing, max(q.id) FILTER (WHERE q.r = ?) AS last_id, max(q.k::text) FILTER (WHERE q.r = ?) AS last_k,
+         ${page.totalSql} AS n
+       FROM q`,
+      [...page.params, query.limit, query.limit, query.limit, query.limit, ...page.totalParams],
+    ))!
+    if (row.missing > 0) return await _computedPage(ex, query)
+    return { json: row.json, total: row.n, nextCursor: row.rows > query.limit && row.last_id !== null ? page.cursorOf(row.last_id, row.last_k) : null }
   }
   // The page query is the outer loop of the LEFT JOIN, so rows come in its order. The storage
   // contract checks the order of every sort (listJson against listIds).

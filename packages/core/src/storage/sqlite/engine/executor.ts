@@ -52,7 +52,6 @@ export class SqliteExecutor implements SyncSqlExecutor {
     let texts = 0
     let rows = 0
     let atMax: Array<string | null> | null = null
-    let first: Array<string | null> | null = null
     const { stmt, order } = this._rawReader(sql)
     // all(), not iterate(): the page query asks for max + 1 rows, and iterate costs more per row.
     for (const row of stmt.all(..._bind(params, order)) as unknown[][]) {
@@ -62,11 +61,10 @@ export class SqliteExecutor implements SyncSqlExecutor {
         if (texts++ > 0) parts.push(COMMA)
         parts.push(bytes)
       }
-      if (rows === 1) first = row.slice(1).map((v) => (v === null ? null : String(v)))
       if (rows === max) atMax = row.slice(1).map((v) => (v === null ? null : String(v)))
     }
     parts.push(CLOSE)
-    return { json: Buffer.concat(parts), rows, missing: Math.min(rows, max) - texts, atMax, first }
+    return { json: Buffer.concat(parts), rows, missing: Math.min(rows, max) - texts, atMax }
   }
 
   /** Whether a SQL text only reads (for callers that take SQL from elsewhere). */
