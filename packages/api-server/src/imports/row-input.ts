@@ -1,4 +1,5 @@
 import { AttachmentKind, type ImportTarget } from '@complib/core'
+import { lastSegmentOf } from '../_internal/url-name'
 import { parseLibRef, parseStockItem, readListCell, splitList } from './codec'
 import { readStatus } from './presets'
 import { cellOf, rawCellOf, type ImportRow } from './read-rows'
@@ -69,11 +70,16 @@ export function readRowInput(cells: ImportRow, mapping: Record<string, ImportTar
     const flat = /^([^.]+)\.(\d+)\.(.+)$/.exec(column)
     if (flat && ['parameters', 'stock', 'mpns', 'attachments'].includes(target)) {
       // Part-DB's CSV flattens lists: parameters.0.name, partLots.1.amount, …
+      const keys = flat[3]!.split('.')
+      if (keys.some((key) => _RESERVED_KEYS.has(key))) {
+        errors.push({ path: column, message: `the column name ${column} names ${keys.filter((key) => _RESERVED_KEYS.has(key)).join(', ')}, which no field has; rename the column or map it to ignore` })
+        continue
+      }
       const items = flattened.get(target) ?? new Map<string, Record<string, unknown>>()
       flattened.set(target, items)
-      const item = items.get(flat[2]!) ?? {}
+      const item = items.get(flat[2]!) ?? (Object.create(null) as Record<string, unknown>)
       items.set(flat[2]!, item)
-      _setPath(item, flat[3]!.split('.'), cellOf(cells, column))
+      _setPath(item, keys, cellOf(cells, column))
       continue
     }
     switch (target) {
@@ -292,7 +298,10 @@ function _stock(raw: unknown, column: string, errors: CellError[]): StockInput[]
       entry = parsed ? _stockEntry({ location: parsed.path, quantity: parsed.quantity }, column, errors) : null
       if (!parsed) errors.push({ path: column, message: `"${item}" is not a stock entry Location/Path=quantity` })
     } else if (item && typeof item === 'object') entry = _stockEntry(item as Record<string, unknown>, column, errors)
-    else entry = null
+    else {
+      errors.push({ path: column, message: `${JSON.stringify(item)} is not a stock entry (Location/Path=quantity, or { path, quantity })` })
+      entry = null
+    }
     if (!entry) return null
     out.push(entry)
   }
@@ -302,14 +311,24 @@ function _stock(raw: unknown, column: string, errors: CellError[]): StockInput[]
 function _stockEntry(item: Record<string, unknown>, column: string, errors: CellError[]): StockInput | null {
   // complib: { path: ["A", "B"], quantity }; Part-DB part lot: { amount, storage_location: { name, full_name } }.
   const where = item.path ?? item.location ?? item.storage_location ?? item.storelocation
+  const named = where && typeof where === 'object' && !Array.isArray(where) ? ((where as { full_name?: unknown }).full_name ?? (where as { name?: unknown }).name) : undefined
+  const amount = item.quantity ?? item.amount
+  if ((named != null && _scalar(named) === null) || (amount != null && _scalar(amount) === null)) {
+    errors.push({ path: column, message: `a stock entry's location name and quantity must be texts or numbers, not ${JSON.stringify(named != null && _scalar(named) === null ? named : amount)}` })
+    return null
+  }
+  if (Array.isArray(where) && where.some((segment) => _scalar(segment) === null)) {
+    errors.push({ path: column, message: `a stock entry's path must be a list of location names, not ${JSON.stringify(where)}` })
+    return null
+  }
   const path = Array.isArray(where)
-    ? where.map(String)
+    ? where.map((segment) => _scalar(segment)!)
     : typeof where === 'string'
       ? splitList(where.replace(/\s*(->|→)\s*/g, '/'), '/')
-      : where && typeof where === 'object'
-        ? splitList(String((where as { full_name?: unknown; name?: unknown }).full_name ?? (where as { name?: unknown }).name ?? '').replace(/\s*(->|→)\s*/g, '/'), '/')
+      : named != null
+        ? splitList(_scalar(named)!.replace(/\s*(->|→)\s*/g, '/'), '/')
         : ['Unsorted']
-  const text = String(item.quantity ?? item.amount ?? '').trim().replace(',', '.')
+  const text = (_scalar(amount) ?? '').replace(',', '.')
   const quantity = Number(text)
   if (!Number.isInteger(quantity) || quantity < 0 || quantity > 1_000_000_000) {
     errors.push({ path: column, message: `stock quantity "${text}" is not a whole number from 0 to 1000000000` })
@@ -323,6 +342,10 @@ function _links(raw: unknown, column: string, errors: CellError[]): LinkInput[] 
   const items: unknown[] = typeof raw === 'string' ? (/^\s*\[/.test(raw) ? _objects(raw, column, errors) : splitList(raw, ';')) : Array.isArray(raw) ? raw : [raw]
   const out: LinkInput[] = []
   for (const item of items) {
+    if (typeof item !== 'string' && (item === null || typeof item !== 'object' || Array.isArray(item))) {
+      errors.push({ path: column, message: `${JSON.stringify(item)} is not a link (a URL, or { url, name, kind })` })
+      return null
+    }
     const link = _link(typeof item === 'string' ? { url: item } : (item as Record<string, unknown>), column, errors)
     if (!link) return null
     out.push(link)
@@ -342,7 +365,7 @@ function _link(item: Record<string, unknown>, column: string, errors: CellError[
     return null
   }
   const kind = AttachmentKind.safeParse(item.kind ?? 'datasheet')
-  const name = _scalar(item.name) || decodeURIComponent(new URL(url).pathname.split('/').pop() || '') || new URL(url).host
+  const name = _scalar(item.name) || lastSegmentOf(url) || new URL(url).host
   return { url, name: name.slice(0, 255).replace(/[/\\\0]/g, '_'), kind: kind.success ? kind.data : 'other' }
 }
 
@@ -352,6 +375,10 @@ function _scalar(v: unknown): string | null {
   return null
 }
 
+/** Keys a flattened column name may not use: they would reach an object's prototype. */
+const _RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
+
+/** Sets `path` in `target` (objects made without a prototype; _RESERVED_KEYS refused before). */
 function _setPath(target: Record<string, unknown>, path: string[], value: string): void {
   let node = target
   for (const key of path.slice(0, -1)) {

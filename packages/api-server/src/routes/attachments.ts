@@ -6,6 +6,7 @@ import { defineRoute, type AppServices } from '../routing/define-route'
 import { PAGE_HEADERS, pageHeaders } from '../routing/paging'
 import { created, noContent, withHeaders } from '../routing/reply'
 import { ifMatchVersion, readBodyBytes } from '../routing/request'
+import { lastSegmentOf } from '../_internal/url-name'
 
 const Params = z.object({ id: idSchema('attachment') })
 /** Largest upload: datasheets and CAD files, not video. */
@@ -80,7 +81,7 @@ export const attachmentRoutes = [
     body: AttachmentFromUrl,
     responses: { 201: { description: 'Recorded', schema: Attachment, headers: { location: { description: 'URL of the attachment' } } } },
     handler: async ({ body, services }) => {
-      const name = body.name ?? (_lastSegment(body.url) || 'link')
+      const name = body.name ?? (lastSegmentOf(body.url) || 'link')
       const parsedName = FileName.safeParse(name)
       const attachment = await services.storage.attachments.create({
         componentId: body.componentId ?? null,
@@ -228,11 +229,3 @@ function _users(services: AppServices): CountUsers {
 }
 
 /** The decoded last path segment of a URL; as written when its percent-encoding is malformed (`%E0%A4%A`). */
-function _lastSegment(url: string): string {
-  const segment = new URL(url).pathname.split('/').pop() ?? ''
-  try {
-    return decodeURIComponent(segment)
-  } catch {
-    return segment
-  }
-}
