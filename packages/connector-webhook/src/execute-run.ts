@@ -181,7 +181,8 @@ export async function finishRun(storage: Storage, runId: string, signal: AbortSi
   if (signal.aborted && signal.reason === STOPPING) return detail
   const succeeded = detail.batches.filter((b) => b.status === 'succeeded')
   const failed = detail.batches.filter((b) => b.status === 'failed')
-  const status = signal.aborted ? 'cancelled' : error || failed.length ? 'failed' : 'succeeded'
+  // Cancelled through another server before this one noticed: it stays cancelled.
+  const status = signal.aborted || detail.status === 'cancelled' ? 'cancelled' : error || failed.length ? 'failed' : 'succeeded'
   return storage.runs.update(runId, {
     status,
     error: error ?? (failed.length ? `${failed.length} of ${detail.batchesTotal} batches failed; first: ${failed[0]!.error}` : null),

@@ -10,6 +10,8 @@ export interface RunnerOptions extends WebhookConnectorOptions {
   /** Connector types loaded as plugins, besides the built-in webhook type. */
   connectors?: readonly AnyConnectorDefinition[] | undefined
   log?: ((message: string) => void) | undefined
+  /** How often to sweep for runs to take over where servers share the storage (default 5 s; tests shorten it). */
+  sweepMs?: number | undefined
 }
 
 export interface DryRunResult {
@@ -87,10 +89,12 @@ export function createPushRunner(options: RunnerOptions): PushRunner {
    */
   const takeOver = async (reason: string): Promise<Run[]> => {
     const out: Run[] = []
+    // Only runs that were here before the read: one launched meanwhile is missing from it because it is new.
+    const before = [...active.values()]
     const stillActive = await storage.runs.listActive()
     // A run of this server that is no longer active in the storage was cancelled through another server: stop it here.
     const ids = new Set(stillActive.map((r) => r.id))
-    for (const mine of active.values()) if (!ids.has(mine.runId)) mine.controller.abort()
+    for (const mine of before) if (!ids.has(mine.runId)) mine.controller.abort()
     for (const run of stillActive) {
       if (closed || active.has(run.connectorId)) continue
       if (await launch(run.connectorId, run.id)) {
@@ -106,7 +110,7 @@ export function createPushRunner(options: RunnerOptions): PushRunner {
           void takeOver('whose server stopped')
             .then(() => runner.syncSchedules())
             .catch((error) => log(`[connector:webhook] looking for runs to take over failed: ${String(error)}`)),
-        SWEEP_MS,
+        options.sweepMs ?? SWEEP_MS,
       )
     : null
   sweep?.unref()

@@ -229,3 +229,58 @@ describe('push runs', () => {
     expect(receiver.received).toEqual([])
   })
 })
+
+describe('runs where servers share the storage', () => {
+  /** The storage as a server sharing it sees it: runs are claimed, and the sweep's read of the active runs can be held. */
+  function shared(gate: { hold: Promise<void> | null }) {
+    const claims = { claimRun: async () => ({ lost: new AbortController().signal, release: async () => {} }) }
+    const runs = {
+      ...storage.runs,
+      listActive: async () => {
+        const list = await storage.runs.listActive()
+        // The first read (the sweep's) is held; later ones pass.
+        const hold = gate.hold
+        gate.hold = null
+        if (hold) await hold
+        return list
+      },
+    }
+    return Object.assign(Object.create(storage) as SqliteStorage, claims, { runs })
+  }
+
+  it('does not stop a run launched while its sweep was reading the active runs', async () => {
+    receiver = await startReceiver(() => ({ status: 202, delayMs: 150 }))
+    await seed(600)
+    let release!: () => void
+    const gate: { hold: Promise<void> | null } = { hold: new Promise<void>((r) => (release = r)) }
+    const sharing = createPushRunner({ storage: shared(gate), sweepMs: 100 })
+    try {
+      const c = await connector({ url: receiver.url, concurrency: 1 })
+      // The first sweep (after 100 ms) has read the active runs (none) and waits at the gate; a push starts meanwhile.
+      await new Promise((r) => setTimeout(r, 250))
+      const run = await sharing.start(c.id, 'manual')
+      release()
+      await sharing.settled(c.id)
+      expect(await storage.runs.get(run.id)).toMatchObject({ status: 'succeeded', entitiesSent: 600 })
+    } finally {
+      await sharing.close()
+    }
+  })
+
+  it('keeps a run cancelled through another server cancelled when it ends before this server notices', async () => {
+    receiver = await startReceiver(() => ({ status: 202, delayMs: 100 }))
+    await seed(300)
+    const sharing = createPushRunner({ storage: shared({ hold: null }), sweepMs: 60_000 })
+    try {
+      const c = await connector({ url: receiver.url, concurrency: 1 })
+      const run = await sharing.start(c.id, 'manual')
+      while (receiver.received.length === 0) await new Promise((r) => setTimeout(r, 10))
+      // Another server's cancel: the storage says so, this server's sweep has not run.
+      await storage.runs.update(run.id, { status: 'cancelled', finishedAt: new Date().toISOString() })
+      await sharing.settled(c.id)
+      expect((await storage.runs.get(run.id)).status).toBe('cancelled')
+    } finally {
+      await sharing.close()
+    }
+  })
+})
