@@ -1,5 +1,4 @@
-import { resolve } from 'node:path'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { copyLibrary, createPostgresStorage, createSqliteStorage, type Storage } from '@complib/core'
 import { type BlobStore, createDatabaseBlobStore, createFileBlobStore } from './blobs'
 
@@ -18,7 +17,8 @@ export function isDatabaseUrl(value: string): boolean {
 async function _open(place: string, log: (message: string) => void): Promise<Library> {
   if (isDatabaseUrl(place)) {
     const storage = await createPostgresStorage({ url: place, log })
-    return { storage, blobs: createDatabaseBlobStore(storage.blobs), label: new URL(place).host + new URL(place).pathname }
+    const url = new URL(place)
+    return { storage, blobs: createDatabaseBlobStore(storage.blobs), label: url.host + url.pathname }
   }
   const dir = resolve(place)
   const storage = await createSqliteStorage({ dir, log })

@@ -41,6 +41,9 @@ export async function copyLibrary(source: Storage, target: Storage, options: { l
       const key = sourceTables.get(table)!.key
       const selfRefs = await _selfReferences(ex, table)
       let rows = 0
+      // Rows that point at rows of their own table (a location's parent) get the pointer once the
+      // whole table is in: a parent may come in a later chunk (ids do not follow the tree).
+      const pointers: Array<{ column: string; value: SqlParam; key: SqlParam[] }> = []
       for (let offset = 0; ; offset += chunk) {
         const page = await from.read(async (src) =>
           await src.all<Record<string, SqlParam>>(`SELECT ${columns.join(', ')} FROM ${table} ORDER BY ${key.join(', ')} LIMIT ? OFFSET ?`, [chunk, offset]),
@@ -48,15 +51,15 @@ export async function copyLibrary(source: Storage, target: Storage, options: { l
         for (const row of page) {
           const values = columns.map((c) => (selfRefs.includes(c) ? null : _value(row[c])))
           await ex.run(`INSERT INTO ${table} (${columns.join(', ')}) ${ex.dialect === 'postgres' ? 'OVERRIDING SYSTEM VALUE ' : ''}VALUES (${columns.map(() => '?').join(', ')})`, values)
-        }
-        // Rows that point at rows of their own table (a location's parent) get the pointer once all are in.
-        for (const column of selfRefs) {
-          for (const row of page.filter((r) => r[column] !== null && r[column] !== undefined)) {
-            await ex.run(`UPDATE ${table} SET ${column} = ? WHERE ${key.map((k) => `${k} = ?`).join(' AND ')}`, [_value(row[column]), ...key.map((k) => _value(row[k]))])
+          for (const column of selfRefs) {
+            if (row[column] !== null && row[column] !== undefined) pointers.push({ column, value: _value(row[column]), key: key.map((k) => _value(row[k])) })
           }
         }
         rows += page.length
         if (page.length < chunk) break
+      }
+      for (const { column, value, key: values } of pointers) {
+        await ex.run(`UPDATE ${table} SET ${column} = ? WHERE ${key.map((k) => `${k} = ?`).join(' AND ')}`, [value, ...values])
       }
       report.tables.push({ table, rows })
       options.log?.(`[copy] ${table}: ${rows} rows`)
