@@ -64,3 +64,16 @@ describe('an import of hostile cells and column names', () => {
     expect(attachment.body.name).toBe('a%zz.pdf')
   })
 })
+
+describe('an import matched by name', () => {
+  it('finds the exact name among more than a page of components its words also match (no duplicate made)', async () => {
+    const items = Array.from({ length: 600 }, (_, i) => ({ name: `R x${i}` }))
+    expect((await api.call('POST', '/api/bulk/components', { body: { items } })).status).toBe(200)
+    const exact = await api.call('POST', '/api/components', { body: { name: 'R', description: 'old' } })
+    expect(exact.status).toBe(201)
+    const session = await api.call('POST', '/api/imports?upsertKey=name', { rawBody: 'name,description\nR,new\n', headers: { 'content-type': 'text/csv' } })
+    expect(session.status, session.text).toBe(201)
+    expect(session.body.summary).toMatchObject({ create: 0, update: 1 })
+    expect(session.body.preview[0]).toMatchObject({ action: 'update', componentId: exact.body.id })
+  })
+})

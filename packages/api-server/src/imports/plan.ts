@@ -240,13 +240,28 @@ async function _findExisting(storage: StorageSession, input: RowInput, key: Upse
   }
   if (key === 'name') {
     const name = input.fields.name as string
-    const page = await storage.components.list({ q: name, limit: 100, sort: 'id', includeDeleted: false })
-    return page.items.find((c) => foldKey(c.name) === foldKey(name)) ?? null
+    return await _firstMatch((cursor) => storage.components.list({ q: name, limit: 500, sort: 'id', includeDeleted: false, cursor }), (c) => foldKey(c.name) === foldKey(name))
   }
   const mpn = input.mpns[0]!
   const [result] = await storage.mpns.resolve([{ partNumber: mpn.partNumber, manufacturer: mpn.manufacturer }])
   const id = result?.matches[0]?.componentId
   return id ? storage.components.get(id) : null
+}
+
+/**
+ * The first record a search finds that `match` accepts, page after page: a
+ * search by words finds the exact name among others, and a common one (`R`)
+ * among more than a page of them.
+ */
+async function _firstMatch<T>(page: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor: string | null }>, match: (item: T) => boolean): Promise<T | null> {
+  let cursor: string | undefined
+  do {
+    const { items, nextCursor } = await page(cursor)
+    const found = items.find(match)
+    if (found) return found
+    cursor = nextCursor ?? undefined
+  } while (cursor)
+  return null
 }
 
 /** The ids of `Library:Name` references: an existing symbol or footprint, else one made now. */
@@ -256,8 +271,8 @@ async function _resolveRefs(tx: StorageSession, kind: 'symbols' | 'footprints', 
     const key = `${kind}\u0000${ref.library}\u0000${ref.name}`
     let id = cache.get(key)
     if (!id) {
-      const page = await tx[kind].list({ library: ref.library, q: ref.name, limit: 1000 })
-      id = page.items.find((i) => i.name === ref.name && i.library === ref.library)?.id ?? (await tx[kind].create({ name: ref.name, library: ref.library })).id
+      const found = await _firstMatch((cursor) => tx[kind].list({ library: ref.library, q: ref.name, limit: 1000, cursor }), (i) => i.name === ref.name && i.library === ref.library)
+      id = found?.id ?? (await tx[kind].create({ name: ref.name, library: ref.library })).id
       cache.set(key, id)
     }
     if (!ids.includes(id)) ids.push(id)
@@ -272,8 +287,8 @@ async function _location(tx: StorageSession, path: string[], cache: Map<string, 
     const key = path.slice(0, i + 1).map(foldKey).join('\u0000')
     let id = cache.get(key)
     if (!id) {
-      const page = await tx.locations.list({ parentId, q: path[i]!, limit: 1000 })
-      id = page.items.find((l) => foldKey(l.name) === foldKey(path[i]!))?.id ?? (await tx.locations.create({ name: path[i]!, parentId })).id
+      const found = await _firstMatch((cursor) => tx.locations.list({ parentId, q: path[i]!, limit: 1000, cursor }), (l) => foldKey(l.name) === foldKey(path[i]!))
+      id = found?.id ?? (await tx.locations.create({ name: path[i]!, parentId })).id
       cache.set(key, id)
     }
     parentId = id
