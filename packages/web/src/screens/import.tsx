@@ -1,5 +1,5 @@
 import type { ComplibClient } from '@complib/client-sdk'
-import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useId, useState } from 'react'
 import { api, downloadFile } from '../api'
 import { ErrorBox } from '../ui/error-box'
@@ -8,11 +8,15 @@ import { count } from '../ui/format'
 type ImportSession = Awaited<ReturnType<ComplibClient['imports']['create']>>
 
 type Target = ImportSession['mapping'][string]
-/** What a column can become (core's ImportTarget), in the order a person looks for them. */
-const TARGETS: Target[] = [
-  'name', 'ipn', 'description', 'status', 'category', 'tags', 'manufacturer', 'partNumber', 'mpns', 'parameter', 'parameterUnit', 'parameters',
-  'symbols', 'footprints', 'stock', 'location', 'quantity', 'datasheet', 'attachments', 'ignore',
-]
+/** What a column can become (core's ImportTarget), in the order a person looks for them; a target core adds is a type error here until listed. */
+const _TARGET_ORDER: Record<Target, null> = {
+  name: null, ipn: null, description: null, status: null, category: null, tags: null, manufacturer: null, partNumber: null, mpns: null, parameter: null, parameterUnit: null,
+  parameters: null, symbols: null, footprints: null, kicadValue: null, excludeFromBom: null, excludeFromBoard: null, excludeFromSim: null, stock: null, location: null, quantity: null,
+  datasheet: null, attachments: null, ignore: null,
+}
+const TARGETS = Object.keys(_TARGET_ORDER) as Target[]
+/** Rows of the outcome table (the server pages every row: GET /api/imports/:id/rows). */
+const ROWS_SHOWN = 500
 
 /**
  * Import a CSV or JSON file: the server detects the format and maps the
@@ -41,7 +45,13 @@ export default function ImportScreen() {
       void queryClient.invalidateQueries({ queryKey: ['components'] })
     },
   })
-  const rows = session ? _rowOutcomes(session) : []
+  // Every row's outcome as the server reads it (the session's preview holds only the first rows).
+  const outcomes = useQuery({
+    queryKey: ['import-rows', session?.id, session?.version],
+    queryFn: () => api().imports.rows(session!.id, { limit: ROWS_SHOWN }),
+    enabled: session !== undefined,
+  })
+  const rows = outcomes.data?.items ?? []
 
   return (
     <section>
@@ -133,11 +143,17 @@ export default function ImportScreen() {
                   <tr key={r.row} className={r.outcome === 'invalid' ? 'invalid' : undefined}>
                     <td>{r.row}</td>
                     <td>{r.outcome}</td>
-                    <td>{r.details}</td>
+                    <td>{r.errors.length ? r.errors.map((e) => `${e.field}: ${e.message}`).join('; ') : (r.name ?? r.ipn ?? '')}</td>
                   </tr>
                 ))}
               </tbody>
             </table>
+            <ErrorBox error={outcomes.error} />
+            {outcomes.data && outcomes.data.total > rows.length && (
+              <p className="hint">
+                The first {count(rows.length)} of {count(outcomes.data.total)} rows; every row's outcome is at GET /api/imports/{session.id}/rows.
+              </p>
+            )}
             <div className="actions">
               {session.status === 'committed' ? (
                 <p role="status" className="ok">
@@ -170,15 +186,4 @@ export default function ImportScreen() {
       </section>
     </section>
   )
-}
-
-/** Every row: created, updated or invalid, with what it becomes or why it fails. */
-function _rowOutcomes(s: ImportSession): Array<{ row: number; outcome: string; details: string }> {
-  const byRow = new Map<number, { outcome: string; details: string }>()
-  for (const p of s.preview) byRow.set(p.row, { outcome: p.action, details: String(p.input.name ?? p.input.ipn ?? '') })
-  for (const e of s.errors) {
-    const prior = byRow.get(e.row)
-    byRow.set(e.row, { outcome: 'invalid', details: `${prior?.outcome === 'invalid' ? `${prior.details}; ` : ''}${e.path}: ${e.message}` })
-  }
-  return [...byRow.entries()].sort((a, b) => a[0] - b[0]).map(([row, r]) => ({ row, ...r }))
 }

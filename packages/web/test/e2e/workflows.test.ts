@@ -73,6 +73,19 @@ describe.skipIf(!browserAvailable())('bulk edit, import, locations and KiCad in 
     ])
   })
 
+  it('shows the outcome of every row of a file longer than the preview, and offers the KiCad fields as targets', async () => {
+    const { page } = e
+    await page.goto(`${e.base}/#/import`)
+    const lines = ['name,ipn,KiCad value']
+    for (let i = 0; i < 30; i++) lines.push(`C ${i}n,LONG-${i},${i}n`)
+    await page.getByLabel('File (CSV or JSON)').setInputFiles({ name: 'long.csv', mimeType: 'text/csv', buffer: Buffer.from(`${lines.join('\n')}\n`) })
+    await expect.poll(() => page.getByText(/detected CSV, 30 rows/).isVisible()).toBe(true)
+    await expect.poll(() => page.locator('tbody tr').count()).toBe(30)
+    expect(await page.locator('tbody tr').nth(29).textContent()).toMatch(/^31createC 29n/)
+    const choices = await page.getByLabel('Column “KiCad value”').locator('option').allTextContents()
+    expect(choices).toEqual(expect.arrayContaining(['kicadValue', 'excludeFromBom', 'excludeFromBoard', 'excludeFromSim']))
+  })
+
   it('downloads the CSV export', async () => {
     const { page } = e
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download components (CSV)' }).click()])
