@@ -9,9 +9,9 @@ export type Awaitable<T> = T | Promise<T>
  * The SQL surface the stores are written against, shared by the engines: the
  * embedded one answers at once (better-sqlite3 is synchronous: SyncSqlExecutor),
  * a client/server one answers with promises, and stores `await` every call.
- * `run` is for statements that write; `all`, `get` and `bytesRow` (and the
- * embedded engine's `jsonArray`) only read: a statement that writes is refused there before it runs, since a
- * write belongs to the transaction that `run` begins.
+ * `run` is for statements that write; `all`, `get` and `bytesRow` only read: a
+ * statement that writes is refused there before it runs, since a write belongs
+ * to the transaction that `run` begins.
  */
 export interface SqlExecutor {
   /**
@@ -38,34 +38,9 @@ export interface SyncSqlExecutor extends SqlExecutor {
   all<T = SqlRow>(sql: string, params?: readonly SqlParam[]): T[]
   get<T = SqlRow>(sql: string, params?: readonly SqlParam[]): T | undefined
   bytesRow(sql: string, params?: readonly SqlParam[]): BytesRow | undefined
-  /**
-   * Column 0 of the first `max` rows joined into one JSON array in UTF-8
-   * bytes, `[text1,text2,…]`, each text as it is stored (they must be JSON
-   * texts, best selected as BLOBs so they are not decoded; NULLs and empty
-   * texts are left out and counted). The SQL carries its own LIMIT (of
-   * `max + 1`, to tell whether more follow). For a page of stored records:
-   * see JsonArrayRows. Parameters: no blobs. (PostgreSQL joins a page's
-   * texts in SQL instead: component-query.ts.)
-   */
-  jsonArray(sql: string, params: readonly SqlParam[], max: number): JsonArrayRows
-}
-
-/** Whether `ex` is the embedded engine's executor (the dialect tells). */
-export function isSync(ex: SqlExecutor): ex is SyncSqlExecutor {
-  return ex.dialect === 'sqlite'
 }
 
 export interface BytesRow {
   bytes: Uint8Array | null
   numbers: number[]
-}
-
-export interface JsonArrayRows {
-  json: Uint8Array
-  /** Rows the query gave, counting at most `max + 1`: a query for `max + 1` rows tells whether more follow. */
-  rows: number
-  /** Rows among the first `max` whose column 0 was NULL or empty, so left out of `json`. */
-  missing: number
-  /** The other columns of row `max`, as texts (null for NULL); null with fewer rows. A next page's cursor is made of them. */
-  atMax: Array<string | null> | null
 }

@@ -1,6 +1,6 @@
 import { foldKey } from '../../identifiers'
 import type { ComponentListQuery } from '../../schemas'
-import { isSync, type SqlExecutor, type SqlParam } from '../_internal/sql-executor'
+import type { SqlExecutor, SqlParam } from '../_internal/sql-executor'
 import type { Page } from '../types'
 import { decodeCursor, encodeCursor, placeholders } from './_shared'
 import { loadComponentJsonList } from './component-core'
@@ -11,36 +11,56 @@ import { PG_PART_WORDS, PG_WORDS, toTsQuery } from '../postgres/search'
 
 /**
  * The same page as queryComponentIds as one JSON array, in UTF-8 bytes: what
- * a response sends. One statement: the page query gives the ids in order
- * (with the sort key and view_seq), and each row is joined to the event that
- * holds its view. The views come out as the bytes SQLite holds (CAST AS BLOB), never
- * decoded into strings and encoded again; a sort that needs a temporary
- * b-tree sorts ids, never views.
+ * a response sends. One statement and one row: the page query gives the ids
+ * in order (with the sort key and view_seq), each row is joined to the event
+ * that holds its view, and the database joins the views into one array beside
+ * what the cursor and the total need. The driver hands over one BLOB: no view
+ * is decoded into a string nor handed over on its own. A sort that needs a
+ * temporary b-tree sorts ids, never views.
  */
 export async function queryComponentJsonPage(ex: SqlExecutor, query: ComponentListQuery): Promise<{ json: Uint8Array; total: number; nextCursor: string | null }> {
   const page = _pageQuery(ex, query)
-  if (!isSync(ex)) {
-    // PostgreSQL. One statement (one round trip: PostgreSQL runs a read of one statement outside a
-    // transaction) and one row: the page's views joined into one JSON array by PostgreSQL,
-    // which the driver hands over as one Buffer, beside what the cursor and the total need.
-    const row = (await ex.get<{ json: Uint8Array; rows: number; missing: number; last_id: string | null; last_k: string | null; n: number }>(
+  if (ex.dialect === 'postgres') {
+    // The rows numbered in the page's order, which string_agg follows; a read of one statement is one round trip.
+    const row = (await ex.get<{ json: Uint8Array; row_count: string; missing: string; last_id: string | null; last_k: string | null; n: number }>(
       `WITH p AS (${page.sql}),
        q AS (SELECT p.id, p.k, e.snapshot, row_number() OVER (ORDER BY ${page.outerOrder}) AS r FROM p LEFT JOIN component_events e ON e.seq = p.view_seq)
-       SELECT CAST('[' || coalesce(string_agg(q.snapshot, ',' ORDER BY q.r) FILTER (WHERE q.r <= ?), '') || ']' AS BLOB) AS json, count(*) AS rows,
+       SELECT CAST('[' || coalesce(string_agg(q.snapshot, ',' ORDER BY q.r) FILTER (WHERE q.r <= ?), '') || ']' AS BLOB) AS json, count(*) AS row_count,
          count(*) FILTER (WHERE q.r <= ? AND q.snapshot IS NULL) AS missing, max(q.id) FILTER (WHERE q.r = ?) AS last_id, max(q.k::text) FILTER (WHERE q.r = ?) AS last_k,
          ${page.totalSql} AS n
        FROM q`,
       [...page.params, query.limit, query.limit, query.limit, query.limit, ...page.totalParams],
     ))!
-    if (row.missing > 0) return await _computedPage(ex, query)
-    return { json: row.json, total: row.n, nextCursor: row.rows > query.limit && row.last_id !== null ? page.cursorOf(row.last_id, row.last_k) : null }
+    if (Number(row.missing) > 0) return await _computedPage(ex, query)
+    return { json: row.json, total: Number(row.n), nextCursor: Number(row.row_count) > query.limit && row.last_id !== null ? page.cursorOf(row.last_id, row.last_k) : null }
   }
-  // The page query is the outer loop of the LEFT JOIN, so rows come in its order. The storage
-  // contract checks the order of every sort (listJson against listIds).
-  const rows = await ex.jsonArray(`SELECT CAST(e.snapshot AS BLOB), p.id, p.k FROM (${page.sql}) p LEFT JOIN component_events e ON e.seq = p.view_seq`, page.params, query.limit)
-  if (rows.missing > 0) return await _computedPage(ex, query)
-  const nextCursor = rows.rows > query.limit && rows.atMax ? page.cursorOf(rows.atMax[0]!, rows.atMax[1] ?? null) : null
-  return { json: rows.json, total: await _total(ex, page), nextCursor }
+  // SQLite: the page query is the outer loop of the LEFT JOIN, so the rows, and what group_concat
+  // joins, come in its order (the storage contract checks every sort, listJson against listIds).
+  // A numbering window to cut the page at `limit` measured twice the cost of the whole read
+  // (it materializes the views), so all `limit + 1` rows are joined and the last view is cut
+  // off here, by the byte lengths SQLite gives.
+  const row = (await ex.get<{ json: Buffer; row_count: number; present: number; ids: string | null; lengths: string | null; n: number }>(
+    `SELECT CAST('[' || coalesce(group_concat(e.snapshot, ','), '') || ']' AS BLOB) AS json, count(*) AS row_count, count(e.snapshot) AS present,
+       group_concat(p.id, ',') AS ids, group_concat(length(CAST(e.snapshot AS BLOB)), ',') AS lengths, ${page.totalSql} AS n
+     FROM (${page.sql}) p LEFT JOIN component_events e ON e.seq = p.view_seq`,
+    [...page.totalParams, ...page.params],
+  ))!
+  if (row.present < row.row_count) return await _computedPage(ex, query)
+  if (row.row_count <= query.limit) return { json: row.json, total: row.n, nextCursor: null }
+  // `[v1,…,vN,vN+1]`: the comma before the extra view becomes the closing bracket.
+  const extra = Number(row.lengths!.slice(row.lengths!.lastIndexOf(',') + 1))
+  const cut = row.json.byteLength - extra - 2
+  row.json[cut] = 0x5d
+  const ids = row.ids!.slice(0, row.ids!.lastIndexOf(','))
+  const lastId = ids.slice(ids.lastIndexOf(',') + 1)
+  return { json: row.json.subarray(0, cut + 1), total: row.n, nextCursor: page.cursorOf(lastId, await _sortValue(ex, page.key, lastId)) }
+}
+
+/** The sort value of a component, for a cursor (the id itself when sorting by id). */
+async function _sortValue(ex: SqlExecutor, key: string, id: string): Promise<string | null> {
+  if (key === 'c.id') return id
+  const row = await ex.get<{ k: string | number | null }>(`SELECT ${key} AS k FROM components c WHERE c.id = ?`, [id])
+  return row?.k == null ? null : String(row.k)
 }
 
 /** A page whose components lack a stored view (not expected: see _storedViews), views computed. */
@@ -71,7 +91,7 @@ export async function queryComponentIds(ex: SqlExecutor, query: ComponentListQue
 function _pageQuery(
   ex: SqlExecutor,
   query: ComponentListQuery,
-): { sql: string; params: SqlParam[]; totalSql: string; totalParams: SqlParam[]; cursorOf: (id: string, k: string | null) => string; outerOrder: string } {
+): { sql: string; params: SqlParam[]; totalSql: string; totalParams: SqlParam[]; cursorOf: (id: string, k: string | null) => string; key: string; outerOrder: string } {
   const where: string[] = []
   const params: SqlParam[] = []
   if (!query.includeDeleted) where.push('c.deleted_at IS NULL')
@@ -150,6 +170,8 @@ function _pageQuery(
     totalSql,
     totalParams: unfiltered ? [] : params,
     cursorOf: (id, k) => encodeCursor(key === 'c.id' ? [id] : [k, id]),
+    key,
+    // The page query's columns keep its comparison (lower() on PostgreSQL).
     outerOrder: key === 'c.id' ? `p.id ${dir}` : `p.k ${dir}, p.id ${dir}`,
   }
 }

@@ -86,7 +86,8 @@ export function componentsSuite(storage: () => Storage): void {
     })
 
     it('lists JSON texts with the same pages as list, in every sort and with filters', async () => {
-      for (const name of ['b', 'A', 'c', 'a', 'B']) await storage().components.create({ name, tags: name === name.toLowerCase() ? ['lower'] : [] })
+      // Views with multi-byte characters (Ω, µ, an emoji): the embedded engine cuts a page's extra view off by its length in bytes.
+      for (const name of ['b Ω', 'A µ', 'c 🔌', 'a', 'B']) await storage().components.create({ name, tags: name === name.toLowerCase() ? ['lower'] : [] })
       const gone = await storage().components.create({ name: 'Aa' })
       await storage().components.delete(gone.id)
       for (const sort of ['name', '-name', 'id', '-id', 'ipn', '-updatedAt'] as const) {
@@ -107,7 +108,7 @@ export function componentsSuite(storage: () => Storage): void {
         }
       }
       const byName = JSON.parse(new TextDecoder().decode((await storage().components.listJson(q({ limit: 10, sort: 'name' }))).json)) as Array<{ name: string }>
-      expect(byName.map((c) => c.name.toLowerCase())).toEqual(['a', 'a', 'b', 'b', 'c'])
+      expect(byName.map((c) => c.name[0]!.toLowerCase())).toEqual(['a', 'a', 'b', 'b', 'c'])
       const none = await storage().components.listJson(q({ q: 'nothing-matches-this' }))
       expect([new TextDecoder().decode(none.json), none.total, none.nextCursor]).toEqual(['[]', 0, null])
     })
