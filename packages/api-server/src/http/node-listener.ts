@@ -1,4 +1,5 @@
 import { STATUS_CODES, ServerResponse, type IncomingMessage, type OutgoingHttpHeader, type OutgoingHttpHeaders } from 'node:http'
+import type { Socket } from 'node:net'
 import { ComplibError, toComplibError, type ErrorCode } from '@complib/core'
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => unknown
@@ -55,8 +56,56 @@ export function createRequestListener(handler: NodeHandler, options: RequestList
  */
 export class ComplibServerResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
   override writeHead(statusCode: number, reason?: string | OutgoingHttpHeaders | OutgoingHttpHeader[], headers?: OutgoingHttpHeaders | OutgoingHttpHeader[]): this {
+    // An answer before the whole body arrived (a 413, or a 401 to an upload): Node would keep the
+    // connection and read the rest of the body to its end, however long. Unless the body is declared
+    // small, the connection closes instead, lingering.
+    if (!this.headersSent && this.req && !this.req.complete && this.socket && !_smallBody(this.req)) {
+      this.shouldKeepAlive = false
+      lingerOnClose(this.socket)
+      // Read and dropped while the answer goes out (a route that refused without reading it
+      // leaves it paused, and the client, blocked on writing it, would not see the close).
+      this.req.resume()
+    }
     if (reason === '' || reason === undefined) return super.writeHead(statusCode, STATUS_CODES[statusCode] ?? 'Unknown', headers)
     return typeof reason === 'string' ? super.writeHead(statusCode, reason, headers) : super.writeHead(statusCode, STATUS_CODES[statusCode] ?? 'Unknown', reason)
+  }
+}
+
+/** How long a connection closed with a request body still arriving goes on reading (and dropping) it. */
+const LINGER_MS = 2000
+/** How much of such a body it drops before it stops waiting for the client. */
+const LINGER_BYTES = 16 * 1024 * 1024
+/** How often a lingering connection checks both. */
+const LINGER_CHECK_MS = 50
+
+/** A body Node may as well read to its end to keep the connection: declared, and at most 64 KiB. */
+function _smallBody(req: IncomingMessage): boolean {
+  const declared = Number(req.headers['content-length'] ?? NaN)
+  return Number.isFinite(declared) && declared <= 64 * 1024
+}
+
+/**
+ * Makes the close Node does after a `Connection: close` answer a lingering
+ * close: the answer and a FIN go out, then what the client still sends is
+ * read and dropped until it closes its side, for `LINGER_MS` or
+ * `LINGER_BYTES` at most. Closing at once, with the client's bytes unread,
+ * makes the kernel send a reset, and a client still writing its body loses
+ * the answer from its receive buffer before it reads it (an empty reply
+ * instead of the 413). Node calls `destroySoon` on such a socket once the
+ * answer is written.
+ */
+function lingerOnClose(socket: Socket): void {
+  socket.destroySoon = function lingeringClose(this: Socket) {
+    if (this.destroyed) return
+    this.end()
+    // Counted by `bytesRead`, not a 'data' listener: one would take the socket from Node's
+    // HTTP parser, which reads it (and drops the body) meanwhile.
+    const from = this.bytesRead
+    const started = Date.now()
+    const check = setInterval(() => {
+      if (Date.now() - started >= LINGER_MS || this.bytesRead - from > LINGER_BYTES) this.destroy()
+    }, LINGER_CHECK_MS).unref()
+    this.once('close', () => clearInterval(check))
   }
 }
 

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http'
 import { ComplibError } from '@complib/core'
 
 /** Default largest JSON body: enough for a bulk edit of a few thousand components. */
@@ -11,6 +12,11 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024
 export async function readBodyBytes(request: Request, limit: number): Promise<Uint8Array> {
   const declared = Number(request.headers.get('content-length') ?? NaN)
   if (Number.isFinite(declared) && declared > limit) throw _tooLarge(limit)
+  // Served by Node (srvx): the body from Node's stream itself. srvx's `body` wraps it in a web
+  // ReadableStream, whose construction and reads were a tenth of a small PATCH's time.
+  const node = (request as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node
+  if (node?.req && (request.method === 'GET' || request.method === 'HEAD')) return new Uint8Array(0)
+  if (node?.req && !request.bodyUsed) return await _readNodeBody(node.req, limit)
   if (!request.body) return new Uint8Array(0)
   const chunks: Uint8Array[] = []
   let size = 0
@@ -20,9 +26,7 @@ export async function readBodyBytes(request: Request, limit: number): Promise<Ui
     try {
       chunk = await reader.read()
     } catch (error) {
-      throw new ComplibError('BAD_REQUEST', 'the body did not arrive whole (the client closed the connection or its framing was malformed); nothing was applied', {
-        cause: new ClientGoneError(error),
-      })
+      throw _cutShort(error)
     }
     const { done, value } = chunk
     if (done) break
@@ -40,6 +44,49 @@ export async function readBodyBytes(request: Request, limit: number): Promise<Ui
     offset += c.byteLength
   }
   return out
+}
+
+/** A Node request's body, counted against `limit` as it arrives; the same refusals as the web stream's. */
+function _readNodeBody(req: IncomingMessage, limit: number): Promise<Uint8Array> {
+  if (req.readableEnded || req.destroyed) return Promise.reject(_cutShort(new Error('the body was already read, or the connection closed')))
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    let settled = false
+    const settle = (error: unknown, bytes?: Uint8Array) => {
+      if (settled) return
+      settled = true
+      req.off('data', onData)
+      req.off('end', onEnd)
+      req.off('close', onClose)
+      if (error) reject(error)
+      else resolve(bytes!)
+    }
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength
+      if (size > limit) {
+        settle(_tooLarge(limit))
+        // The rest is dropped while the 413 goes out; the answer then closes the connection
+        // (ComplibServerResponse: an answer before the body's end), so the body is never read to its end.
+        req.resume()
+        return
+      }
+      chunks.push(chunk)
+    }
+    const onEnd = () => settle(undefined, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size))
+    const onClose = () => settle(_cutShort(new Error('the connection closed before the body ended')))
+    req.on('data', onData)
+    req.on('end', onEnd)
+    req.on('close', onClose)
+    // Stays attached: an error after the body was read must not go unhandled.
+    req.on('error', (error) => settle(_cutShort(error)))
+  })
+}
+
+function _cutShort(error: unknown): ComplibError {
+  return new ComplibError('BAD_REQUEST', 'the body did not arrive whole (the client closed the connection or its framing was malformed); nothing was applied', {
+    cause: new ClientGoneError(error),
+  })
 }
 
 /**
