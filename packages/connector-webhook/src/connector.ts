@@ -60,6 +60,8 @@ export function createWebhookConnector(options: WebhookConnectorOptions = {}): C
       let sent = 0
       // Set when push() settles: a send the code left pending must not go out late.
       let finished = false
+      // Deliveries under way; one already sent when push() settles ends before the batch does.
+      const deliveries = new Set<Promise<unknown>>()
       try {
         await context.session.sandbox.push(given, context.config, {
           sendWebhook: async (url, entities) => {
@@ -70,7 +72,7 @@ export function createWebhookConnector(options: WebhookConnectorOptions = {}): C
             // The exact bytes are on disk before they leave, so a resend after a crash is identical.
             if (finished) throw new Error(LATE_SEND)
             await context.keep(text)
-            const result = await context.session.throttle(() =>
+            const delivery = context.session.throttle(() =>
               finished
                 ? Promise.resolve(null)
                 : deliver({
@@ -84,6 +86,8 @@ export function createWebhookConnector(options: WebhookConnectorOptions = {}): C
                     fetch: options.fetch,
                   }),
             )
+            deliveries.add(delivery)
+            const result = await delivery.finally(() => deliveries.delete(delivery))
             if (!result) throw new Error(LATE_SEND)
             if (result.ok && !acknowledged.has(text)) {
               acknowledged.add(text)
@@ -97,6 +101,8 @@ export function createWebhookConnector(options: WebhookConnectorOptions = {}): C
         })
       } finally {
         finished = true
+        // A send the code did not await may still be on the wire: nothing reaches the receiver after its run ended.
+        await Promise.allSettled(deliveries)
       }
       return { entitiesSent: sent }
     },
