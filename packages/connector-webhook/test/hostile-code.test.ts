@@ -108,4 +108,35 @@ describe.concurrent('hostile connector code, in a push run', () => {
     expect(hostile.received).toHaveLength(2)
     expect(fine.status).toBe('succeeded')
   })
+
+  it('a send left unawaited when push() fails ends before its run does: nothing is still on the wire once the run has ended', async () => {
+    const storage = await createSqliteStorage()
+    const runner = createPushRunner({ storage, sandbox: LIMITS })
+    // The receiver takes 400 ms to answer; the code fails 100 ms after sending.
+    const slow = await startReceiver(() => ({ status: 202, delayMs: 400 }))
+    cleanup.push(async () => {
+      await runner.close()
+      await slow.close()
+      await storage.close()
+    })
+    await storage.components.create({ name: 'part' })
+    const connector = await storage.connectors.create({
+      type: 'webhook',
+      name: 'unawaited',
+      enabled: true,
+      config: { url: slow.url, requestsPerSecond: 1000, concurrency: 1, cron: null },
+      secret: SECRET,
+      code: body(`helpers.sendWebhook(config.url, entities); await helpers.sleep(100); throw new Error('stopped on purpose')`),
+    })
+    const run = await runner.start(connector.id, 'manual')
+    await runner.settled(connector.id)
+    expect(slow.received).toHaveLength(1)
+    expect(slow.inFlight()).toBe(0)
+    const ended = await storage.runs.get(run.id)
+    expect(ended.status).toBe('failed')
+    expect(ended.batches[0]!.error).toBe('[connector:webhook] batch 0: stopped on purpose')
+    // The record stays as it ended.
+    await new Promise((r) => setTimeout(r, 500))
+    expect(await storage.runs.get(run.id)).toEqual(ended)
+  })
 })
