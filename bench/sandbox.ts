@@ -9,14 +9,14 @@ import { createSandbox, type HostHelpers } from '../packages/connector-webhook/s
 const random = createRandom(7)
 const entities = Array.from({ length: 250 }, (_, i) => ({ id: `cmp_${String(i).padStart(26, '0')}`, ...makeComponent(i, random) }))
 const json = JSON.stringify(entities)
-const batch = { json, count: entities.length }
+const batch = { bytes: Buffer.from(json, 'utf8'), count: entities.length }
 const config = { url: 'http://127.0.0.1:9/hook' }
 const MAP_CODE = `async function push(entities, config, helpers) {
   await helpers.sendWebhook(config.url, entities.map((e) => ({ id: e.id, name: e.name.toUpperCase(), tags: e.tags })))
 }`
 let sentBytes = 0
 const helpers: HostHelpers = {
-  sendWebhook: async (_url, e) => ((sentBytes += e.json.length), { ok: true, status: 202 }),
+  sendWebhook: async (_url, e) => ((sentBytes += e.bytes.byteLength), { ok: true, status: 202 }),
   sleep: async () => {},
   log: () => {},
 }

@@ -24,7 +24,7 @@ export interface WebhookSession {
  * executor as every plugin type (executeRun). Its behaviour is the connector
  * code `push(entities, config, helpers)`, run in the sandbox: `setup` makes
  * one sandbox and one throttle for the run; `run` hands the code a batch as
- * the JSON text it was read as (parsed only if the code looks inside), and
+ * the JSON bytes it was read as (decoded only if the code looks inside), and
  * `helpers.sendWebhook` signs and POSTs `{"entities": […]}` through the
  * throttle, after keeping the exact bytes (`context.keep`: free when the code
  * passed the batch on untouched), naming the run and batch in headers, and
@@ -53,10 +53,10 @@ export function createWebhookConnector(options: WebhookConnectorOptions = {}): C
     dispose: (session) => session.sandbox.dispose(),
     async run(batch, context) {
       const { signal } = context
-      const given: EntitiesJson = { json: batch.json, count: batch.count }
+      const given: EntitiesJson = { bytes: batch.bytes, count: batch.count }
       // What the receiver acknowledged: the entities of each distinct body answered 2xx
       // (the code may send fewer than it was given; a resend of the same bytes counts once).
-      const acknowledged = new Set<string>()
+      const acknowledged: Buffer[] = []
       let sent = 0
       // Set when push() settles: a send the code left pending must not go out late.
       let finished = false
@@ -68,16 +68,16 @@ export function createWebhookConnector(options: WebhookConnectorOptions = {}): C
             if (signal.aborted) throw new Error('the run was cancelled')
             if (entities.count === 0 || entities.count > 250) throw new Error(`a delivery carries 1 to 250 entities, not ${entities.count}`)
             if (!/^https?:\/\//i.test(url)) throw new Error(`helpers.sendWebhook: ${url} is not an http(s) URL`)
-            const text = `{"entities":${entities.json}}`
+            const body = Buffer.concat([ENTITIES_OPEN, entities.bytes, ENTITIES_CLOSE])
             // The exact bytes are on disk before they leave, so a resend after a crash is identical.
             if (finished) throw new Error(LATE_SEND)
-            await context.keep(text)
+            await context.keep(body)
             const delivery = context.session.throttle(() =>
               finished
                 ? Promise.resolve(null)
                 : deliver({
                     url,
-                    body: new TextEncoder().encode(text),
+                    body,
                     webhookId: batch.deliveryId,
                     secrets: context.secrets,
                     headers: runHeaders(batch.runId, batch.index, batch.batches),
@@ -89,8 +89,8 @@ export function createWebhookConnector(options: WebhookConnectorOptions = {}): C
             deliveries.add(delivery)
             const result = await delivery.finally(() => deliveries.delete(delivery))
             if (!result) throw new Error(LATE_SEND)
-            if (result.ok && !acknowledged.has(text)) {
-              acknowledged.add(text)
+            if (result.ok && !acknowledged.some((b) => b.equals(body))) {
+              acknowledged.push(body)
               sent += entities.count
             }
             context.attempt({ status: result.status || null, durationMs: result.durationMs, error: result.error, retryAfter: result.retryAfter })
@@ -122,6 +122,9 @@ export function runHeaders(runId: string, index: number, batches: number): Recor
 }
 
 const LATE_SEND = 'this push() call has already finished'
+/** A delivery's body: `{"entities":` + the entities' JSON array + `}`. */
+const ENTITIES_OPEN = Buffer.from('{"entities":')
+const ENTITIES_CLOSE = Buffer.from('}')
 
 function _sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {

@@ -1,4 +1,4 @@
-import { createConnectorBatch, type AnyConnectorDefinition, type ConnectorAttempt, type ConnectorRunResult, type Run, type RunBatchPatch, type Storage, type StoredConnector } from '@complib/core'
+import { createConnectorBatch, type AnyConnectorDefinition, type DeliveryRead, type ConnectorAttempt, type ConnectorRunResult, type Run, type RunBatchPatch, type Storage, type StoredConnector } from '@complib/core'
 import { promisify } from 'node:util'
 import { deflateRaw, inflateRaw } from 'node:zlib'
 import pLimit from 'p-limit'
@@ -91,17 +91,18 @@ async function _runBatch(job: _BatchJob): Promise<void> {
       await storage.runs.updateBatch(runId, index, { status: 'succeeded', error: null, entitiesSent: 0, ...payload.skipped })
       return
     }
-    // What the batch's bytes are known to be on disk: the batch as read (its mark), or a kept body.
-    let kept = payload.keptBody ?? `{"entities":${payload.json}}`
+    // What the batch's bytes are known to be on disk: a kept body, or (null) the batch as read (its mark).
+    let kept: Uint8Array | null = payload.keptBody
     const result = await job.definition.run(
-      createConnectorBatch({ index, deliveryId: job.webhookId, runId, batches: job.batches, json: payload.json, count: payload.count }),
+      createConnectorBatch({ index, deliveryId: job.webhookId, runId, batches: job.batches, bytes: payload.bytes, count: payload.count }),
       {
         ...job.base,
         session: job.session,
         log: (line: string) => void (logs.length < 200 && logs.push(String(line).slice(0, 2000))),
         attempt: (a: ConnectorAttempt) => void (attempts.length < 100 && attempts.push({ at: new Date().toISOString(), ...a })),
-        keep: async (body: string) => {
-          if (body === kept) return
+        keep: async (given: string | Uint8Array) => {
+          const body = typeof given === 'string' ? Buffer.from(given, 'utf8') : given
+          if (kept ? _same(body, kept) : _wraps(body, payload.bytes)) return
           if (finished) throw new Error('this batch has already finished')
           // Bytes the type made itself, kept deflated (on libuv's pool, off the event loop).
           const deflated = await _deflate(body, { level: 1 })
@@ -129,8 +130,24 @@ async function _runBatch(job: _BatchJob): Promise<void> {
   }
 }
 
+/** Whether `body` is `{"entities":` + `entities` + `}`: the body of a batch sent as read. */
+function _wraps(body: Uint8Array, entities: Uint8Array): boolean {
+  return (
+    body.byteLength === entities.byteLength + ENTITIES_OPEN.byteLength + 1 &&
+    body[body.byteLength - 1] === 0x7d &&
+    _same(body.subarray(0, ENTITIES_OPEN.byteLength), ENTITIES_OPEN) &&
+    _same(body.subarray(ENTITIES_OPEN.byteLength, -1), entities)
+  )
+}
+
+function _same(a: Uint8Array, b: Uint8Array): boolean {
+  return a.byteLength === b.byteLength && Buffer.compare(a, b) === 0
+}
+
+const ENTITIES_OPEN = Buffer.from('{"entities":')
+
 /**
- * The batch's entities as JSON text: read now, with the read's history mark
+ * The batch's entities as JSON text in UTF-8 bytes: read now, with the read's history mark
  * recorded before anyone sees them; or, for a batch that went out before, read
  * back at that mark (the same records), or taken from the bytes kept then.
  */
@@ -138,22 +155,22 @@ async function _payload(
   storage: Storage,
   runId: string,
   index: number,
-): Promise<{ json: string; count: number; keptBody: string | null; skipped: { entitiesSkipped: number } | Record<string, never> }> {
+): Promise<{ bytes: Uint8Array; count: number; keptBody: Uint8Array | null; skipped: { entitiesSkipped: number } | Record<string, never> }> {
   const { ids, body, mark } = await storage.runs.getBatchPayload(runId, index)
   if (body) {
     // A kept body keeps the skipped count recorded when it went out.
-    const text = (await _inflate(body)).toString('utf8')
-    const parsed = JSON.parse(text) as { entities: unknown[] }
-    return { json: text.slice('{"entities":'.length, -1), count: parsed.entities.length, keptBody: text, skipped: {} }
+    const kept = await _inflate(body)
+    const parsed = JSON.parse(kept.toString('utf8')) as { entities: unknown[] }
+    return { bytes: kept.subarray(ENTITIES_OPEN.byteLength, -1), count: parsed.entities.length, keptBody: kept, skipped: {} }
   }
-  const records = mark !== null ? await storage.components.rereadForDelivery(ids, mark) : await _readAndMark(storage, runId, index, ids)
-  return { json: `[${records.join(',')}]`, count: records.length, keptBody: null, skipped: { entitiesSkipped: ids.length - records.length } }
+  const read = mark !== null ? await storage.components.rereadForDelivery(ids, mark) : await _readAndMark(storage, runId, index, ids)
+  return { bytes: read.json, count: read.count, keptBody: null, skipped: { entitiesSkipped: ids.length - read.count } }
 }
 
-async function _readAndMark(storage: Storage, runId: string, index: number, ids: string[]): Promise<string[]> {
+async function _readAndMark(storage: Storage, runId: string, index: number, ids: string[]): Promise<DeliveryRead> {
   const read = await storage.components.readForDelivery(ids)
-  if (read.records.length) await storage.runs.updateBatch(runId, index, { status: 'sending', mark: read.mark, entitiesSkipped: ids.length - read.records.length })
-  return read.records
+  if (read.count) await storage.runs.updateBatch(runId, index, { status: 'sending', mark: read.mark, entitiesSkipped: ids.length - read.count })
+  return read
 }
 
 /** The attempts a type recorded (the last one's status is the batch's), or one for the whole call. */

@@ -182,9 +182,9 @@ export function createPushRunner(options: RunnerOptions): PushRunner {
       const sandbox = await createSandbox({ code: connector.code ?? DEFAULT_WEBHOOK_CODE, ...options.sandbox, wallTimeoutMs: 30_000 }).catch((error: Error) => error)
       if (sandbox instanceof Error) return { ...result, error: sandbox.message }
       try {
-        await sandbox.push({ json: JSON.stringify(entities), count: entities.length }, config, {
+        await sandbox.push({ bytes: Buffer.from(JSON.stringify(entities), 'utf8'), count: entities.length }, config, {
           sendWebhook: async (url, sent) => {
-            result.sent.push({ url, entities: sent.count, bytes: Buffer.byteLength(`{"entities":${sent.json}}`) })
+            result.sent.push({ url, entities: sent.count, bytes: '{"entities":}'.length + sent.bytes.byteLength })
             return { ok: true, status: 202 }
           },
           sleep: async () => {},

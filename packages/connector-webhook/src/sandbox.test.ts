@@ -9,7 +9,7 @@ function recorder(statuses: number[] = [202]) {
   let i = 0
   const helpers: HostHelpers = {
     sendWebhook: async (url, entities) => {
-      sent.push({ url, entities: JSON.parse(entities.json) as unknown[] })
+      sent.push({ url, entities: JSON.parse(Buffer.from(entities.bytes).toString('utf8')) as unknown[] })
       const status = statuses[Math.min(i++, statuses.length - 1)]!
       return { ok: status >= 200 && status < 300, status }
     },
@@ -20,7 +20,7 @@ function recorder(statuses: number[] = [202]) {
 }
 
 const ENTITIES = [{ id: 'cmp_1', name: 'R 10k' }]
-const j = (entities: unknown[]) => ({ json: JSON.stringify(entities), count: entities.length })
+const j = (entities: unknown[]) => ({ bytes: Buffer.from(JSON.stringify(entities), 'utf8'), count: entities.length })
 const CONFIG = { url: 'http://127.0.0.1:9/hook' }
 
 describe('sandbox', () => {

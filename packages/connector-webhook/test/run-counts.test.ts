@@ -1,4 +1,5 @@
 import { createSqliteStorage, defineConnector, type Component, type ConnectorDefinition, type SqliteStorage } from '@complib/core'
+import { inflateRawSync } from 'node:zlib'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createPushRunner, type PushRunner } from '../src/runner'
 import { startReceiver } from './receiver'
@@ -106,3 +107,42 @@ describe('run counts', () => {
     expect(await storage.runs.get(run.id)).toMatchObject({ status: 'succeeded', total: 300, entitiesSent: 155, entitiesSkipped: 20 })
   })
 })
+
+describe('the bytes of a batch on disk while it is out', () => {
+  // A batch sent as read keeps only its history mark (nothing written but the mark); one the
+  // code changed keeps its exact bytes, deflated, so a resend after a crash is identical.
+  const heldBatch = async (code: string | null) => {
+    receiver = await startReceiver(() => ({ status: 202, delayMs: 300 }))
+    runner = createPushRunner({ storage })
+    await storage.components.create({ name: 'Ω µ 🔌 part', ipn: 'X-0' })
+    await seed(2)
+    const c = await connector({ url: receiver.url }, code)
+    const run = await runner.start(c.id, 'manual')
+    while (receiver.received.length < 1) await new Promise((r) => setTimeout(r, 10))
+    const payload = await storage.runs.getBatchPayload(run.id, 0)
+    await runner.settled(c.id)
+    return { payload, sent: receiver.received[0]!.raw, run: await storage.runs.get(run.id) }
+  }
+
+  it('sent as read (the default code): the mark only, and the body is the stored views, byte for byte', async () => {
+    const { payload, sent, run } = await heldBatch(null)
+    expect(payload.body).toBeNull()
+    expect(payload.mark).toBeGreaterThan(0)
+    const views = await storage.components.getManyJson(payload.ids)
+    expect(sent.toString('utf8')).toBe(`{"entities":[${views.join(',')}]}`)
+    expect(run).toMatchObject({ status: 'succeeded', entitiesSent: 3 })
+  })
+
+  it('changed by the code: its exact bytes are kept until the receiver acknowledges them', async () => {
+    const code = `async function push(entities, config, helpers) {
+      const res = await helpers.sendWebhook(config.url, entities.filter((e) => e.ipn !== 'P-1'))
+      if (!res.ok) throw new Error('receiver answered ' + res.status)
+    }`
+    const { payload, sent, run } = await heldBatch(code)
+    expect(payload.body).not.toBeNull()
+    expect(inflateRawSync(payload.body!).equals(sent)).toBe(true)
+    expect((JSON.parse(sent.toString('utf8')) as { entities: Component[] }).entities.map((e) => e.ipn)).toEqual(['X-0', 'P-0'])
+    expect(run).toMatchObject({ status: 'succeeded', entitiesSent: 2 })
+  })
+})
+

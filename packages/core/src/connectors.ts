@@ -64,12 +64,14 @@ export interface ConnectorBatch {
   /** How many entities the batch holds (without parsing them). */
   count: number
   /**
-   * The entities as the JSON text of their array, exactly as stored (what
-   * `JSON.stringify(entities)` gives): a type that passes them on untouched
-   * sends this and parses nothing.
+   * The entities as the JSON text of their array in UTF-8 bytes, exactly as
+   * stored (what `JSON.stringify(entities)` gives): a type that passes them on
+   * untouched sends these bytes and decodes nothing.
    */
-  json: string
-  /** The batch's components, at most 250 (parsed from `json` on first use); after a resume, exactly those the first attempt was given. */
+  bytes: Uint8Array
+  /** The same JSON text as a string (decoded from `bytes` on first use). */
+  readonly json: string
+  /** The batch's components, at most 250 (parsed on first use); after a resume, exactly those the first attempt was given. */
   readonly entities: readonly Component[]
 }
 
@@ -89,11 +91,12 @@ export interface ConnectorContext<Config> {
 export interface ConnectorRunContext<Config, Session = undefined> extends ConnectorContext<Config> {
   session: Session
   /**
-   * Records, before they leave, the exact bytes about to be delivered, so that
-   * a delivery made again after a crash is byte-identical. Bytes equal to the
-   * batch as read, or to what was kept before, cost nothing.
+   * Records, before they leave, the exact bytes about to be delivered (a
+   * string is kept as its UTF-8 bytes), so that a delivery made again after a
+   * crash is byte-identical. Bytes equal to `{"entities":` + the batch as
+   * read + `}`, or to what was kept before, cost nothing.
    */
-  keep(body: string): Promise<void>
+  keep(body: string | Uint8Array): Promise<void>
   /** Records one delivery attempt in the run record (its status, time, error, and Retry-After). */
   attempt(attempt: ConnectorAttempt): void
 }
@@ -107,17 +110,23 @@ export interface ConnectorAttempt {
 }
 
 /**
- * A batch from its entities' JSON text; `entities` is parsed from it on first use.
+ * A batch from its entities' JSON text in UTF-8 bytes; `json` and `entities`
+ * are decoded and parsed from them on first use.
  *
  * @example
- * createConnectorBatch({ index: 0, deliveryId: 'msg_…', runId: 'run_…', batches: 1, json: '[…]', count: 2 })
+ * createConnectorBatch({ index: 0, deliveryId: 'msg_…', runId: 'run_…', batches: 1, bytes: Buffer.from('[…]'), count: 2 })
  */
-export function createConnectorBatch(fields: Omit<ConnectorBatch, 'entities'>): ConnectorBatch {
+export function createConnectorBatch(fields: Omit<ConnectorBatch, 'entities' | 'json'>): ConnectorBatch {
+  let text: string | undefined
   let parsed: readonly Component[] | undefined
+  const json = () => (text ??= new TextDecoder().decode(fields.bytes))
   return {
     ...fields,
+    get json() {
+      return json()
+    },
     get entities() {
-      return (parsed ??= JSON.parse(fields.json) as Component[])
+      return (parsed ??= JSON.parse(json()) as Component[])
     },
   }
 }

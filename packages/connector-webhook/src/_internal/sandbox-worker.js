@@ -50,8 +50,9 @@ let interrupted = false
 runtime.setInterruptHandler(() => (Date.now() > deadline ? (interrupted = true) : false))
 const vm = runtime.newContext()
 
-/** Calls in progress: the entities' JSON, copied into QuickJS only if the code looks at them. */
-const calls = /** @type {Map<number, { json: string }>} */ (new Map())
+/** Calls in progress: the entities' JSON in UTF-8 bytes, decoded and copied into QuickJS only if the code looks at them. */
+const calls = /** @type {Map<number, { bytes: Uint8Array }>} */ (new Map())
+const utf8 = new TextDecoder()
 /** Helper calls waiting for the server's answer. */
 const waiting = /** @type {Map<number, { deferred: import('quickjs-emscripten-core').QuickJSDeferredPromise, built: number }>} */ (new Map())
 let nextRequest = 0
@@ -109,7 +110,7 @@ function request(/** @type {number} */ call, /** @type {Record<string, unknown>}
 const hostFunction = vm.newFunction.bind(vm)
 const host = [
   // entitiesText(callId): the entities' JSON, when the code first looks at them.
-  hostFunction('entitiesText', (id) => vm.newString(callOf(id).json)),
+  hostFunction('entitiesText', (id) => vm.newString(utf8.decode(callOf(id).bytes))),
   // send(callId, url, json | null): null passes on the entities as given.
   hostFunction('send', (id, url, json) => {
     callOf(id)
@@ -171,7 +172,7 @@ if (!dead) port.postMessage(compileError ? { t: 'error', message: compileError }
 port.on('message', (/** @type {any} */ m) => {
   if (dead) return
   if (m.t === 'push') {
-    calls.set(m.call, { json: m.json })
+    calls.set(m.call, { bytes: m.bytes })
     stretch(() => {
       const args = [vm.newNumber(m.call), vm.newString(m.config)]
       const result = vm.callFunction(entry, vm.undefined, ...args)

@@ -115,6 +115,12 @@ export interface WriteOptions {
   ifVersion?: number | undefined
 }
 
+/** Components read for a delivery: the JSON array of their texts, in UTF-8 bytes, and how many it holds. */
+export interface DeliveryRead {
+  json: Uint8Array
+  count: number
+}
+
 export interface ComponentStore {
   list(query: ComponentListQuery): Promise<Page<Component>>
   /**
@@ -134,13 +140,18 @@ export interface ComponentStore {
   getMany(ids: readonly string[], options?: { includeDeleted?: boolean }): Promise<Component[]>
   /** The same components as getMany, each as its JSON text (`JSON.stringify` of the record): for listings and deliveries. */
   getManyJson(ids: readonly string[], options?: { includeDeleted?: boolean }): Promise<string[]>
-  /** getManyJson of live components, with a mark of the library's history position at that read. */
-  readForDelivery(ids: readonly string[]): Promise<{ records: string[]; mark: number }>
   /**
-   * The records readForDelivery gave at `mark`, the same texts in the same
-   * order, whatever changed since (a component purged since is left out).
+   * The live components among `ids`, in the order of `ids`, for a delivery:
+   * their JSON texts joined into one JSON array (`json`, UTF-8 bytes, what
+   * `JSON.stringify` of getMany gives) and how many (`count`), with a mark of
+   * the library's history position at that read.
    */
-  rereadForDelivery(ids: readonly string[], mark: number): Promise<string[]>
+  readForDelivery(ids: readonly string[]): Promise<DeliveryRead & { mark: number }>
+  /**
+   * What readForDelivery gave at `mark`: the same records in the same order,
+   * whatever changed since (a component purged since is left out).
+   */
+  rereadForDelivery(ids: readonly string[], mark: number): Promise<DeliveryRead>
   create(input: ComponentCreateParsed): Promise<Component>
   update(id: string, patch: ComponentPatchParsed, options?: WriteOptions): Promise<Component>
   /** Soft delete: sets `deletedAt`, frees the ipn. */

@@ -32,7 +32,7 @@ export function testConnector<Config extends Record<string, unknown>, Session>(d
     log: () => {},
   })
   const batch = (entities: readonly Component[]): ConnectorBatch =>
-    createConnectorBatch({ index: 0, deliveryId: createId('message'), runId: createId('run'), batches: 1, json: JSON.stringify(entities), count: entities.length })
+    createConnectorBatch({ index: 0, deliveryId: createId('message'), runId: createId('run'), batches: 1, bytes: Buffer.from(JSON.stringify(entities), 'utf8'), count: entities.length })
   // A batch goes through what the runtime calls for a run: setup, run, dispose.
   const deliver = async (b: ConnectorBatch, signal?: AbortSignal) => {
     const ctx = await context(signal)

@@ -1,6 +1,7 @@
 import { ComplibError } from '../../errors'
 import type { Component } from '../../schemas'
 import type { SqlExecutor, SqlParam } from '../_internal/sql-executor'
+import type { DeliveryRead } from '../types'
 import { chunks, notFound, now, placeholders } from './_shared'
 
 /**
@@ -145,13 +146,28 @@ export async function loadComponentJsonList(ex: SqlExecutor, ids: readonly strin
 }
 
 /**
- * The live components' JSON texts as the latest history events hold them, and
- * the history position of this read: the highest event seq. Every later
- * change has a higher seq, so the events at or below the mark are this read.
+ * The live components among `ids` as one JSON array in UTF-8 bytes, in the
+ * order of `ids`, and the history position of this read: the highest event
+ * seq. Every later change has a higher seq, so the events at or below the mark
+ * are this read. One statement (the mark and the views from one snapshot),
+ * and one BLOB: the database joins the stored views, no view is decoded into
+ * a string (a third of a push's CPU when each was).
  */
-export async function readComponentsForDelivery(ex: SqlExecutor, ids: readonly string[]): Promise<{ records: string[]; mark: number }> {
-  const mark = (await ex.get<{ seq: number | null }>('SELECT max(seq) AS seq FROM component_events'))!.seq ?? 0
-  return { records: await loadComponentJsonList(ex, ids, false), mark }
+export async function readComponentsForDelivery(ex: SqlExecutor, ids: readonly string[]): Promise<DeliveryRead & { mark: number }> {
+  const sqlite = ex.dialect === 'sqlite'
+  const row = (await ex.get<{ json: Uint8Array; count: number | string; present: number | string; mark: number | string | null }>(
+    `SELECT CAST('[' || coalesce(${sqlite ? "group_concat(e.snapshot, ',' ORDER BY j.key)" : "string_agg(e.snapshot, ',' ORDER BY j.key)"}, '') || ']' AS BLOB) AS json,
+       count(*) AS count, count(e.snapshot) AS present, (SELECT max(seq) FROM component_events) AS mark
+     FROM ${sqlite ? 'json_each(?) j' : 'json_array_elements_text(?::json) WITH ORDINALITY AS j(value, key)'}
+       JOIN components c ON c.id = j.value ${VIEW_JOIN}
+     WHERE c.deleted_at IS NULL`,
+    [JSON.stringify(ids)],
+  ))!
+  const mark = Number(row.mark ?? 0)
+  if (Number(row.present) === Number(row.count)) return { json: row.json, count: Number(row.count), mark }
+  // No stored view (not expected: every component is created through touchComponent): computed.
+  const records = await loadComponentJsonList(ex, ids, false)
+  return { json: Buffer.from(`[${records.join(',')}]`, 'utf8'), count: records.length, mark }
 }
 
 /**
@@ -160,7 +176,7 @@ export async function readComponentsForDelivery(ex: SqlExecutor, ids: readonly s
  * History keeps those texts; a purge erases them, so a purged component is
  * left out.
  */
-export async function rereadComponentsForDelivery(ex: SqlExecutor, ids: readonly string[], mark: number): Promise<string[]> {
+export async function rereadComponentsForDelivery(ex: SqlExecutor, ids: readonly string[], mark: number): Promise<DeliveryRead> {
   const out: string[] = []
   for (const part of chunks([...ids])) {
     for (const row of await ex.all<{ json: string | null }>(
@@ -171,7 +187,7 @@ export async function rereadComponentsForDelivery(ex: SqlExecutor, ids: readonly
       if (row.json !== null && (JSON.parse(row.json) as { deletedAt: string | null }).deletedAt === null) out.push(row.json)
     }
   }
-  return out
+  return { json: Buffer.from(`[${out.join(',')}]`, 'utf8'), count: out.length }
 }
 
 /** Loads components in the order of `ids`, skipping unknown ones. */

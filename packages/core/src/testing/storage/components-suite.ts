@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest'
 import type { ComponentListQuery } from '../../schemas'
 import type { Storage } from '../../storage/types'
 
+/** UTF-8 bytes as text. */
+const text = (json: Uint8Array) => new TextDecoder().decode(json)
 const q = (over: Partial<ComponentListQuery> = {}): ComponentListQuery => ({ limit: 100, sort: 'id', includeDeleted: false, ...over })
 
 /** Components: create, read, list, change, lifecycle, history and change feed. */
@@ -205,7 +207,6 @@ export function componentsSuite(storage: () => Storage): void {
       expect((await storage().components.getMany([b.id, 'cmp_01JD7W3T9X4QF5B8S2M6K0N1PZ', a.id, d.id])).map((c) => c.name)).toEqual(['B', 'A'])
       expect((await storage().components.getMany([d.id], { includeDeleted: true })).map((c) => c.name)).toEqual(['D'])
       // The JSON texts are those records, exactly.
-      const text = (json: Uint8Array) => new TextDecoder().decode(json)
       const one = await storage().components.getJson(a.id)
       expect([text(one.json), one.version]).toEqual([JSON.stringify(await storage().components.get(a.id)), 1])
       await expect(storage().components.getJson(d.id)).rejects.toMatchObject({ code: 'NOT_FOUND' })
@@ -222,19 +223,28 @@ export function componentsSuite(storage: () => Storage): void {
 
     it('reads for a delivery with a mark, and rereads the same texts at that mark whatever changed since', async () => {
       const s = storage()
-      const [a, b, c] = [await s.components.create({ name: 'A', tags: ['x'] }), await s.components.create({ name: 'B' }), await s.components.create({ name: 'C' })]
+      const [a, b, c] = [await s.components.create({ name: 'A Ω 🔌', tags: ['x'] }), await s.components.create({ name: 'B' }), await s.components.create({ name: 'C' })]
       await s.components.delete(c.id)
       const first = await s.components.readForDelivery([b.id, c.id, a.id])
-      expect(first.records).toEqual(await s.components.getManyJson([b.id, a.id]))
+      const records = await s.components.getManyJson([b.id, a.id])
+      // One JSON array of the stored texts, byte for byte (a multi-byte name included).
+      expect(text(first.json)).toBe(`[${records.join(',')}]`)
+      expect(first.count).toBe(2)
       await s.components.update(a.id, { description: 'changed', tags: ['y'] })
       await s.tags.update((await s.tags.list({ limit: 10 })).items.find((t) => t.name === 'y')!.id, { name: 'z' })
       await s.components.delete(b.id)
       await s.components.restore(c.id)
       await s.components.create({ name: 'D' })
-      expect(await s.components.rereadForDelivery([b.id, c.id, a.id], first.mark)).toEqual(first.records)
+      const again = await s.components.rereadForDelivery([b.id, c.id, a.id], first.mark)
+      expect({ json: text(again.json), count: again.count }).toEqual({ json: text(first.json), count: 2 })
       // A purge erases the history a reread needs: the purged component is left out.
       await s.components.purge(b.id)
-      expect(await s.components.rereadForDelivery([b.id, c.id, a.id], first.mark)).toEqual([first.records[1]])
+      const purged = await s.components.rereadForDelivery([b.id, c.id, a.id], first.mark)
+      expect({ json: text(purged.json), count: purged.count }).toEqual({ json: `[${records[1]}]`, count: 1 })
+      // Nothing asked, or nothing live: an empty array.
+      const none = await s.components.readForDelivery([b.id, 'cmp_01JD7W3T9X4QF5B8S2M6K0N1PZ'])
+      expect({ json: text(none.json), count: none.count }).toEqual({ json: '[]', count: 0 })
+      expect(text((await s.components.readForDelivery([])).json)).toBe('[]')
     })
 
     it('numbers ipns after the highest ever used, deleted ones included', async () => {
