@@ -154,13 +154,19 @@ export async function loadComponentJsonList(ex: SqlExecutor, ids: readonly strin
  * a string (a third of a push's CPU when each was).
  */
 export async function readComponentsForDelivery(ex: SqlExecutor, ids: readonly string[]): Promise<DeliveryRead & { mark: number }> {
-  const sqlite = ex.dialect === 'sqlite'
+  // SQLite: the ids are the outer loop (the left side of a CROSS JOIN always is), so group_concat
+  // joins the views in their order; its own ORDER BY sorted the views in a temporary b-tree first
+  // (654 against 376 µs a batch of 250). PostgreSQL orders the aggregate.
   const row = (await ex.get<{ json: Uint8Array; count: number | string; present: number | string; mark: number | string | null }>(
-    `SELECT CAST('[' || coalesce(${sqlite ? "group_concat(e.snapshot, ',' ORDER BY j.key)" : "string_agg(e.snapshot, ',' ORDER BY j.key)"}, '') || ']' AS BLOB) AS json,
-       count(*) AS count, count(e.snapshot) AS present, (SELECT max(seq) FROM component_events) AS mark
-     FROM ${sqlite ? 'json_each(?) j' : 'json_array_elements_text(?::json) WITH ORDINALITY AS j(value, key)'}
-       JOIN components c ON c.id = j.value ${VIEW_JOIN}
-     WHERE c.deleted_at IS NULL`,
+    ex.dialect === 'sqlite'
+      ? `SELECT CAST('[' || coalesce(group_concat(e.snapshot, ','), '') || ']' AS BLOB) AS json,
+           count(*) AS count, count(e.snapshot) AS present, (SELECT max(seq) FROM component_events) AS mark
+         FROM json_each(?) j CROSS JOIN components c ${VIEW_JOIN}
+         WHERE c.id = j.value AND c.deleted_at IS NULL`
+      : `SELECT CAST('[' || coalesce(string_agg(e.snapshot, ',' ORDER BY j.key), '') || ']' AS BLOB) AS json,
+           count(*) AS count, count(e.snapshot) AS present, (SELECT max(seq) FROM component_events) AS mark
+         FROM json_array_elements_text(?::json) WITH ORDINALITY AS j(value, key) JOIN components c ON c.id = j.value ${VIEW_JOIN}
+         WHERE c.deleted_at IS NULL`,
     [JSON.stringify(ids)],
   ))!
   const mark = Number(row.mark ?? 0)
