@@ -66,6 +66,10 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   const cpuTimeout = options.cpuTimeoutMs ?? 2000
   const wallTimeout = options.wallTimeoutMs ?? 10 * 60_000
   const clock = new SharedArrayBuffer(8)
+  // The entities' bytes reach the worker only if the code looks at them: the worker asks, and
+  // waits (Atomics.wait on `handshake`) until they are on `entities`, which it reads synchronously.
+  const entities = new MessageChannel()
+  const handshake = new Int32Array(new SharedArrayBuffer(4))
   const worker = new Worker(WORKER, {
     workerData: {
       code: options.code,
@@ -73,6 +77,8 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
       cpuTimeoutMs: cpuTimeout,
       wasmModule: await _wasmModule(),
       clock,
+      entitiesPort: entities.port2,
+      handshake: handshake.buffer,
       limits: { maxLogLines: MAX_LOG_LINES, maxLogLineChars: MAX_LOG_LINE_CHARS, maxPending: MAX_PENDING_HELPER_CALLS, maxBuiltChars: MAX_BUILT_ENTITIES_CHARS, maxSleepMs: MAX_SLEEP_MS },
     },
     // The engine's own heap is QuickJS's (memoryMb, in WebAssembly memory); this bounds the
@@ -80,6 +86,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     resourceLimits: { maxOldGenerationSizeMb: 256, stackSizeMb: 4 },
     // The worker is plain JavaScript: none of the server's loaders (tsx) or flags.
     execArgv: [],
+    transferList: [entities.port2],
   })
   // The push() calls in progress, by call id: calls may overlap (concurrent batches).
   const calls = new Map<number, _Call>()
@@ -96,6 +103,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     stopped = reason
     clearInterval(watchdog)
     void worker.terminate()
+    entities.port1.close()
     for (const [id, call] of calls) {
       clearTimeout(call.timer)
       const error = new Error(culprit === undefined || culprit === id ? reason : `the sandbox was stopped (${reason})`)
@@ -125,6 +133,15 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
           return reject(new Error(stopped!))
         case 'log':
           return calls.get(m.call)?.helpers.log(m.line.slice(0, MAX_LOG_LINE_CHARS))
+        case 'entities': {
+          // The code looked at the entities it was given: a copy of their bytes, moved to the waiting worker.
+          const call = calls.get(m.call)
+          const bytes = call ? new Uint8Array(call.entities.bytes) : null
+          entities.port1.postMessage({ call: m.call, bytes }, bytes ? [bytes.buffer] : [])
+          Atomics.add(handshake, 0, 1)
+          Atomics.notify(handshake, 0)
+          return
+        }
         case 'done': {
           const call = calls.get(m.call)
           if (!call) return
@@ -185,9 +202,8 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
         // A stuck call cannot be stopped on its own: the whole sandbox stops.
         const timer = setTimeout(() => stop(`push() did not finish within ${wallTimeout} ms`, id), wallTimeout)
         calls.set(id, { helpers, entities, resolve, reject, timer, inFlight: new Set() })
-        // A copy of the bytes, moved to the worker (a memcpy; a string would be copied character by character).
-        const bytes = new Uint8Array(entities.bytes)
-        worker.postMessage({ t: 'push', call: id, bytes, config: JSON.stringify(config) }, [bytes.buffer])
+        // The entities stay here until the code looks at them (the default code never does).
+        worker.postMessage({ t: 'push', call: id, config: JSON.stringify(config) })
       })
     },
     dispose() {
@@ -217,6 +233,7 @@ type _FromWorker =
   | { t: 'error'; message: string }
   | { t: 'fatal'; reason: string }
   | { t: 'log'; call: number; line: string }
+  | { t: 'entities'; call: number }
   | { t: 'done'; call: number; error: { message: string; status: number } | null }
   | _Send
   | _Sleep

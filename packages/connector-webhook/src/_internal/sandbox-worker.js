@@ -10,11 +10,11 @@
 // 1e15 })`, `.join`, `.reverse`, `.fill` on a huge array-like) runs for minutes
 // without a check. On the server's thread that would stop every request; here it
 // stops this worker, and the server's watchdog terminates it.
-import { parentPort, workerData } from 'node:worker_threads'
+import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads'
 import { newQuickJSWASMModuleFromVariant, newVariant } from 'quickjs-emscripten-core'
 import variant from '@jitl/quickjs-wasmfile-release-sync'
 
-/** @type {{ code: string, memoryMb: number, cpuTimeoutMs: number, wasmModule: WebAssembly.Module, clock: SharedArrayBuffer, limits: { maxLogLines: number, maxLogLineChars: number, maxPending: number, maxBuiltChars: number, maxSleepMs: number }, mark: string }} */
+/** @type {{ code: string, memoryMb: number, cpuTimeoutMs: number, wasmModule: WebAssembly.Module, clock: SharedArrayBuffer, entitiesPort: import('node:worker_threads').MessagePort, handshake: SharedArrayBuffer, limits: { maxLogLines: number, maxLogLineChars: number, maxPending: number, maxBuiltChars: number, maxSleepMs: number }, mark: string }} */
 const data = workerData
 const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort)
 const { limits } = data
@@ -50,9 +50,36 @@ let interrupted = false
 runtime.setInterruptHandler(() => (Date.now() > deadline ? (interrupted = true) : false))
 const vm = runtime.newContext()
 
-/** Calls in progress: the entities' JSON in UTF-8 bytes, decoded and copied into QuickJS only if the code looks at them. */
-const calls = /** @type {Map<number, { bytes: Uint8Array }>} */ (new Map())
+/** Calls in progress. Their entities stay on the server thread until the code looks at them (entitiesBytes). */
+const calls = /** @type {Map<number, {}>} */ (new Map())
 const utf8 = new TextDecoder()
+// Counts the server thread's answers on data.entitiesPort; the worker sleeps on it while it waits for one.
+const handshake = new Int32Array(data.handshake)
+/** How long the code may wait for its entities' bytes (the server thread answers within milliseconds unless it is stopping). */
+const ENTITIES_WAIT_MS = 10_000
+
+/**
+ * The entities' JSON bytes of a call, asked of the server thread when the code first looks at
+ * them: the request goes out, then this thread sleeps until the answer is on the entities port,
+ * which it reads synchronously. Only one stretch of code runs at a time, so one request is out.
+ */
+function entitiesBytes(/** @type {number} */ call) {
+  let seen = Atomics.load(handshake, 0)
+  port.postMessage({ t: 'entities', call })
+  const deadline = Date.now() + ENTITIES_WAIT_MS
+  for (;;) {
+    for (let m = receiveMessageOnPort(data.entitiesPort); m; m = receiveMessageOnPort(data.entitiesPort)) {
+      // An answer to an earlier request that gave up waiting is dropped.
+      if (m.message.call !== call) continue
+      if (!m.message.bytes) throw new Error('this push() call has already finished')
+      return /** @type {Uint8Array} */ (m.message.bytes)
+    }
+    const left = deadline - Date.now()
+    if (left <= 0) throw new Error('the entities did not arrive from the server')
+    Atomics.wait(handshake, 0, seen, left)
+    seen = Atomics.load(handshake, 0)
+  }
+}
 /** Helper calls waiting for the server's answer. */
 const waiting = /** @type {Map<number, { deferred: import('quickjs-emscripten-core').QuickJSDeferredPromise, built: number }>} */ (new Map())
 let nextRequest = 0
@@ -110,7 +137,7 @@ function request(/** @type {number} */ call, /** @type {Record<string, unknown>}
 const hostFunction = vm.newFunction.bind(vm)
 const host = [
   // entitiesText(callId): the entities' JSON, when the code first looks at them.
-  hostFunction('entitiesText', (id) => vm.newString(utf8.decode(callOf(id).bytes))),
+  hostFunction('entitiesText', (id) => (callOf(id), vm.newString(utf8.decode(entitiesBytes(vm.getNumber(id)))))),
   // send(callId, url, json | null): null passes on the entities as given.
   hostFunction('send', (id, url, json) => {
     callOf(id)
@@ -172,7 +199,7 @@ if (!dead) port.postMessage(compileError ? { t: 'error', message: compileError }
 port.on('message', (/** @type {any} */ m) => {
   if (dead) return
   if (m.t === 'push') {
-    calls.set(m.call, { bytes: m.bytes })
+    calls.set(m.call, {})
     stretch(() => {
       const args = [vm.newNumber(m.call), vm.newString(m.config)]
       const result = vm.callFunction(entry, vm.undefined, ...args)
