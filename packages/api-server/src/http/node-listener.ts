@@ -78,9 +78,15 @@ const LINGER_BYTES = 16 * 1024 * 1024
 /** How often a lingering connection checks both. */
 const LINGER_CHECK_MS = 50
 
-/** A body Node may as well read to its end to keep the connection: declared, and at most 64 KiB. */
+/**
+ * A body Node may as well read to its end to keep the connection: none (no
+ * Content-Length nor Transfer-Encoding: a GET), or one declared at most 64 KiB.
+ */
 function _smallBody(req: IncomingMessage): boolean {
-  const declared = Number(req.headers['content-length'] ?? NaN)
+  if (req.headers['transfer-encoding'] !== undefined) return false
+  const length = req.headers['content-length']
+  if (length === undefined) return true
+  const declared = Number(length)
   return Number.isFinite(declared) && declared <= 64 * 1024
 }
 
