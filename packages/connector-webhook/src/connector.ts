@@ -1,4 +1,5 @@
 import { WebhookConfig, defineConnector, type ConnectorDefinition } from '@complib/core'
+import { entitiesBody } from './_internal/body'
 import { DEFAULT_WEBHOOK_CODE } from './default-code'
 import { deliver } from './deliver'
 import { createSandbox, type EntitiesJson, type Sandbox, type SandboxOptions } from './sandbox'
@@ -68,7 +69,7 @@ export function createWebhookConnector(options: WebhookConnectorOptions = {}): C
             if (signal.aborted) throw new Error('the run was cancelled')
             if (entities.count === 0 || entities.count > 250) throw new Error(`a delivery carries 1 to 250 entities, not ${entities.count}`)
             if (!/^https?:\/\//i.test(url)) throw new Error(`helpers.sendWebhook: ${url} is not an http(s) URL`)
-            const body = Buffer.concat([ENTITIES_OPEN, entities.bytes, ENTITIES_CLOSE])
+            const body = entitiesBody(entities.bytes)
             // The exact bytes are on disk before they leave, so a resend after a crash is identical.
             if (finished) throw new Error(LATE_SEND)
             await context.keep(body)
@@ -122,9 +123,6 @@ export function runHeaders(runId: string, index: number, batches: number): Recor
 }
 
 const LATE_SEND = 'this push() call has already finished'
-/** A delivery's body: `{"entities":` + the entities' JSON array + `}`. */
-const ENTITIES_OPEN = Buffer.from('{"entities":')
-const ENTITIES_CLOSE = Buffer.from('}')
 
 function _sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {

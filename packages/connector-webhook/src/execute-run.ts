@@ -2,6 +2,7 @@ import { createConnectorBatch, type AnyConnectorDefinition, type DeliveryRead, t
 import { promisify } from 'node:util'
 import { deflateRaw, inflateRaw } from 'node:zlib'
 import pLimit from 'p-limit'
+import { ENTITIES_CLOSE, ENTITIES_OPEN } from './_internal/body'
 
 /** Entities per delivery (seed §2). */
 export const BATCH_SIZE = 250
@@ -133,10 +134,10 @@ async function _runBatch(job: _BatchJob): Promise<void> {
 /** Whether `body` is `{"entities":` + `entities` + `}`: the body of a batch sent as read. */
 function _wraps(body: Uint8Array, entities: Uint8Array): boolean {
   return (
-    body.byteLength === entities.byteLength + ENTITIES_OPEN.byteLength + 1 &&
-    body[body.byteLength - 1] === 0x7d &&
+    body.byteLength === entities.byteLength + ENTITIES_OPEN.byteLength + ENTITIES_CLOSE.byteLength &&
+    _same(body.subarray(-ENTITIES_CLOSE.byteLength), ENTITIES_CLOSE) &&
     _same(body.subarray(0, ENTITIES_OPEN.byteLength), ENTITIES_OPEN) &&
-    _same(body.subarray(ENTITIES_OPEN.byteLength, -1), entities)
+    _same(body.subarray(ENTITIES_OPEN.byteLength, -ENTITIES_CLOSE.byteLength), entities)
   )
 }
 
@@ -144,7 +145,6 @@ function _same(a: Uint8Array, b: Uint8Array): boolean {
   return a.byteLength === b.byteLength && Buffer.compare(a, b) === 0
 }
 
-const ENTITIES_OPEN = Buffer.from('{"entities":')
 
 /**
  * The batch's entities as JSON text in UTF-8 bytes: read now, with the read's history mark
@@ -161,7 +161,7 @@ async function _payload(
     // A kept body keeps the skipped count recorded when it went out.
     const kept = await _inflate(body)
     const parsed = JSON.parse(kept.toString('utf8')) as { entities: unknown[] }
-    return { bytes: kept.subarray(ENTITIES_OPEN.byteLength, -1), count: parsed.entities.length, keptBody: kept, skipped: {} }
+    return { bytes: kept.subarray(ENTITIES_OPEN.byteLength, -ENTITIES_CLOSE.byteLength), count: parsed.entities.length, keptBody: kept, skipped: {} }
   }
   const read = mark !== null ? await storage.components.rereadForDelivery(ids, mark) : await _readAndMark(storage, runId, index, ids)
   return { bytes: read.json, count: read.count, keptBody: null, skipped: { entitiesSkipped: ids.length - read.count } }

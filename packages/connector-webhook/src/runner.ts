@@ -4,6 +4,7 @@ import { DEFAULT_WEBHOOK_CODE } from './default-code'
 import { createWebhookConnector, type WebhookConnectorOptions } from './connector'
 import { BATCH_SIZE, STOPPING, executeRun, finishRun } from './execute-run'
 import { createSandbox } from './sandbox'
+import { ENTITIES_CLOSE, ENTITIES_OPEN } from './_internal/body'
 
 export interface RunnerOptions extends WebhookConnectorOptions {
   storage: Storage
@@ -184,7 +185,7 @@ export function createPushRunner(options: RunnerOptions): PushRunner {
       try {
         await sandbox.push({ bytes: Buffer.from(JSON.stringify(entities), 'utf8'), count: entities.length }, config, {
           sendWebhook: async (url, sent) => {
-            result.sent.push({ url, entities: sent.count, bytes: '{"entities":}'.length + sent.bytes.byteLength })
+            result.sent.push({ url, entities: sent.count, bytes: ENTITIES_OPEN.byteLength + sent.bytes.byteLength + ENTITIES_CLOSE.byteLength })
             return { ok: true, status: 202 }
           },
           sleep: async () => {},
