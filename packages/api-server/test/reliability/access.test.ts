@@ -142,6 +142,25 @@ describe('access', () => {
     expect(sent).toBeLessThan(200 * 1048576)
   })
 
+  it('keeps the connection after a refusal of a request without a body or with a small one (only a big or chunked body closes it)', async () => {
+    const { host, hostname, port } = new URL(base)
+    for (const request of [`GET /api/components HTTP/1.1\r\nHost: ${host}\r\n\r\n`, `POST /api/components HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: 13\r\n\r\n{"name":"R1"}`]) {
+      const socket = connect(Number(port), hostname)
+      const head = await new Promise<string>((resolve, reject) => {
+        let got = ''
+        socket.on('data', (d: Buffer) => {
+          got += d.toString('latin1')
+          if (got.includes('\r\n\r\n')) resolve(got)
+        })
+        socket.on('error', reject)
+        socket.write(request)
+      })
+      socket.destroy()
+      expect(head).toMatch(/^HTTP\/1\.1 401 /)
+      expect(head.toLowerCase()).toContain('connection: keep-alive')
+    }
+  })
+
   it('never shows a connector signing secret, nor the API key, in any response or in the server log, through pushes that succeed and fail', { timeout: 120_000 }, async () => {
     const responses: Array<{ what: string; bytes: Buffer }> = []
     const call = async (method: string, path: string, body?: unknown) => {
