@@ -45,7 +45,9 @@ export async function libraryFolder(size: number, log: (line: string) => void): 
   await seedLibrary(storage, size)
   await storage.close()
   rmSync(join(building, 'complib.lock'), { force: true })
-  renameSync(building, dir)
+  // Another bench process may have made the same library meanwhile: the first one made is kept.
+  if (existsSync(join(dir, 'complib.db'))) rmSync(building, { recursive: true, force: true })
+  else renameSync(building, dir)
   log(`generated a library of ${size.toLocaleString('en')} components in ${((performance.now() - t0) / 1000).toFixed(1)} s (cached in ${dir})`)
   return dir
 }

@@ -153,6 +153,33 @@ describe('generated ipns', () => {
   })
 })
 
+describe('a page of components', () => {
+  it('is read through the index of its sort, for every sort, never sorted whole in a temporary b-tree', async () => {
+    // With the limit written into the text (as PostgreSQL takes it), SQLite's planner read a page
+    // by ipn through the live-ipn index and sorted every row: 52 ms at 100,000 instead of 0.07.
+    const storage = await createSqliteStorage()
+    const sent: Array<{ sql: string; params: unknown[] }> = []
+    const get = SqliteExecutor.prototype.get
+    SqliteExecutor.prototype.get = function <T>(this: SqliteExecutor, sql: string, params: never[] = []) {
+      sent.push({ sql, params })
+      return get.call(this, sql, params) as T | undefined
+    }
+    try {
+      for (let i = 0; i < 3; i++) await storage.components.create({ name: `Part ${i}` })
+      for (const sort of ['name', 'ipn', 'updatedAt', 'id', '-name', '-ipn', '-updatedAt', '-id']) {
+        sent.length = 0
+        await storage.components.listJson({ limit: 2, sort } as never)
+        const page = sent.find((s) => s.sql.includes('group_concat(e.snapshot'))!
+        const plan = (storage.database.db.prepare(`EXPLAIN QUERY PLAN ${page.sql}`).all(...page.params) as Array<{ detail: string }>).map((p) => p.detail)
+        expect(plan.join(' | '), sort).not.toMatch(/TEMP B-TREE FOR ORDER BY/)
+      }
+    } finally {
+      SqliteExecutor.prototype.get = get
+      await storage.close()
+    }
+  })
+})
+
 describe('the write-ahead log', () => {
   it('starts over under steady concurrent writes instead of growing by every commit', async () => {
     // A checkpoint beside the writes copies only the frames there were when it began, so

@@ -49,6 +49,14 @@ const READS = new Set([
 ])
 
 /**
+ * Reads whose statements need not see one snapshot: suggestions are a ranked
+ * guess over tiers of candidates, and a component written between two tiers
+ * may show or not either way. An engine may run their statements one by one,
+ * outside a transaction (PostgreSQL: no BEGIN and COMMIT round trips).
+ */
+export const SNAPSHOT_FREE_READS: ReadonlySet<string> = new Set(['search.suggest', 'search.search'])
+
+/**
  * Runs one store call; `write` is false for the methods that only read, and
  * `name` (`group.method`) tells an engine which call it is (PostgreSQL learns
  * which reads are one statement).

@@ -30,6 +30,13 @@ export interface SqlExecutor {
    * are stored, such as a response body. Parameters: no blobs.
    */
   bytesRow(sql: string, params?: readonly SqlParam[]): Awaitable<BytesRow | undefined>
+  /**
+   * PostgreSQL only: the stored component views of these history seqs, as
+   * UTF-8 bytes, from the server's own copies where it has them (postgres/
+   * views.ts). Views of events never change, so this read needs no snapshot
+   * and does not count as a statement of the read it serves.
+   */
+  storedViews?(seqs: readonly number[]): Promise<Map<number, Uint8Array>>
 }
 
 /** The embedded engine's executor: every call answers at once (migrations rely on it). */

@@ -1,7 +1,9 @@
 import pg from 'pg'
 import { ComplibError } from '../../errors'
+import { SNAPSHOT_FREE_READS } from '../_internal/session'
 import { PgExecutor, PreparedNames } from './executor'
 import { MIGRATION_LOCK, migratePostgres } from './schema'
+import { StoredViews } from './views'
 
 export interface PostgresDatabaseOptions {
   /** `postgres://user@host:port/database` */
@@ -45,6 +47,8 @@ export class PostgresDatabase {
   private readonly snapshotReads = new Set<string>()
   /** Names of the prepared statements, shared by every connection (PreparedNames). */
   private readonly statements = new PreparedNames()
+  /** Component views this server keeps, by history seq (StoredViews). */
+  readonly views = new StoredViews()
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -101,9 +105,13 @@ export class PostgresDatabase {
    */
   async run<T>(fn: (ex: PgExecutor) => T | Promise<T>, write = true, name?: string): Promise<T> {
     if (this.closed) throw new ComplibError('SERVICE_UNAVAILABLE', 'the storage is closed')
+    // Statement by statement, each its own snapshot (see SNAPSHOT_FREE_READS).
+    if (!write && name !== undefined && SNAPSHOT_FREE_READS.has(name)) {
+      return await this._withClient(async (client) => await fn(new PgExecutor(client, this.statements, this.views)))
+    }
     if (!write && name !== undefined && !this.snapshotReads.has(name)) {
       const { result, statements } = await this._withClient(async (client) => {
-        const ex = new PgExecutor(client, this.statements, 1)
+        const ex = new PgExecutor(client, this.statements, this.views, 1)
         try {
           return { result: await fn(ex), statements: ex.statements }
         } catch (error) {
@@ -117,7 +125,7 @@ export class PostgresDatabase {
     return await this._withClient(async (client, broke) => {
       try {
         await client.query(write ? `BEGIN READ WRITE; SELECT pg_advisory_xact_lock(${WRITE_LOCK})` : 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY')
-        const result = await fn(new PgExecutor(client, this.statements))
+        const result = await fn(new PgExecutor(client, this.statements, this.views))
         await client.query('COMMIT')
         return result
       } catch (error) {

@@ -1,6 +1,7 @@
 import type { PoolClient } from 'pg'
 import type { BytesRow, SqlExecutor, SqlParam } from '../_internal/sql-executor'
 import { toPostgres } from './sql'
+import type { StoredViews } from './views'
 
 /**
  * The SqlExecutor of the PostgreSQL engine, on one pooled connection inside
@@ -18,8 +19,13 @@ export class PgExecutor implements SqlExecutor {
   constructor(
     private readonly client: PoolClient,
     private readonly names: PreparedNames,
+    private readonly views: StoredViews,
     private readonly limit = Number.POSITIVE_INFINITY,
   ) {}
+
+  async storedViews(seqs: readonly number[]): Promise<Map<number, Uint8Array>> {
+    return await this.views.read(this.client, seqs)
+  }
 
   /** Runs one statement; with COMPLIB_DEBUG_SQL set, a failing one is printed with its rewritten SQL. */
   private async _query(sql: string, params: readonly SqlParam[], rowMode?: 'array') {

@@ -1,7 +1,7 @@
 import type { SqlExecutor } from '../_internal/sql-executor'
 import { chunks, likeEscape } from '../sqlite/_shared'
 import { searchWords } from '../sqlite/component-query'
-import { loadComponentCandidates, mpnCandidateRows } from '../sqlite/search-candidates'
+import { componentCandidateRows, loadComponentCandidates, mpnCandidateRows } from '../sqlite/search-candidates'
 import { type Candidate, countRanked, type Needle, tierSize } from '../sqlite/search-rank'
 
 /**
@@ -28,50 +28,61 @@ export function toTsQuery(text: string): string | null {
 const WORD_TIER_MAX_ROWS = 500
 const WORD_TIER_CHUNK = 100
 
+/**
+ * Each tier is one statement that finds its ids and reads their candidates
+ * (a round trip is most of a cheap tier's time): the three prefix scans
+ * together, then the word tier's first WORD_TIER_CHUNK hits, then, only
+ * where those did not rank enough, the rest of the word tier and the
+ * substring tier.
+ */
 export async function pgComponentCandidates(ex: SqlExecutor, needle: Needle, limit: number): Promise<Candidate[]> {
   const take = tierSize(limit)
   const { text } = needle
-  const hi = `${text}\uffff`
-  const ids = new Set<string>()
-  const add = (rows: { id: string }[]) => rows.forEach((r) => ids.add(r.id))
-  add(await ex.all(`SELECT id FROM components WHERE name COLLATE NOCASE >= ? COLLATE NOCASE AND name COLLATE NOCASE < ? COLLATE NOCASE AND deleted_at IS NULL ORDER BY name COLLATE NOCASE LIMIT ?`, [text, hi, take]))
-  add(await ex.all(`SELECT id FROM components WHERE ipn COLLATE NOCASE >= ? COLLATE NOCASE AND ipn COLLATE NOCASE < ? COLLATE NOCASE AND deleted_at IS NULL ORDER BY ipn COLLATE NOCASE LIMIT ?`, [text, hi, take]))
-  add(
-    await ex.all(
-      `SELECT c.id AS id FROM mpns m JOIN components c ON c.id = m.component_id WHERE m.part_number COLLATE NOCASE >= ? COLLATE NOCASE AND m.part_number COLLATE NOCASE < ? COLLATE NOCASE AND c.deleted_at IS NULL ORDER BY m.part_number COLLATE NOCASE LIMIT ?`,
-      [text, hi, take],
-    ),
+  // `take` is written into the text: with `LIMIT $n` PostgreSQL planned the prepared statement on every call (see _pageQuery).
+  const found = await componentCandidateRows(
+    ex,
+    `c.id IN ((SELECT id FROM components WHERE name COLLATE NOCASE >= ?1 COLLATE NOCASE AND name COLLATE NOCASE < ?2 COLLATE NOCASE AND deleted_at IS NULL ORDER BY name COLLATE NOCASE LIMIT ${take})
+       UNION ALL (SELECT id FROM components WHERE ipn COLLATE NOCASE >= ?1 COLLATE NOCASE AND ipn COLLATE NOCASE < ?2 COLLATE NOCASE AND deleted_at IS NULL ORDER BY ipn COLLATE NOCASE LIMIT ${take})
+       UNION ALL (SELECT c.id AS id FROM mpns m JOIN components c ON c.id = m.component_id WHERE m.part_number COLLATE NOCASE >= ?1 COLLATE NOCASE AND m.part_number COLLATE NOCASE < ?2 COLLATE NOCASE AND c.deleted_at IS NULL ORDER BY m.part_number COLLATE NOCASE LIMIT ${take}))`,
+    [text, `${text}\uffff`],
   )
-  const found = await loadComponentCandidates(ex, [...ids])
+  const ids = new Set(found.map((c) => c.id))
   if (ids.size >= limit) return found
+  const push = (candidates: readonly Candidate[]) => {
+    for (const c of candidates) if (!ids.has(c.id)) ids.add(c.id), found.push(c)
+  }
 
   const query = toTsQuery(text)
   if (query) {
     // UNION ALL, each side on its own GIN index and LIMITed, so the read stops at the limit
     // rows (a UNION hashed every match first: 22 ms for `47k` at 100,000).
-    // The ids come in one read; their candidates are loaded WORD_TIER_CHUNK at a time, until enough rank.
-    const rows = await ex.all<{ id: string }>(
-      `(SELECT c.id AS id FROM components c WHERE c.deleted_at IS NULL AND ${PG_WORDS('c')} @@ ?1::tsquery LIMIT ?2)
-       UNION ALL (SELECT c.id FROM mpns m JOIN components c ON c.id = m.component_id WHERE c.deleted_at IS NULL AND ${PG_PART_WORDS('m')} @@ ?1::tsquery LIMIT ?2)`,
-      [query, WORD_TIER_MAX_ROWS],
-    )
-    const fresh = _unseen(rows, ids)
-    fresh.forEach((id) => ids.add(id))
-    for (const chunk of chunks(fresh, WORD_TIER_CHUNK)) {
-      found.push(...(await loadComponentCandidates(ex, chunk)))
-      if (countRanked(found, needle, 1) >= limit) return found
+    const words = (n: number) =>
+      `(SELECT c.id AS id FROM components c WHERE c.deleted_at IS NULL AND ${PG_WORDS('c')} @@ ?1::tsquery LIMIT ${n})
+       UNION ALL (SELECT c.id FROM mpns m JOIN components c ON c.id = m.component_id WHERE c.deleted_at IS NULL AND ${PG_PART_WORDS('m')} @@ ?1::tsquery LIMIT ${n})`
+    const first = await componentCandidateRows(ex, `c.id IN (${words(WORD_TIER_CHUNK)})`, [query])
+    push(first)
+    if (countRanked(found, needle, 1) >= limit) return found
+    if (first.length >= WORD_TIER_CHUNK) {
+      // A common word: up to WORD_TIER_MAX_ROWS of its ids, their candidates a chunk at a time until enough rank.
+      const fresh = _unseen(await ex.all<{ id: string }>(words(WORD_TIER_MAX_ROWS), [query]), ids)
+      for (const chunk of chunks(fresh, WORD_TIER_CHUNK)) {
+        push(await loadComponentCandidates(ex, chunk))
+        if (countRanked(found, needle, 1) >= limit) return found
+      }
     }
   }
 
   if (countRanked(found, needle, 2) >= limit) return found
   const like = `%${likeEscape(text.toLowerCase())}%`
   // Each side on its own trigram index, as above.
-  const rows = await ex.all<{ id: string }>(
-    `(SELECT c.id AS id FROM components c WHERE c.deleted_at IS NULL AND (lower(c.name) || ' ' || lower(c.ipn::text)) LIKE ?1 ESCAPE '\\' LIMIT ?2)
-     UNION ALL (SELECT c.id FROM mpns m JOIN components c ON c.id = m.component_id WHERE c.deleted_at IS NULL AND lower(m.part_number::text) LIKE ?1 ESCAPE '\\' LIMIT ?2)`,
-    [like, take + ids.size],
+  push(
+    await componentCandidateRows(
+      ex,
+      `c.id IN ((SELECT c.id AS id FROM components c WHERE c.deleted_at IS NULL AND (lower(c.name) || ' ' || lower(c.ipn::text)) LIKE ?1 ESCAPE '\\' LIMIT ?2)
+         UNION ALL (SELECT c.id FROM mpns m JOIN components c ON c.id = m.component_id WHERE c.deleted_at IS NULL AND lower(m.part_number::text) LIKE ?1 ESCAPE '\\' LIMIT ?2))`,
+      [like, take + ids.size],
+    ),
   )
-  found.push(...(await loadComponentCandidates(ex, _unseen(rows, ids))))
   return found
 }
 

@@ -7,7 +7,7 @@ import type { ComponentStore } from '../types'
 import { checkVersion, conflict, decodeCursor, encodeCursor, notFound, now } from './_shared'
 import { ensureCategoryPath } from './category-store'
 import { setLinks, setMpns, setParameters, setTags } from './component-children'
-import { deletedComponent, loadComponent, loadComponentJsonList, readComponentsForDelivery, rereadComponentsForDelivery, VIEW_OF_ROW, loadComponentList, requireComponentRow, requireComponentWithView, touchComponent, unindexComponent } from './component-core'
+import { bytesOf, deletedComponent, loadComponent, loadComponentJsonList, readComponentsForDelivery, rereadComponentsForDelivery, VIEW_OF_ROW, loadComponentList, requireComponentRow, requireComponentWithView, touchComponent, unindexComponent } from './component-core'
 import { queryComponentIds, queryComponentJsonPage } from './component-query'
 import type { StoreRepo } from './repo'
 
@@ -25,7 +25,7 @@ export const components = {
 
   async getJson(ex, id, options) {
     // One lookup: the stored view's bytes as they are (no decode, no encode) and the version.
-    const row = await ex.bytesRow(`SELECT CAST(${VIEW_OF_ROW} AS BLOB), c.version FROM components c WHERE c.id = ? AND (c.deleted_at IS NULL OR ?)`, [
+    const row = await ex.bytesRow(`SELECT ${bytesOf(ex, VIEW_OF_ROW)}, c.version FROM components c WHERE c.id = ? AND (c.deleted_at IS NULL OR ?)`, [
       id,
       options?.includeDeleted ? 1 : 0,
     ])
@@ -69,14 +69,7 @@ export const components = {
     const at = now()
     const fields: string[] = []
     const values: (string | number | null)[] = []
-    for (const [key, column] of [
-      ['name', 'name'],
-      ['ipn', 'ipn'],
-      ['description', 'description'],
-      ['status', 'status'],
-      ['category', 'category'],
-      ['kicadValue', 'kicad_value'],
-    ] as const) {
+    for (const [key, column] of _COLUMNS) {
       if (patch[key] !== undefined) {
         fields.push(`${column} = ?`)
         values.push(patch[key] ?? null)
@@ -91,6 +84,15 @@ export const components = {
     if (ipnChanged) {
       fields.push('ipn_key = ?')
       values.push(foldKey(patch.ipn!))
+    }
+    // A patch of the row's own columns knows its next view: the database builds none (touchComponent).
+    if (_CHILDREN.every((key) => patch[key] === undefined)) {
+      const next: Record<string, unknown> = { ...before }
+      for (const [key] of _COLUMNS) if (patch[key] !== undefined) next[key] = patch[key] ?? null
+      for (const [key] of _FLAGS) if (patch[key] !== undefined) next[key] = patch[key]
+      next.updatedAt = at
+      next.version = row.version + 1
+      return await touchComponent(ex, id, 'update', changed, at, { columns: fields, values }, next as Component)
     }
     await _writeChildren(ex, id, patch, at)
     return await touchComponent(ex, id, 'update', changed, at, { columns: fields, values })
@@ -176,12 +178,31 @@ export const components = {
   liveIds: async (ex) => (await ex.all<{ id: string }>('SELECT id FROM components WHERE deleted_at IS NULL ORDER BY id')).map((r) => r.id),
 } satisfies StoreRepo<ComponentStore>
 
+/** The component's own text columns a patch sets: view field and column. */
+const _COLUMNS = [
+  ['name', 'name'],
+  ['ipn', 'ipn'],
+  ['description', 'description'],
+  ['status', 'status'],
+  ['category', 'category'],
+  ['kicadValue', 'kicad_value'],
+] as const
+
+/** The fields of a patch kept in child tables (_writeChildren). */
+const _CHILDREN = ['tags', 'parameters', 'mpns', 'symbols', 'footprints'] as const
+
 /** The KiCad exclusion flags: view field and column (0 or 1 on both engines). */
 const _FLAGS = [
   ['excludeFromBom', 'exclude_from_bom'],
   ['excludeFromBoard', 'exclude_from_board'],
   ['excludeFromSim', 'exclude_from_sim'],
 ] as const
+
+// Every field a patch takes is a column, a flag or a child: a new field fails to compile until it is
+// listed, so an update never builds a next view without it.
+type _Listed = (typeof _COLUMNS)[number][0] | (typeof _FLAGS)[number][0] | (typeof _CHILDREN)[number]
+const _EVERY_FIELD_LISTED: Record<Exclude<keyof ComponentPatchParsed, _Listed>, never> = {}
+void _EVERY_FIELD_LISTED
 
 interface _EventRow {
   seq: number

@@ -95,17 +95,18 @@ async function* _wordTierIds(ex: SqlExecutor, text: string, column: 'components_
 /** Components as suggestion candidates (name, ipn and part numbers ranked; the description for words). Both engines. */
 export async function loadComponentCandidates(ex: SqlExecutor, ids: readonly string[]): Promise<Candidate[]> {
   const out: Candidate[] = []
-  for (const part of chunks(ids)) {
-    const rows = await ex.all<{ id: string; name: string; ipn: string; description: string | null; pns: string }>(
-      `SELECT c.id, c.name, c.ipn, c.description, ${ex.dialect === 'sqlite' ? '(SELECT json_group_array(part_number) FROM mpns WHERE component_id = c.id)' : `(SELECT coalesce(json_agg(part_number ORDER BY position), '[]')::text FROM mpns WHERE component_id = c.id)`} AS pns
-       FROM components c WHERE c.id IN (${placeholders(part.length)})`,
-      part,
-    )
-    for (const r of rows) {
-      out.push({ id: r.id, entity: 'components', label: r.name, detail: r.ipn, texts: [r.name, r.ipn, ...(JSON.parse(r.pns) as string[])], extra: r.description ? [r.description] : [] })
-    }
-  }
+  for (const part of chunks(ids)) out.push(...await componentCandidateRows(ex, `c.id IN (${placeholders(part.length)})`, part))
   return out
+}
+
+/** Components matching `where` (over `components c`) as suggestion candidates. Both engines. */
+export async function componentCandidateRows(ex: SqlExecutor, where: string, params: readonly (string | number)[]): Promise<Candidate[]> {
+  const rows = await ex.all<{ id: string; name: string; ipn: string; description: string | null; pns: string }>(
+    `SELECT c.id, c.name, c.ipn, c.description, ${ex.dialect === 'sqlite' ? '(SELECT json_group_array(part_number) FROM mpns WHERE component_id = c.id)' : `(SELECT coalesce(json_agg(part_number ORDER BY position), '[]')::text FROM mpns WHERE component_id = c.id)`} AS pns
+     FROM components c WHERE ${where}`,
+    params,
+  )
+  return rows.map((r) => ({ id: r.id, entity: 'components', label: r.name, detail: r.ipn, texts: [r.name, r.ipn, ...(JSON.parse(r.pns) as string[])], extra: r.description ? [r.description] : [] }))
 }
 
 /** MPNs matching `where` as suggestion candidates, with their manufacturer and component. Both engines. */
