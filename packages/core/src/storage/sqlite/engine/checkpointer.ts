@@ -1,6 +1,9 @@
 import { Worker } from 'node:worker_threads'
 import { sqliteDriver } from './driver'
 
+/** How long a closing worker may take to finish before it is terminated. */
+const CLOSE_GRACE_MS = 15_000
+
 /**
  * Checkpoints the WAL on a worker thread with a connection of its own, so the
  * server's thread never copies pages into the database file or waits for its
@@ -10,6 +13,7 @@ import { sqliteDriver } from './driver'
  */
 export class Checkpointer {
   private readonly worker: Worker
+  private readonly exited: Promise<void>
   private running: Promise<CheckpointResult> | null = null
   private nextId = 0
   private readonly waiting = new Map<number, { resolve: (r: CheckpointResult) => void; reject: (e: unknown) => void }>()
@@ -18,6 +22,7 @@ export class Checkpointer {
     const module = sqliteDriver().modulePath
     this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { module, file } })
     this.worker.unref()
+    this.exited = new Promise((resolve) => this.worker.once('exit', () => resolve()))
     this.worker.on('message', (message: { id: number; result?: CheckpointResult; error?: string }) => {
       const waiter = this.waiting.get(message.id)
       this.waiting.delete(message.id)
@@ -42,9 +47,23 @@ export class Checkpointer {
     return this.running
   }
 
+  /**
+   * Asks the worker to close its connection and end, and waits until it has.
+   * It is not terminated: with better-sqlite3 13 on Node 24, terminating a
+   * thread inside the addon (loading it, opening the file, a pragma) aborts
+   * the whole process (`FATAL ERROR: Error::New napi_get_last_error_info`).
+   * The request is queued behind the worker's start and any checkpoint, so it
+   * runs between native calls. Only a worker still busy after
+   * CLOSE_GRACE_MS is terminated. The worker is held referenced meanwhile, so
+   * the process does not exit (and end it mid-call) while it closes.
+   */
   async close(): Promise<void> {
     await this.running?.catch(() => {})
-    await this.worker.terminate()
+    this.worker.ref()
+    this.worker.postMessage({ close: true })
+    const timer = setTimeout(() => void this.worker.terminate(), CLOSE_GRACE_MS)
+    await this.exited
+    clearTimeout(timer)
   }
 }
 
@@ -61,7 +80,12 @@ const { parentPort, workerData } = require('node:worker_threads')
 const Database = require(workerData.module)
 const db = new Database(workerData.file, { fileMustExist: true })
 db.pragma('busy_timeout = 5000')
-parentPort.on('message', ({ id, mode }) => {
+parentPort.on('message', ({ id, mode, close }) => {
+  if (close) {
+    db.close()
+    parentPort.close()
+    return
+  }
   try {
     const started = performance.now()
     const [row] = db.pragma('wal_checkpoint(' + mode + ')')
