@@ -49,9 +49,10 @@ const READS = new Set([
 ])
 
 /**
- * Reads whose statements need not see one snapshot: suggestions are a ranked
- * guess over tiers of candidates, and a component written between two tiers
- * may show or not either way. An engine may run their statements one by one,
+ * Reads whose statements need not see one snapshot: suggestions (`suggest`,
+ * and `search`, which suggests in every group) are a ranked guess over tiers
+ * of candidates, and a component written between two tiers may show or not
+ * either way. An engine may run their statements one by one,
  * outside a transaction (PostgreSQL: no BEGIN and COMMIT round trips).
  */
 export const SNAPSHOT_FREE_READS: ReadonlySet<string> = new Set(['search.suggest', 'search.search'])
