@@ -14,7 +14,7 @@ from http.server import ThreadingHTTPServer
 from receiver import MAX_RUNS, DeliveryError, JsonStore, MAX_SEEN, make_handler, parse_batch, read_run_position, sign, verify_signature
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-VECTORS = os.path.join(HERE, "..", "..", "packages", "connector-webhook", "test", "fixtures", "webhook-vectors.json")
+VECTORS = os.path.join(HERE, "..", "..", "packages", "test-support", "webhook-vectors.json")
 SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
 OTHER_SECRET = "whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD"
 THIRD_SECRET = "whsec_" + "B" * 43 + "="

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import vectors from '../../../packages/connector-webhook/test/fixtures/webhook-vectors.json' with { type: 'json' }
+import vectors from '@complib/test-support/webhook-vectors.json' with { type: 'json' }
 import { DeliveryError, verifyDelivery, verifySignature } from './verify'
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'

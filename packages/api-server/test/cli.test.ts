@@ -99,7 +99,7 @@ describe('complib serve', () => {
 describe('complib push', () => {
   it('starts a run on a running server and follows it to the end', async () => {
     const { startServer } = await import('../src/server')
-    const { startReceiver } = await import('../../connector-webhook/test/receiver')
+    const { startReceiver } = await import('@complib/test-support/receiver')
     const data = mkdtempSync(join(tmpdir(), 'complib-cli-'))
     dirs.push(data)
     const server = await startServer({ port: 0, dataDir: data, log: () => {} })

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { startReceiver } from '../../connector-webhook/test/receiver'
+import { startReceiver } from '@complib/test-support/receiver'
 import { createTestApi, type TestApi } from './harness'
 
 let api: TestApi

@@ -5,7 +5,7 @@ import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { exec, pnpmCommand, repoRoot } from '../../client-sdk/test/tools'
+import { exec, pnpmCommand, repoRoot } from '@complib/test-support/tools'
 
 // What a user gets from npm: @complib/api-server (with core and connector-webhook)
 // packed, installed with npm into a project outside the workspace (better-sqlite3

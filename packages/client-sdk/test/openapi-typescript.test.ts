@@ -1,8 +1,11 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { startServer, type RunningServer } from '@complib/api-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { exec, packageRoot, tsc } from './tools'
+import { exec, tsc } from '@complib/test-support/tools'
+
+const packageRoot = fileURLToPath(new URL('..', import.meta.url))
 
 // "The API must be easy in any language": a client generated from /api/docs by
 // openapi-typescript, with openapi-fetch, type-checks a script and runs it.

@@ -1,9 +1,12 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { startServer } from '@complib/api-server'
 import { afterAll, describe, expect, it } from 'vitest'
-import { exec, packageRoot, pnpmCommand, repoRoot, tsc } from './tools'
+import { exec, pnpmCommand, repoRoot, tsc } from '@complib/test-support/tools'
+
+const packageRoot = fileURLToPath(new URL('..', import.meta.url))
 
 // What a user gets from npm: the packed tarball installed into a project
 // outside the monorepo (no workspace packages to fall back on), a script

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto'
 import { Webhook } from 'standardwebhooks'
 import { describe, expect, it } from 'vitest'
-import vectors from '../test/fixtures/webhook-vectors.json' with { type: 'json' }
+import vectors from '@complib/test-support/webhook-vectors.json' with { type: 'json' }
 import { signDelivery } from './sign'
 
 /** An independent implementation of the spec, with node:crypto only. */

@@ -1,7 +1,7 @@
 import { testConnector } from '@complib/core/testing'
 import { afterAll, beforeAll } from 'vitest'
 import { webhookConnector } from '../src/connector'
-import { startReceiver } from './receiver'
+import { startReceiver } from '@complib/test-support/receiver'
 
 // The built-in type passes the same contract suite as third-party connector packages.
 let receiver: Awaited<ReturnType<typeof startReceiver>>

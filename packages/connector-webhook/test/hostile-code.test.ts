@@ -1,7 +1,7 @@
 import { createSqliteStorage } from '@complib/core'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createPushRunner } from '../src/runner'
-import { startReceiver } from './receiver'
+import { startReceiver } from '@complib/test-support/receiver'
 
 // Hostile connector code, as whole push runs: each case fails its run with a
 // clear error in the run record, sends nothing it did not ask for, and a

@@ -1,7 +1,7 @@
 import { createSqliteStorage, type RunDetail } from '@complib/core'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createPushRunner } from '../src/runner'
-import { startReceiver, type Answer } from './receiver'
+import { startReceiver, type Answer } from '@complib/test-support/receiver'
 
 // The default connector code against a receiver that misbehaves in one way each:
 // what SPEC.md says sendWebhook returns (no redirect followed, only 2xx is

@@ -2,7 +2,7 @@ import { createSqliteStorage, defineConnector, type Component, type ConnectorDef
 import { inflateRawSync } from 'node:zlib'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createPushRunner, type PushRunner } from '../src/runner'
-import { startReceiver } from './receiver'
+import { startReceiver } from '@complib/test-support/receiver'
 
 // Issue 18, finding 9: a run's entitiesSent counted the ids frozen at its start
 // (3,791 reported, 3,191 received when 600 were deleted mid-run). It counts

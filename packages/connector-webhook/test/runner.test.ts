@@ -4,7 +4,7 @@ import { createSqliteStorage, type SqliteStorage } from '@complib/core'
 import { Webhook } from 'standardwebhooks'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createPushRunner, type PushRunner } from '../src/runner'
-import { startReceiver } from './receiver'
+import { startReceiver } from '@complib/test-support/receiver'
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
 let storage: SqliteStorage

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startReceiver } from '../../../connector-webhook/test/receiver'
+import { startReceiver } from '@complib/test-support/receiver'
 import { killHard } from '../cli-process'
 import { okJson, sleep } from './json-api'
 import { startServe, type ServeProcess } from './server-process'

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest'
-import { startReceiver } from '../../../connector-webhook/test/receiver'
+import { startReceiver } from '@complib/test-support/receiver'
 import { okJson, settledRun, sleep } from './json-api'
 import { startServe, type ServeProcess } from './server-process'
 
