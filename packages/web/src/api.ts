@@ -3,11 +3,13 @@ import { ComplibApiError, ComplibNetworkError, createClient, type ComplibClient,
 /** sessionStorage only: the key lives as long as the tab (issue 17, item 7). */
 const KEY = 'complib.apiKey'
 
-let client: ComplibClient = _make()
+// Made when first asked for, not on import: the query factories import this
+// module and are unit-tested in Node, which has no sessionStorage or location.
+let client: ComplibClient | undefined
 
 /** The client every screen uses: same origin, with the tab's API key when one was given. */
 export function api(): ComplibClient {
-  return client
+  return (client ??= _make())
 }
 
 export function getApiKey(): string | undefined {

@@ -1,8 +1,8 @@
 import type { Component } from '@complib/client-sdk'
 import type { ReactNode } from 'react'
-import { href } from '../router'
-import { dateTime } from '../ui/format'
-import type { SortKey } from './library-query'
+import { href } from '../../router'
+import { dateTime } from '../../ui/format'
+import type { SortKey } from '../../queries/library'
 
 export interface Column {
   id: string

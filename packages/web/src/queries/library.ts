@@ -1,6 +1,7 @@
 import type { Component, ComponentStatus } from '@complib/client-sdk'
-import { useInfiniteQuery, type InfiniteData } from '@tanstack/react-query'
+import { infiniteQueryOptions } from '@tanstack/react-query'
 import { api } from '../api'
+import { componentKeys } from './components'
 
 export type SortKey = 'name' | 'ipn' | 'updatedAt' | 'id'
 export type Sort = { key: SortKey; desc: boolean }
@@ -22,7 +23,7 @@ export interface LibraryFilters {
 
 export const EMPTY_FILTERS: LibraryFilters = { q: '', status: [], category: '', tag: '', manufacturer: '', ranges: [] }
 
-interface LibraryPage {
+export interface LibraryPage {
   items: Component[]
   total: number
   nextCursor: string | null
@@ -38,15 +39,16 @@ const MAX_PAGE = 5000
  * parametric search (`POST /api/search/parametric`, SI-aware: 10k..47k)
  * and the other filters are applied to each page it returns.
  */
-export function useLibraryRows(filters: LibraryFilters, sort: Sort, wanted: { current: number }) {
+export function libraryQuery(filters: LibraryFilters, sort: Sort, wanted: { current: number }) {
   const ranges = filters.ranges.filter((r) => r.type.trim() && (r.min.trim() || r.max.trim()))
-  return useInfiniteQuery<LibraryPage, Error, InfiniteData<LibraryPage, { cursor?: string; limit: number }>, unknown[], { cursor?: string; limit: number }>({
-    queryKey: ['components', 'library', filters.q, filters.status, filters.category, filters.tag, filters.manufacturer, ranges, sort],
-    initialPageParam: { limit: PAGE },
+  const { q, status, category, tag, manufacturer } = filters
+  return infiniteQueryOptions({
+    queryKey: componentKeys.library({ q, status, category, tag, manufacturer, ranges, sort }),
+    initialPageParam: { limit: PAGE } as PageParam,
     // Read when the next page is fetched: a jump far down the scrollbar asks for the rows up to there at once.
-    getNextPageParam: (last, all) => (last.nextCursor ? { cursor: last.nextCursor, limit: nextPageSize(all.reduce((n, p) => n + p.items.length, 0), wanted.current) } : undefined),
+    getNextPageParam: (last: LibraryPage, all: LibraryPage[]): PageParam | undefined => (last.nextCursor ? { cursor: last.nextCursor, limit: nextPageSize(all.reduce((n, p) => n + p.items.length, 0), wanted.current) } : undefined),
     placeholderData: (previous) => previous,
-    queryFn: async ({ pageParam }) => {
+    queryFn: async ({ pageParam }): Promise<LibraryPage> => {
       if (ranges.length > 0) {
         const page = await api().searchParametric({
           conditions: ranges.map((r) => ({ type: r.type.trim(), ...(r.min.trim() ? { min: r.min.trim() } : {}), ...(r.max.trim() ? { max: r.max.trim() } : {}) })),
@@ -70,6 +72,11 @@ export function useLibraryRows(filters: LibraryFilters, sort: Sort, wanted: { cu
       return { items: page.items, total: page.total, nextCursor: page.nextCursor }
     },
   })
+}
+
+interface PageParam {
+  cursor?: string
+  limit: number
 }
 
 /** How many rows to ask for next so that row `wanted` arrives in one request. */

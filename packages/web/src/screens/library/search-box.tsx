@@ -1,8 +1,8 @@
 import type { Suggestion } from '@complib/client-sdk'
 import { useQuery } from '@tanstack/react-query'
 import { useEffect, useId, useState, type KeyboardEvent } from 'react'
-import { api } from '../api'
-import { navigate } from '../router'
+import { componentQueries } from '../../queries/components'
+import { navigate } from '../../router'
 
 /**
  * Search as you type: the text filters the table (debounced by the caller),
@@ -27,13 +27,7 @@ export function SearchBox({ value, onChange }: { value: string; onChange: (q: st
     const t = setTimeout(() => onChange(q), FILTER_DELAY_MS)
     return () => clearTimeout(t)
   }, [q, onChange])
-  const suggestions = useQuery({
-    queryKey: ['suggest', q.trim()],
-    queryFn: ({ signal }) => (void signal, api().suggest('components', q.trim(), { limit: 8 })),
-    enabled: q.trim().length > 0,
-    staleTime: 30_000,
-    placeholderData: (previous) => previous,
-  })
+  const suggestions = useQuery(componentQueries.suggest(q.trim()))
   const items: Suggestion[] = q.trim() ? (suggestions.data ?? []) : []
   const expanded = open && items.length > 0
 

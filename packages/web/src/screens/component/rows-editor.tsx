@@ -1,0 +1,37 @@
+/** Rows of small text fields (parameters, MPNs): add, edit, remove. */
+export function RowsEditor<R extends Record<string, string>>(props: {
+  legend: string
+  rows: R[]
+  fields: Array<{ key: keyof R & string; label: string; placeholder?: string }>
+  empty: R
+  onChange: (rows: R[]) => void
+  error?: string | undefined
+}) {
+  const { rows, onChange } = props
+  return (
+    <fieldset className="rows">
+      <legend>{props.legend}</legend>
+      {rows.length === 0 && <p className="muted">None.</p>}
+      {rows.map((row, i) => (
+        <div className="row" key={i}>
+          {props.fields.map((f) => (
+            <label key={f.key}>
+              <span className="visually-hidden">
+                {props.legend} {i + 1}:{' '}
+              </span>
+              {f.label}
+              <input value={row[f.key]} placeholder={f.placeholder} onChange={(e) => onChange(rows.map((r, j) => (j === i ? { ...r, [f.key]: e.target.value } : r)))} />
+            </label>
+          ))}
+          <button type="button" onClick={() => onChange(rows.filter((_, j) => j !== i))} aria-label={`Remove ${props.legend.toLowerCase()} row ${i + 1}`}>
+            Remove
+          </button>
+        </div>
+      ))}
+      <button type="button" onClick={() => onChange([...rows, { ...props.empty }])}>
+        Add {props.legend.toLowerCase().replace(/s$/, '')}
+      </button>
+      {props.error && <p className="field-error">{props.error}</p>}
+    </fieldset>
+  )
+}
