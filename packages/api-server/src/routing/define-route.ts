@@ -4,6 +4,7 @@ import type * as z from 'zod'
 import type { PushRunner } from '@complib/connector-webhook'
 import type { BlobStore } from '../blobs'
 import type { ConnectorType } from '../connectors/registry'
+import type { Reply } from './reply'
 
 /** The 15 resource groups; one OpenAPI tag each. */
 export const GROUPS = {
@@ -60,9 +61,72 @@ export interface ResponseSpec {
   headers?: Record<string, { description: string }> | undefined
 }
 
+/** Success responses by status. */
+export type Responses = Record<number, ResponseSpec>
+
 type Infer<T> = T extends z.ZodType ? z.output<T> : undefined
 
-export interface RouteSpec<P extends z.ZodObject | undefined, Q extends z.ZodObject | undefined, B extends z.ZodType | undefined> {
+/**
+ * What a handler may answer for the responses `R`: a plain value for the
+ * lowest 2xx, a Reply with a declared status and that status's body, or a
+ * Response of its own (bytes: files, streams, stored JSON), which the types
+ * leave unchecked.
+ */
+export type RouteAnswer<R extends Responses> = _PlainAnswer<R> | { [S in keyof R & number]: Reply<S, ResponseBody<R[S]>> }[keyof R & number] | Response
+
+/**
+ * The JSON body of a response: the output of its schema, since the value is
+ * serialized as it is (nothing parses it on the way out) and the document
+ * describes responses by their schemas' output. A response without a schema
+ * has no body a value can give: empty, or bytes sent as a Response.
+ */
+export type ResponseBody<S> = S extends { schema: infer T extends z.ZodType } ? z.output<T> : S extends { contentType: string } ? never : undefined
+
+export interface RouteSpec<P extends z.ZodObject | undefined, Q extends z.ZodObject | undefined, B extends z.ZodType | undefined, R extends Responses> extends _RouteBase<P, Q, B> {
+  /** Success responses by status; the lowest 2xx is the default status of a returned value. */
+  responses: R
+  /** Typed by `responses` (RouteAnswer): a body or status the route does not declare is a compile error. */
+  handler: (ctx: RouteContext<Infer<P>, Infer<Q>, Infer<B>>) => RouteAnswer<NoInfer<R>> | Promise<RouteAnswer<NoInfer<R>>>
+}
+
+/** A route as stored in the route table (types erased). */
+export interface AnyRoute extends _RouteBase<z.ZodObject | undefined, z.ZodObject | undefined, z.ZodType | undefined> {
+  responses: Responses
+  handler: (ctx: RouteContext<Infer<z.ZodObject | undefined>, Infer<z.ZodObject | undefined>, Infer<z.ZodType | undefined>>) => unknown
+}
+
+/**
+ * Declares one route. The same object registers the h3 handler, validates
+ * the request and becomes the OpenAPI operation, so the document at
+ * `/api/docs` cannot drift from the code.
+ *
+ * @example
+ * defineRoute({
+ *   method: 'GET', path: '/api/components/{id}', group: 'components', operationId: 'getComponent',
+ *   summary: 'Get a component', params: z.object({ id: idSchema('component') }),
+ *   responses: { 200: { description: 'The component', schema: Component } },
+ *   handler: ({ params, services }) => services.storage.components.get(params.id),
+ * })
+ */
+export function defineRoute<
+  const R extends Responses,
+  P extends z.ZodObject | undefined = undefined,
+  Q extends z.ZodObject | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+>(spec: RouteSpec<P, Q, B, R>): AnyRoute {
+  return spec as unknown as AnyRoute
+}
+
+/** 2xx statuses in order: the first one a route declares is where a plain returned value goes. */
+type _SuccessStatuses = [200, 201, 202, 203, 204, 205, 206, 207, 208, 226]
+type _Lowest<K, L extends readonly number[] = _SuccessStatuses> = L extends readonly [infer H extends number, ...infer T extends number[]] ? (H extends K ? H : _Lowest<K, T>) : never
+
+/** A plain value is answered with the lowest 2xx: its schema's output, or nothing when that is a 204 (register.ts answers undefined with 204). */
+type _PlainAnswer<R extends Responses> =
+  _Lowest<keyof R> extends infer S extends keyof R ? (R[S] extends { schema: z.ZodType } ? ResponseBody<R[S]> : S extends 204 ? undefined : never) : never
+
+/** What every route declares besides its responses and handler. */
+interface _RouteBase<P extends z.ZodObject | undefined, Q extends z.ZodObject | undefined, B extends z.ZodType | undefined> {
   method: HttpMethod
   /** OpenAPI path template, e.g. `/api/components/{id}`. */
   path: string
@@ -85,29 +149,4 @@ export interface RouteSpec<P extends z.ZodObject | undefined, Q extends z.ZodObj
   bodyLimit?: number | undefined
   /** Error codes this route may answer with beyond the automatic ones (400 for input, 404 for ids, 413 for bodies). */
   errors?: readonly ErrorCode[] | undefined
-  /** Success responses by status; the lowest 2xx is the default status of a returned value. */
-  responses: Record<number, ResponseSpec>
-  handler: (ctx: RouteContext<Infer<P>, Infer<Q>, Infer<B>>) => unknown
-}
-
-/** A route as stored in the route table (types erased). */
-export type AnyRoute = RouteSpec<z.ZodObject | undefined, z.ZodObject | undefined, z.ZodType | undefined>
-
-/**
- * Declares one route. The same object registers the h3 handler, validates
- * the request and becomes the OpenAPI operation, so the document at
- * `/api/docs` cannot drift from the code.
- *
- * @example
- * defineRoute({
- *   method: 'GET', path: '/api/components/{id}', group: 'components', operationId: 'getComponent',
- *   summary: 'Get a component', params: z.object({ id: idSchema('component') }),
- *   responses: { 200: { description: 'The component', schema: Component } },
- *   handler: ({ params, services }) => services.storage.components.get(params.id),
- * })
- */
-export function defineRoute<P extends z.ZodObject | undefined = undefined, Q extends z.ZodObject | undefined = undefined, B extends z.ZodType | undefined = undefined>(
-  spec: RouteSpec<P, Q, B>,
-): AnyRoute {
-  return spec as unknown as AnyRoute
 }
