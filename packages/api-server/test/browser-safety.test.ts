@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer, type RunningServer } from '../src/server'
 import { closeRawAgent, sendRaw, type RawRequest } from './reliability/raw-http'
 
-// Issue 18, finding 2: any web page could change the library (a `no-cors` POST of JSON
+// Any web page could once change the library (a `no-cors` POST of JSON
 // as text/plain created a connector that pushed the library to an outside address) and,
 // through DNS rebinding, read it. Each test sends exactly what a browser sends.
 

@@ -9,7 +9,7 @@ afterEach(async () => {
   await api.close()
 })
 
-describe('categories (issue 16, item 3)', () => {
+describe('categories', () => {
   it('lists the tree a component’s path makes, and renames keeping ids: components and KiCad follow', async () => {
     const r = await api.ok('POST', '/api/components', { name: 'R 10k', ipn: 'RES-1', category: 'Passives/Resistors/Thick film' }, 201)
     const tree = await api.ok('GET', '/api/categories')

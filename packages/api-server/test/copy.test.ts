@@ -11,7 +11,7 @@ import { createDatabaseBlobStore, createFileBlobStore } from '../src/blobs'
 import { copyCommand } from '../src/copy-command'
 import { runCli } from './cli-process'
 
-// Issue 15, item 3: `complib copy` moves a library between engines, everything
+// `complib copy` moves a library between engines, everything
 // included. A library made through the API on SQLite goes to PostgreSQL and back
 // to a new data folder; the API answers the same at each step.
 const adminUrl = process.env.COMPLIB_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createTestApi, type TestApi } from './harness'
 
-// Issue 18, findings 4 and 8: identifiers compare as people read them (docs/decisions.md, "Identifiers").
+// Identifiers compare as people read them (docs/decisions.md, "Identifiers").
 
 let api: TestApi
 beforeEach(async () => {
@@ -28,7 +28,7 @@ const expectConflict = (res: { status: number; text: string; body: any; headers:
 
 const INVISIBLE = ['\u200b', '\u200c', '\u200d', '\u2060', '\ufeff', '\u00ad', '\u200e', '\u200f', '\u202a', '\u202e', '\u2066', '\u2069', '\u061c']
 
-describe('identifiers (issue 18, findings 4 and 8)', () => {
+describe('identifiers compare as people read them', () => {
   it('a non-ASCII case variant of another component’s ipn is a 409, not a 5xx (ÀX-1 / àX-1, Kelvin sign)', async () => {
     const a = await create('/api/components', { name: 'A', ipn: 'àX-1' })
     const b = await create('/api/components', { name: 'B', ipn: 'ÀY-1' })

@@ -62,6 +62,12 @@ describe('imports', () => {
     expect(res.body).toMatchObject({ format: 'json', summary: { create: 1 } })
   })
 
+  it('reads back an import session', async () => {
+    const res = await api.call('POST', '/api/imports', { rawBody: 'name,ipn\nA,A-1\n', headers: { 'content-type': 'text/csv' } })
+    const again = await api.call('GET', `/api/imports/${res.body.id}`)
+    expect(again.body).toMatchObject({ id: res.body.id, rowCount: 1, status: 'pending' })
+  })
+
   it('rejects files it cannot read, and unknown sessions', async () => {
     expect((await upload('[{"name":', '', 'application/json')).status).toBe(400)
     expect((await upload('', '')).status).toBe(400)
@@ -79,7 +85,7 @@ describe('imports', () => {
   })
 })
 
-describe('import regressions (issue 18)', () => {
+describe('imports of odd, oversized or repeated input', () => {
   it('an import with a column named constructor/valueOf/__proto__/hasOwnProperty missing from some rows is previewed, not a 5xx', async () => {
     for (const column of ['constructor', 'valueOf', '__proto__', 'hasOwnProperty', 'toString']) {
       const csv = await upload(`name,ipn,${column}\nA,C-${column}-1,1\nB,C-${column}-2\n`)

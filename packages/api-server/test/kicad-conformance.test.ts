@@ -54,7 +54,7 @@ async function library() {
   return { r, fet, old }
 }
 
-describe('KiCad HTTP library conformance (issue 16)', () => {
+describe('KiCad HTTP library conformance', () => {
   it('answers every read KiCad makes with the types its client requires', async () => {
     const { r } = await library()
     const root = await api.ok('GET', '/api/kicad/v1/')

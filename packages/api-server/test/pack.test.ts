@@ -10,8 +10,8 @@ import { exec, pnpmCommand, repoRoot } from '@complib/test-support/tools'
 // What a user gets from npm: @complib/api-server (with core and connector-webhook)
 // packed, installed with npm into a project outside the workspace (better-sqlite3
 // compiles there from source), and `complib serve` started from its bin: it answers,
-// the web interface included (issue 17), and SIGTERM stops it with the port and the
-// data folder released (issue 14, item 2).
+// the web interface included, and SIGTERM stops it with the port and the data
+// folder released.
 
 const dirs: string[] = []
 afterAll(async () => {

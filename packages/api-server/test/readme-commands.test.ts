@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { extractCommands, listReadmes, programOf, readScripts, ROOT, splitCommand, startFolder, type ReadmeCommand } from './readme-commands'
 import { startServe, type ServeProcess } from './reliability/server-process'
 
-// Issue 14, item 6: the README works for someone who followed "Start here" only (Node
+// The README works for someone who followed "Start here" only (Node
 // and npm). Bare `pnpm` commands used to fail for them. Every shell command of the
 // READMEs (```sh blocks and inline spans that start with a command) is checked here,
 // and the ones that can run in CI are run against a real server.

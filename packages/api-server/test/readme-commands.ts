@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 // What readme-commands.test.ts checks: the shell commands of the READMEs, as a reader
-// would copy them. Issue 14, item 6: every one runs with Node and npm alone.
+// would copy them. Every one runs with Node and npm alone.
 
 export const ROOT = fileURLToPath(new URL('../../..', import.meta.url))
 

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 
-// Issue 14, item 2: `kill <pid>` of `npm start`, or of the `complib` bin, left the real
+// `kill <pid>` of `npm start`, or of the `complib` bin, once left the real
 // server running (a re-exec wrapper that passed no signal on), still listening and
 // holding the data folder. SIGTERM and SIGINT to the process the user started stop it.
 // The bin, as installed from npm, is tested in pack.test.ts (which builds dist; building

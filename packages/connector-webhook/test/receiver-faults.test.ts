@@ -4,7 +4,7 @@ import { createPushRunner } from '../src/runner'
 import { startReceiver, type Answer } from '@complib/test-support/receiver'
 
 // The default connector code against a receiver that misbehaves in one way each:
-// what SPEC.md says sendWebhook returns (no redirect followed, only 2xx is
+// what sendWebhook returns (no redirect followed, only 2xx is
 // success, status 0 when no answer came), combined with the default policy
 // (3 attempts, 1000 ms then 2000 ms apart, then an error carrying the status).
 // The 30 s answer timeout is shortened to ANSWER_TIMEOUT_MS here.

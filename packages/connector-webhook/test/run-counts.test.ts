@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createPushRunner, type PushRunner } from '../src/runner'
 import { startReceiver } from '@complib/test-support/receiver'
 
-// Issue 18, finding 9: a run's entitiesSent counted the ids frozen at its start
+// A run's entitiesSent once counted the ids frozen at its start
 // (3,791 reported, 3,191 received when 600 were deleted mid-run). It counts
 // what the receiver acknowledged; components gone before their batch was read
 // are counted as skipped.

@@ -12,7 +12,7 @@ import { closeRawAgent, sendRaw, type RawResponse } from './raw-http'
 import { makeSecret, seedLibrary, startSink, type Seeded } from './seed'
 import { startServe, type ServeProcess } from './server-process'
 
-// Issue 7, item 6: access. One real server listens off loopback (0.0.0.0) with an API
+// Access. One real server listens off loopback (0.0.0.0) with an API
 // key given through the environment; the tests reach it through 127.0.0.1.
 const KEY = `key-${makeSecret(24).slice(6)}`
 const AUTH = { authorization: `Bearer ${KEY}` }

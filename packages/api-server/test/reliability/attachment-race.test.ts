@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { callJson, killServers, serveOn } from './json-api'
 import { FULL } from './server-process'
 
-// Issue 18, finding 3: attachments are content-addressed, so deleting A while
+// Attachments are content-addressed, so deleting A while
 // B uploads the same bytes could count B's record before it existed and remove
 // the file B had just been acknowledged for. A real `complib serve` over HTTP:
 // each round uploads A, then deletes A while uploading the same bytes as B;

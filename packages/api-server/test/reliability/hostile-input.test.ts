@@ -5,7 +5,7 @@ import { closeRawAgent, sendRaw } from './raw-http'
 import { seedLibrary, startSink, type Seeded } from './seed'
 import { FULL, startServe, type ServeProcess } from './server-process'
 
-// Issue 7, item 4. Requests are generated from the server's own OpenAPI document.
+// Requests are generated from the server's own OpenAPI document.
 // Phase 1 sends only requests that must fail (every write carries a defect) plus
 // reads of any kind, so the library must come out byte-identical: compared through
 // the JSON and CSV exports and the full SQLite backup. Phase 2 lets writes through

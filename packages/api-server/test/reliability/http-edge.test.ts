@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { exchange } from './raw-tcp'
 import { startServe, type ServeProcess } from './server-process'
 
-// Issue 18, findings 1 and 6: what reaches the server as bytes, before any route runs.
-// A real `complib serve` process, since the first finding ended the process itself.
+// What reaches the server as bytes, before any route runs. A real `complib serve`
+// process, since one such request once ended the process itself.
 
 let open: ServeProcess
 let keyed: ServeProcess

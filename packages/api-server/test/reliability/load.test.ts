@@ -2,7 +2,7 @@ import autocannon from 'autocannon'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FULL, startServe, type ServeProcess } from './server-process'
 
-// Issue 7, item 7: load. Four consecutive runs of mixed reads and writes at 64
+// Load. Four consecutive runs of mixed reads and writes at 64
 // connections against a real server process (60 s each in the full run, 5 s in CI).
 // Every connection loops: create, get, patch, list, suggest, get, delete, purge; so
 // half the requests are durable writes, and the library stays the same size (purge

@@ -6,7 +6,7 @@ import { killHard } from '../cli-process'
 import { okJson, sleep } from './json-api'
 import { startServe, type ServeProcess } from './server-process'
 
-// Issue 15, item 2: three `complib serve --database …` processes on one PostgreSQL
+// Three `complib serve --database …` processes on one PostgreSQL
 // database behave as one service. Each test file run gets a database of its own,
 // dropped afterwards. Skipped without a PostgreSQL server; failed under CI=true.
 const adminUrl = process.env.COMPLIB_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { exchange } from './raw-tcp'
 import { FULL, startServe, type ServeProcess } from './server-process'
 
-// Issue 18, finding 1: byte-level mutation of valid requests (request line, Host,
+// Byte-level mutation of valid requests (request line, Host,
 // headers, chunked framing, bodies), sent over raw TCP. However a request is mangled,
 // the process stays up and never answers 5xx. Deterministic (seeded); bounded in count
 // and time (CI: a few hundred requests; `npm run test:full`: several thousand).

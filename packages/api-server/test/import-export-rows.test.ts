@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createTestApi, type CallResult, type TestApi } from './harness'
 
-// Issue 16, item 5: a preview a user can trust. Every row's outcome, paged; every error; per-field counts.
+// A preview a user can trust. Every row's outcome, paged; every error; per-field counts.
 
 let api: TestApi
 beforeEach(async () => {

@@ -28,7 +28,7 @@ async function importAsIs(name: string, query = '', preset?: string) {
 const byName = async (name: string) => (await api.ok('GET', `/api/components?q=${encodeURIComponent(name)}`)).find((c: { name: string }) => c.name === name)
 const stock = async (id: string) => (await api.ok('GET', `/api/components/${id}/locations`)).map((s: { path: string; quantity: number }) => [s.path, s.quantity])
 
-describe('peer formats, imported with zero manual mapping (issue 16)', () => {
+describe('peer formats, imported with zero manual mapping', () => {
   it('InvenTree: the part export, then its manufacturer-part and supplier-part exports add every MPN', async () => {
     await importAsIs('inventree-parts.csv', '', 'inventree-parts')
     const r = await byName('R 10k 0603')

@@ -94,7 +94,7 @@ async function roundTrip(format: 'json' | 'csv'): Promise<{ before: unknown[]; a
   return { before: content(before), after: content(after) }
 }
 
-describe('import round trip (issue 16)', () => {
+describe('import round trip', () => {
   it('complib’s JSON export imported into an empty library exports the same content', async () => {
     const { before, after } = await roundTrip('json')
     expect((before[3] as { tags: string[] }).tags).toEqual(['smd', 'high voltage', 'a,b', 'x;y'])
