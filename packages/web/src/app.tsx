@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query'
 import { lazy, Suspense, useEffect, useRef } from 'react'
-import { api } from './api'
 import { useAuthState } from './auth-state'
 import { href, useRoute, type Route } from './router'
+import { serverQueries } from './queries/server'
 import { KeyPrompt } from './screens/key-prompt'
 import { LibraryScreen } from './screens/library'
 import { SelectionProvider } from './selection'
@@ -28,7 +28,7 @@ const NAV: Array<{ path: string; label: string; match: Route['name'][] }> = [
 export function App() {
   const route = useRoute()
   const auth = useAuthState()
-  const health = useQuery({ queryKey: ['health'], queryFn: () => api().health(), enabled: !auth.needed })
+  const health = useQuery({ ...serverQueries.health(), enabled: !auth.needed })
   const main = useRef<HTMLElement>(null)
 
   // A new screen: its title, and focus moved to it (a screen reader hears where it is).

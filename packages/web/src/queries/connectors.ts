@@ -1,4 +1,4 @@
-import type { Connector } from '@complib/client-sdk'
+import type { Connector, Run } from '@complib/client-sdk'
 import { queryOptions, type QueryClient } from '@tanstack/react-query'
 import { api } from '../api'
 
@@ -22,10 +22,14 @@ export const connectorQueries = {
     queryOptions({
       queryKey: connectorKeys.runs(connectorId),
       queryFn: () => api().runs.list(connectorId, { limit: 20 }),
-      refetchInterval: (q) => (q.state.data?.items.some((r) => r.status === 'queued' || r.status === 'running') ? 1000 : false),
+      refetchInterval: (q) => (q.state.data?.items.some(isRunActive) ? 1000 : false),
     }),
   /** Keyed by the status the list shows: a run that moved on is read again. */
   run: (runId: string, status: string, enabled: boolean) => queryOptions({ queryKey: connectorKeys.run(runId, status), queryFn: () => api().runs.get(runId), enabled }),
+}
+
+export function isRunActive(run: Run): boolean {
+  return run.status === 'queued' || run.status === 'running'
 }
 
 /** After a connector's settings are saved: its record as the server answered, and the list. */

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import { api } from '../api'
+import { connectorQueries } from '../queries/connectors'
 import { href } from '../router'
 import { cronInWords } from '../ui/cron-words'
 import { ErrorBox } from '../ui/error-box'
@@ -7,7 +7,7 @@ import { dateTime, relativeTime } from '../ui/format'
 
 /** Every connector: where it sends, its schedule and when it runs next. */
 export default function ConnectorsScreen() {
-  const list = useQuery({ queryKey: ['connectors'], queryFn: () => api().connectors.list({ limit: 1000 }) })
+  const list = useQuery(connectorQueries.list())
   return (
     <section>
       <div className="screen-head">

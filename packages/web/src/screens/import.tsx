@@ -1,22 +1,14 @@
-import type { ComplibClient } from '@complib/client-sdk'
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useId, useState } from 'react'
-import { api, downloadFile } from '../api'
+import { api } from '../api'
+import { invalidateComponents } from '../queries/components'
 import { ErrorBox } from '../ui/error-box'
 import { count } from '../ui/format'
-
-type ImportSession = Awaited<ReturnType<ComplibClient['imports']['create']>>
-
-type Target = ImportSession['mapping'][string]
-/** What a column can become (core's ImportTarget), in the order a person looks for them; a target core adds is a type error here until listed. */
-const _TARGET_ORDER: Record<Target, null> = {
-  name: null, ipn: null, description: null, status: null, category: null, tags: null, manufacturer: null, partNumber: null, mpns: null, parameter: null, parameterUnit: null,
-  parameters: null, symbols: null, footprints: null, kicadValue: null, excludeFromBom: null, excludeFromBoard: null, excludeFromSim: null, stock: null, location: null, quantity: null,
-  datasheet: null, attachments: null, ignore: null,
-}
-const TARGETS = Object.keys(_TARGET_ORDER) as Target[]
-/** Rows of the outcome table (the server pages every row: GET /api/imports/:id/rows). */
-const ROWS_SHOWN = 500
+import { ExportPanel } from './import/export-panel'
+import { ColumnMapping } from './import/mapping'
+import { RowOutcomes } from './import/outcomes'
+import type { ImportSession, Target } from './import/session'
+import { ImportSummary } from './import/summary'
 
 /**
  * Import a CSV or JSON file: the server detects the format and maps the
@@ -28,7 +20,6 @@ export default function ImportScreen() {
   const [session, setSession] = useState<ImportSession>()
   const [format, setFormat] = useState<'' | 'csv' | 'json'>('')
   const [upsertKey, setUpsertKey] = useState<ImportSession['upsertKey']>('ipn')
-  const [downloadError, setDownloadError] = useState<unknown>()
   const fileId = useId()
   const upload = useMutation({
     mutationFn: async (file: File) => api().imports.create(file, { name: file.name, upsertKey, ...(format ? { format } : {}) }),
@@ -42,16 +33,9 @@ export default function ImportScreen() {
     mutationFn: () => api().imports.commit(session!.id),
     onSuccess: (s) => {
       setSession(s)
-      void queryClient.invalidateQueries({ queryKey: ['components'] })
+      void invalidateComponents(queryClient)
     },
   })
-  // Every row's outcome as the server reads it (the session's preview holds only the first rows).
-  const outcomes = useQuery({
-    queryKey: ['import-rows', session?.id, session?.version],
-    queryFn: () => api().imports.rows(session!.id, { limit: ROWS_SHOWN }),
-    enabled: session !== undefined,
-  })
-  const rows = outcomes.data?.items ?? []
 
   return (
     <section>
@@ -97,63 +81,9 @@ export default function ImportScreen() {
         <ErrorBox error={upload.error ?? remap.error ?? commit.error} />
         {session && (
           <>
-            <p aria-live="polite">
-              <strong>{session.fileName ?? 'Upload'}</strong>: detected <strong>{session.format.toUpperCase()}</strong>, {count(session.rowCount)} rows. Committing would create{' '}
-              <strong>{count(session.summary.create)}</strong>, update <strong>{count(session.summary.update)}</strong>
-              {session.summary.invalid > 0 ? (
-                <>
-                  ; <strong>{count(session.summary.invalid)}</strong> {session.summary.invalid === 1 ? 'row is' : 'rows are'} invalid: fix the file or the mapping to commit.
-                </>
-              ) : (
-                '.'
-              )}
-            </p>
-            <fieldset>
-              <legend>Column mapping</legend>
-              <div className="grid2">
-                {session.columns.map((col) => (
-                  <label key={col}>
-                    Column “{col}”
-                    <select
-                      value={session.mapping[col] ?? 'ignore'}
-                      disabled={session.status === 'committed' || remap.isPending}
-                      onChange={(e) => remap.mutate({ mapping: { ...session.mapping, [col]: e.target.value as Target } })}
-                    >
-                      {TARGETS.map((t) => (
-                        <option key={t} value={t}>
-                          {t === 'parameter' ? `parameter “${col}”` : t}
-                        </option>
-                      ))}
-                    </select>
-                  </label>
-                ))}
-              </div>
-            </fieldset>
-            <table className="simple">
-              <caption className="visually-hidden">Outcome of every row</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Row</th>
-                  <th scope="col">Outcome</th>
-                  <th scope="col">Details</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((r) => (
-                  <tr key={r.row} className={r.outcome === 'invalid' ? 'invalid' : undefined}>
-                    <td>{r.row}</td>
-                    <td>{r.outcome}</td>
-                    <td>{r.errors.length ? r.errors.map((e) => `${e.field}: ${e.message}`).join('; ') : (r.name ?? r.ipn ?? '')}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <ErrorBox error={outcomes.error} />
-            {outcomes.data && outcomes.data.total > rows.length && (
-              <p className="hint">
-                The first {count(rows.length)} of {count(outcomes.data.total)} rows; every row's outcome is at GET /api/imports/{session.id}/rows.
-              </p>
-            )}
+            <ImportSummary session={session} />
+            <ColumnMapping session={session} busy={remap.isPending} onChange={(mapping) => remap.mutate({ mapping })} />
+            <RowOutcomes session={session} />
             <div className="actions">
               {session.status === 'committed' ? (
                 <p role="status" className="ok">
@@ -168,22 +98,7 @@ export default function ImportScreen() {
           </>
         )}
       </section>
-      <section className="panel" aria-labelledby="export-h">
-        <h2 id="export-h">Export and backup</h2>
-        <ErrorBox error={downloadError} />
-        <div className="actions">
-          <button type="button" onClick={() => downloadFile('/api/exports/components?format=csv', 'components.csv').catch(setDownloadError)}>
-            Download components (CSV)
-          </button>
-          <button type="button" onClick={() => downloadFile('/api/exports/components?format=json', 'components.json').catch(setDownloadError)}>
-            Download components (JSON)
-          </button>
-          <button type="button" onClick={() => downloadFile('/api/exports/backup', `complib-backup-${new Date().toISOString().slice(0, 10)}.db`).catch(setDownloadError)}>
-            Download a full backup
-          </button>
-        </div>
-        <p className="hint">The backup is an online copy of the whole database; restoring it is described in packages/core's README.</p>
-      </section>
+      <ExportPanel />
     </section>
   )
 }

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { useId, useState } from 'react'
-import { api, getApiKey } from '../api'
+import { getApiKey } from '../api'
+import { serverQueries } from '../queries/server'
 import { ErrorBox } from '../ui/error-box'
 import { count } from '../ui/format'
 
@@ -11,7 +12,7 @@ import { count } from '../ui/format'
 export default function KicadScreen() {
   const [name, setName] = useState('complib')
   const [withKey, setWithKey] = useState(false)
-  const categories = useQuery({ queryKey: ['kicad', 'categories'], queryFn: () => api().request<Array<{ id: string; name: string; description?: string }>>('/kicad/v1/categories.json') })
+  const categories = useQuery(serverQueries.kicadCategories())
   const key = getApiKey()
   const file = JSON.stringify(
     {

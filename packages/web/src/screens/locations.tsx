@@ -2,6 +2,7 @@ import type { ComplibClient } from '@complib/client-sdk'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { api } from '../api'
+import { invalidateLocations, locationQueries } from '../queries/locations'
 import { href } from '../router'
 import { ErrorBox } from '../ui/error-box'
 import { count } from '../ui/format'
@@ -11,7 +12,7 @@ type Node = Awaited<ReturnType<ComplibClient['locations']['tree']>>[number]
 /** The stock locations as a tree; choose one to see what it holds and how many. */
 export default function LocationsScreen() {
   const queryClient = useQueryClient()
-  const tree = useQuery({ queryKey: ['locations', 'tree'], queryFn: () => api().locations.tree() })
+  const tree = useQuery(locationQueries.tree())
   const [selected, setSelected] = useState<Node>()
   const [name, setName] = useState('')
   const [parentId, setParentId] = useState('')
@@ -19,14 +20,14 @@ export default function LocationsScreen() {
     mutationFn: () => api().locations.create({ name: name.trim(), ...(parentId ? { parentId } : {}) }),
     onSuccess: () => {
       setName('')
-      void queryClient.invalidateQueries({ queryKey: ['locations'] })
+      void invalidateLocations(queryClient)
     },
   })
   const remove = useMutation({
     mutationFn: (id: string) => api().locations.delete(id),
     onSuccess: () => {
       setSelected(undefined)
-      void queryClient.invalidateQueries({ queryKey: ['locations'] })
+      void invalidateLocations(queryClient)
     },
   })
   const flat = _flatten(tree.data ?? [])
@@ -92,14 +93,7 @@ function TreeList({ nodes, selected, onSelect }: { nodes: Node[]; selected: stri
 }
 
 function LocationStock({ node, onDelete }: { node: Node; onDelete: () => void }) {
-  const stock = useQuery({
-    queryKey: ['locations', 'stock', node.id],
-    queryFn: async () => {
-      const page = await api().components.list({ locationId: node.id, limit: 200 })
-      const entries = await Promise.all(page.items.map(async (c) => ({ c, entry: (await api().stock.forComponent(c.id)).find((s) => s.locationId === node.id) })))
-      return { total: page.total, rows: entries }
-    },
-  })
+  const stock = useQuery(locationQueries.stockAt(node.id))
   const sum = stock.data?.rows.reduce((n, r) => n + (r.entry?.quantity ?? 0), 0) ?? 0
   return (
     <>

@@ -1,18 +1,14 @@
 import type { Connector, Run } from '@complib/client-sdk'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import { api } from '../api'
-import { ErrorBox } from '../ui/error-box'
-import { count, dateTime, relativeTime } from '../ui/format'
+import { api } from '../../api'
+import { connectorQueries, invalidateRuns, isRunActive } from '../../queries/connectors'
+import { ErrorBox } from '../../ui/error-box'
+import { count, dateTime, relativeTime } from '../../ui/format'
 
 /** The connector's runs, newest first; open one for its batches, attempts and errors; resume an interrupted one. */
 export function RunHistory({ connector }: { connector: Connector }) {
-  // While a run is queued or running, the list follows it (a resumed run, or one started elsewhere) until it ends.
-  const runs = useQuery({
-    queryKey: ['runs', connector.id],
-    queryFn: () => api().runs.list(connector.id, { limit: 20 }),
-    refetchInterval: (q) => (q.state.data?.items.some(_isActive) ? 1000 : false),
-  })
+  const runs = useQuery(connectorQueries.runs(connector.id))
   return (
     <section className="panel" aria-labelledby="runs-h">
       <h2 id="runs-h">Runs</h2>
@@ -30,12 +26,12 @@ export function RunHistory({ connector }: { connector: Connector }) {
 function RunItem({ run, connectorId }: { run: Run; connectorId: string }) {
   const [open, setOpen] = useState(false)
   const queryClient = useQueryClient()
-  const detail = useQuery({ queryKey: ['run', run.id, run.status], queryFn: () => api().runs.get(run.id), enabled: open })
+  const detail = useQuery(connectorQueries.run(run.id, run.status, open))
   const act = useMutation({
     mutationFn: (kind: 'resume' | 'cancel') => (kind === 'resume' ? api().runs.resume(run.id) : api().runs.cancel(run.id)),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ['runs', connectorId] }),
+    onSuccess: () => void invalidateRuns(queryClient, connectorId),
   })
-  const active = _isActive(run)
+  const active = isRunActive(run)
   return (
     <li>
       <details onToggle={(e) => setOpen((e.target as HTMLDetailsElement).open)}>
@@ -110,8 +106,4 @@ function RunItem({ run, connectorId }: { run: Run; connectorId: string }) {
       </details>
     </li>
   )
-}
-
-function _isActive(run: Run): boolean {
-  return run.status === 'queued' || run.status === 'running'
 }

@@ -1,8 +1,9 @@
 import type { Connector, Run } from '@complib/client-sdk'
 import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useRef, useState } from 'react'
-import { api, describeError } from '../api'
-import { count } from '../ui/format'
+import { api, describeError } from '../../api'
+import { invalidateRuns } from '../../queries/connectors'
+import { count } from '../../ui/format'
 
 interface Live {
   run: Run
@@ -42,7 +43,7 @@ export function PushPanel({ connector }: { connector: Connector }) {
     } catch (err) {
       if (!controller.signal.aborted) setError(describeError(err).message)
     }
-    void queryClient.invalidateQueries({ queryKey: ['runs', connector.id] })
+    void invalidateRuns(queryClient, connector.id)
   }
 
   async function push() {

@@ -1,31 +1,28 @@
 import type { Connector } from '@complib/client-sdk'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { lazy, Suspense, useEffect, useId, useState } from 'react'
-import { api } from '../api'
-import { ErrorBox } from '../ui/error-box'
-import { count } from '../ui/format'
+import { api } from '../../api'
+import { connectorCodeChanged, connectorQueries } from '../../queries/connectors'
+import { ErrorBox } from '../../ui/error-box'
+import { count } from '../../ui/format'
 
 // CodeMirror is most of this screen's weight: loaded when the code is shown.
-const CodeEditor = lazy(() => import('../ui/code-editor'))
+const CodeEditor = lazy(() => import('../../ui/code-editor'))
 
 /** The connector's code in an editor, saved with If-Match; a dry run shows what it would send and its logs. */
 export function ConnectorCode({ connector }: { connector: Connector }) {
   const queryClient = useQueryClient()
-  const code = useQuery({ queryKey: ['connector-code', connector.id], queryFn: () => api().connectors.getCode(connector.id) })
+  const code = useQuery(connectorQueries.code(connector.id))
   const [text, setText] = useState<string>()
   const [notice, setNotice] = useState<string>()
   useEffect(() => {
     if (code.data) setText(code.data.code)
   }, [code.data])
-  const refresh = async () => {
-    await queryClient.invalidateQueries({ queryKey: ['connector', connector.id] })
-    await queryClient.invalidateQueries({ queryKey: ['connector-code', connector.id] })
-  }
   const save = useMutation({
     mutationFn: (body: string | null) => api().connectors.putCode(connector.id, body, { ifMatch: connector.version }),
     onSuccess: async (saved) => {
       setNotice(saved.isDefault ? 'Back to the default code.' : 'Code saved.')
-      await refresh()
+      await connectorCodeChanged(queryClient, connector.id)
     },
   })
   const dryRun = useMutation({ mutationFn: () => api().connectors.test(connector.id) })
