@@ -22,7 +22,7 @@ export const attachmentRoutes = [
     query: AttachmentListQuery,
     responses: { 200: { description: 'Attachments', schema: z.array(Attachment), headers: PAGE_HEADERS } },
     handler: async ({ query, services, url }) => {
-      const page = await services.storage.attachments.list({ ...query, limit: Math.min(query.limit, 1000) })
+      const page = await services.storage.attachments.list(query)
       return withHeaders(page.items, pageHeaders(url, page))
     },
   }),

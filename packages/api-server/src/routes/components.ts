@@ -180,7 +180,7 @@ export const componentRoutes = [
     query: PageQuery,
     responses: { 200: { description: 'History entries', schema: z.array(ComponentHistoryEntry), headers: PAGE_HEADERS } },
     handler: async ({ params, query, services, url }) => {
-      const page = await services.storage.components.history(params.id, { limit: Math.min(query.limit, 1000), cursor: query.cursor })
+      const page = await services.storage.components.history(params.id, query)
       return withHeaders(page.items, pageHeaders(url, page))
     },
   }),

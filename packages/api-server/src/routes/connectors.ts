@@ -54,7 +54,7 @@ export const connectorRoutes = [
     query: PageQuery,
     responses: { 200: { description: 'Connectors', schema: z.array(Connector), headers: PAGE_HEADERS } },
     handler: async ({ query, services, url }) => {
-      const page = await services.storage.connectors.list({ limit: Math.min(query.limit, 1000), cursor: query.cursor })
+      const page = await services.storage.connectors.list(query)
       return withHeaders(page.items.map((c) => toConnectorView(c)), pageHeaders(url, page))
     },
   }),
@@ -230,7 +230,7 @@ export const connectorRoutes = [
     responses: { 200: { description: 'Runs', schema: z.array(Run), headers: PAGE_HEADERS } },
     handler: async ({ params, query, services, url }) => {
       await services.storage.connectors.get(params.id)
-      const page = await services.storage.runs.list(params.id, { limit: Math.min(query.limit, 1000), cursor: query.cursor })
+      const page = await services.storage.runs.list(params.id, query)
       return withHeaders(page.items, pageHeaders(url, page))
     },
   }),
@@ -313,7 +313,7 @@ function _inlineRoot(schema: Record<string, unknown>): Record<string, unknown> {
   return { $schema: schema.$schema, ...defs[ref] }
 }
 
-/** `whsec_` + base64 of 32 random bytes (SPEC). */
+/** `whsec_` + base64 of 32 random bytes (decision 0722). */
 function _generateSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`
 }

@@ -30,7 +30,7 @@ function libraryItemGroup(kind: 'symbol' | 'footprint'): AnyRoute[] {
       query: LibraryItemListQuery,
       responses: { 200: { description: k.title + 's, by name', schema: z.array(k.record), headers: PAGE_HEADERS } },
       handler: async ({ query, services, url }) => {
-        const page = await store(services).list({ ...query, limit: Math.min(query.limit, 1000) })
+        const page = await store(services).list(query)
         return withHeaders(page.items, pageHeaders(url, page))
       },
     }),
@@ -102,7 +102,7 @@ function libraryItemGroup(kind: 'symbol' | 'footprint'): AnyRoute[] {
       query: PageQuery,
       responses: { 200: { description: 'Components', schema: z.array(Component), headers: PAGE_HEADERS } },
       handler: async ({ params, query, services, url }) => {
-        const page = await store(services).components(params.id, { limit: Math.min(query.limit, 1000), cursor: query.cursor })
+        const page = await store(services).components(params.id, query)
         return withHeaders(page.items, pageHeaders(url, page))
       },
     }),

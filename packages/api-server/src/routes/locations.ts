@@ -20,7 +20,7 @@ export const locationRoutes = [
     responses: { 200: { description: 'Locations', schema: z.array(Location), headers: PAGE_HEADERS } },
     handler: async ({ query, services, url }) => {
       const parentId = query.parentId === 'root' ? null : query.parentId
-      const page = await services.storage.locations.list({ q: query.q, parentId, cursor: query.cursor, limit: Math.min(query.limit, 1000) })
+      const page = await services.storage.locations.list({ q: query.q, parentId, cursor: query.cursor, limit: query.limit })
       return withHeaders(page.items, pageHeaders(url, page))
     },
   }),

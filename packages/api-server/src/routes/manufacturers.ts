@@ -17,7 +17,7 @@ export const manufacturerRoutes = [
     query: ManufacturerListQuery,
     responses: { 200: { description: 'Manufacturers', schema: z.array(Manufacturer), headers: PAGE_HEADERS } },
     handler: async ({ query, services, url }) => {
-      const page = await services.storage.manufacturers.list({ ...query, limit: Math.min(query.limit, 1000) })
+      const page = await services.storage.manufacturers.list(query)
       return withHeaders(page.items, pageHeaders(url, page))
     },
   }),

@@ -18,7 +18,7 @@ export const mpnRoutes = [
     query: MpnListQuery,
     responses: { 200: { description: 'MPNs', schema: z.array(Mpn), headers: PAGE_HEADERS } },
     handler: async ({ query, services, url }) => {
-      const page = await services.storage.mpns.list({ ...query, limit: Math.min(query.limit, 1000) })
+      const page = await services.storage.mpns.list(query)
       return withHeaders(page.items, pageHeaders(url, page))
     },
   }),

@@ -19,7 +19,7 @@ export const parameterRoutes = [
     query: ParameterTypeListQuery,
     responses: { 200: { description: 'Parameter types, by name', schema: z.array(ParameterType), headers: PAGE_HEADERS } },
     handler: async ({ query, services, url }) => {
-      const page = await services.storage.parameterTypes.list({ ...query, limit: Math.min(query.limit, 1000) })
+      const page = await services.storage.parameterTypes.list(query)
       return withHeaders(page.items, pageHeaders(url, page))
     },
   }),

@@ -17,7 +17,7 @@ export const tagRoutes = [
     query: TagListQuery,
     responses: { 200: { description: 'Tags, by name', schema: z.array(Tag), headers: PAGE_HEADERS } },
     handler: async ({ query, services, url }) => {
-      const page = await services.storage.tags.list({ ...query, limit: Math.min(query.limit, 1000) })
+      const page = await services.storage.tags.list(query)
       return withHeaders(page.items, pageHeaders(url, page))
     },
   }),

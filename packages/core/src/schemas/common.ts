@@ -21,7 +21,7 @@ export const Name = z.string().trim().min(1).max(200)
  * An identifier: an ipn or the unique name of a tag, manufacturer (and
  * alias), location or parameter type. Stored as typed after NFC and trimming;
  * invisible and bidirectional control characters are refused, naming the
- * character. Compared with foldKey (docs/decisions.md, "Identifiers").
+ * character. Compared with foldKey (decisions 0420 and 0421).
  *
  * @example
  * const TagName = identifierSchema(64)
@@ -51,9 +51,14 @@ export const Description = z.string().max(10_000).nullable()
 /** `true`/`false`/`1`/`0` in a query string. */
 export const QueryBoolean = z.stringbool().default(false)
 
-/** `limit` and `cursor` of every list route. `limit` accepts up to 100,000 for a full listing. */
+/**
+ * `limit` and `cursor` of every list route. A page holds at most 1,000 items,
+ * in the schema each route publishes, so a larger `limit` is a 400 naming
+ * `query.limit` rather than a shorter page than asked; the components list
+ * alone widens it for a full listing (ComponentListQuery).
+ */
 export const PageQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100_000).default(100).meta({ description: 'Items per page (default 100, up to 100000 for a full listing)' }),
+  limit: z.coerce.number().int().min(1).max(1000).default(100).meta({ description: 'Items per page (default 100, at most 1000)' }),
   cursor: z.string().min(1).max(500).optional().meta({ description: 'Opaque cursor from the `Link: rel="next"` header' }),
 })
 export type PageQuery = z.infer<typeof PageQuery>

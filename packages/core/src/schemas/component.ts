@@ -59,8 +59,8 @@ export type Component = z.infer<typeof Component>
 
 /**
  * Most children one component takes. With BULK_MAX_CHILDREN they bound the
- * work of one write, which holds the storage while it runs (docs/decisions.md,
- * "Limits"; the bench's fairness rows measure it).
+ * work of one write, which holds the storage while it runs (decision 1102;
+ * the bench's fairness rows measure it).
  */
 export const COMPONENT_LIMITS = { parameters: 50, tags: 20, mpns: 10, symbols: 20, footprints: 20 } as const
 
@@ -119,8 +119,9 @@ export type ComponentPatchParsed = z.output<typeof ComponentPatch>
 export const ComponentSort = z.enum(['id', 'name', 'ipn', 'updatedAt', '-id', '-name', '-ipn', '-updatedAt'])
 export type ComponentSort = z.infer<typeof ComponentSort>
 
-/** Filters of `GET /api/components`. */
+/** Filters of `GET /api/components`; its `limit` goes past a page's 1,000 for a full listing, streamed. */
 export const ComponentListQuery = PageQuery.extend({
+  limit: z.coerce.number().int().min(1).max(100_000).default(100).meta({ description: 'Items per page (default 100, up to 100000 for a full listing)' }),
   q: z.string().trim().min(1).max(200).optional().meta({ description: 'Text search in name, ipn, description and part numbers' }),
   status: z.array(ComponentStatus).or(ComponentStatus.transform((s) => [s])).optional(),
   tag: z.string().trim().min(1).max(64).optional(),
