@@ -1,4 +1,4 @@
-// Which PostgreSQL driver (issue 15, item 1): node-postgres (`pg`, what the
+// Which PostgreSQL driver (decision 0301): node-postgres (`pg`, what the
 // engine uses) against `postgres` (porsager) on complib's hot queries, on the
 // bench's PostgreSQL copy of the library, sequentially and 16 at a time:
 // - read one: a component's stored view and version, the query GET

@@ -1,4 +1,4 @@
-// PostgreSQL beside the embedded engine, in the same run (issue 15, item 5): read
+// PostgreSQL beside the embedded engine, in the same run (decision 1307): read
 // one, a page of 50, suggest and durable writes at 16 clients on a server kept in
 // PostgreSQL against the same on the SQLite server, then two PostgreSQL servers
 // beside one. The database is a copy of the bench's library made with `complib

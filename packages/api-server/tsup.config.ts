@@ -16,7 +16,7 @@ export default defineConfig({
   // The published server carries the web interface: packages/web's bundle (built
   // here when missing or stale) copied into dist/web, where src/http/web-ui.ts
   // looks first. @complib/web stays private: it is a build input, not a runtime
-  // dependency (docs/decisions.md, "Web interface").
+  // dependency (decision 1402).
   async onSuccess() {
     ensureWebBuilt({ quiet: true })
     rmSync(ownWeb, { recursive: true, force: true })

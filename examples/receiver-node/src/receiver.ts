@@ -11,8 +11,8 @@ export interface ReceiverOptions {
   file: string
   /**
    * Mirror the library, deletions included: once every batch of a run has
-   * been applied, remove the components the run did not carry (docs/decisions.md,
-   * "Example receivers"). Default `false`: upsert only.
+   * been applied, remove the components the run did not carry (decision
+   * 0912). Default `false`: upsert only.
    */
   mirror?: boolean
   /** Where pushes arrive. Default `/hooks/components`. */

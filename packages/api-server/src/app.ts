@@ -27,7 +27,7 @@ export interface AppOptions {
   apiKey?: string | undefined
   /**
    * Web origins besides the server's own whose pages may change the library
-   * (and read answers, through CORS). docs/decisions.md, "Browsers".
+   * (and read answers, through CORS): decisions 1000 and 1003.
    */
   allowedOrigins?: readonly string[] | undefined
   /**

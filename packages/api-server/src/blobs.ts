@@ -10,8 +10,8 @@ export type CountUsers = (sha256: string) => Promise<number>
  * Where attachment bytes live, addressed by their SHA-256. Several records may
  * share one copy, so the bytes go only when the last record using them does;
  * the count of users and the removal happen under a lock per digest that an
- * upload also holds from writing its bytes to committing its record (issue 18,
- * finding 3: a delete counting before the record of a racing upload existed).
+ * upload also holds from writing its bytes to committing its record, so a
+ * delete never counts before the record of a racing upload exists (decision 0106).
  */
 export interface BlobStore {
   /**

@@ -153,7 +153,7 @@ const code = await main(process.argv.slice(2))
 process.exit(code)
 
 /**
- * For the bench only (bench/lib/server.ts; docs/decisions.md "Bench"): with
+ * For the bench only (bench/lib/server.ts; decision 1303): with
  * COMPLIB_BENCH_HOOKS=1 and an IPC channel, the parent can sample the event
  * loop's delay (monitorEventLoopDelay, 1 ms resolution) between two messages,
  * and force a checkpoint, answered with what it did and when it started.

@@ -46,7 +46,7 @@ export interface RunningServer {
   close(): Promise<void>
 }
 
-/** The defaults of `complib serve` (SPEC "Running"). */
+/** The defaults of `complib serve`: loopback, so nothing is exposed unasked (decision 0010). */
 export const DEFAULTS = { host: '127.0.0.1', port: 4000, dataDir: './data' } as const
 
 /**

@@ -116,7 +116,7 @@ export const webhookConnector = createWebhookConnector()
 /**
  * Headers that name the run and the batch of a delivery (1-based: `complib-batch: 3/5`),
  * so a receiver can tell when it has seen a whole push and mirror the library,
- * deletions included (docs/decisions.md, "Mirroring"). The body stays `{"entities": […]}`.
+ * deletions included (decisions 0715 and 0912). The body stays `{"entities": […]}`.
  */
 export function runHeaders(runId: string, index: number, batches: number): Record<string, string> {
   return { 'complib-run-id': runId, 'complib-batch': `${index + 1}/${batches}` }

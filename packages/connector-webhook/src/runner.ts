@@ -43,7 +43,7 @@ export interface PushRunner {
   close(): Promise<void>
 }
 
-/** How often a server sharing its storage looks for runs whose server died (issue 15: taken over within 30 s). */
+/** How often a server sharing its storage looks for runs whose server died, so they are taken over within seconds (decision 0316). */
 const SWEEP_MS = 5_000
 
 /**

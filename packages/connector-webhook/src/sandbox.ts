@@ -55,8 +55,7 @@ export const MAX_BUILT_ENTITIES_CHARS = 32 * 1024 * 1024
  * call can make the server hold is bounded (log lines, pending helper calls,
  * bytes of entities the code built), so the code's memory limit is not a way
  * around the server's. A stretch of the code that outruns the CPU limit, in
- * QuickJS or in one of its built-ins, ends the worker (docs/decisions.md,
- * "Connector runtime").
+ * QuickJS or in one of its built-ins, ends the worker (decision 0707).
  *
  * @example
  * const sandbox = await createSandbox({ code })

@@ -1,7 +1,7 @@
 /**
  * How identifiers (ipn, and the unique names of tags, manufacturers and their
  * aliases, locations and parameter types) compare: as people read them
- * (docs/decisions.md, "Identifiers"). Input is stored as typed after NFC and
+ * (decision 0420). Input is stored as typed after NFC and
  * trimming; characters nobody can see or that reorder the text on screen are
  * refused; and two identifiers are the same when their foldKey is.
  */

@@ -1,7 +1,7 @@
 import * as z from 'zod'
 import { ComplibError } from './errors'
 
-/** Lifecycle states of a component (SPEC: draft, active, not recommended for new designs, obsolete). */
+/** Lifecycle states of a component: draft, active, not recommended for new designs, obsolete (decision 0402). */
 export const COMPONENT_STATUSES = ['draft', 'active', 'nrnd', 'obsolete'] as const
 export const ComponentStatus = z.enum(COMPONENT_STATUSES).meta({
   id: 'ComponentStatus',

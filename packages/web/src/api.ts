@@ -1,6 +1,6 @@
 import { ComplibApiError, ComplibNetworkError, createClient, type ComplibClient, type FieldError } from '@complib/client-sdk'
 
-/** sessionStorage only: the key lives as long as the tab (issue 17, item 7). */
+/** sessionStorage only: the key lives as long as the tab (decision 1408). */
 const KEY = 'complib.apiKey'
 
 // Made when first asked for, not on import: the query factories import this

@@ -3,7 +3,7 @@
  * import's rows): call it between steps and await what it returns. Once
  * `sliceMs` of work has passed since the last turn it gives the event loop
  * one (`setImmediate`), so other requests, health checks first, are answered
- * in the meantime instead of after the whole loop (issue 18, finding 7).
+ * in the meantime instead of after the whole loop (decision 1103).
  * Between turns it returns undefined, which costs nothing to await.
  *
  * @example

@@ -8,7 +8,7 @@ const FINISHED = new Set(['succeeded', 'failed', 'cancelled'])
 
 /**
  * `GET /api/connector-runs/:runId/events` as a stream of server-sent events,
- * read from the stored run (docs/decisions.md, "Web interface"):
+ * read from the stored run (decision 1407):
  *
  * - `progress`: the run without its batches and logs, whenever a count or the status changes;
  * - `batch`: a batch (RunBatch, with its attempts) when it succeeds or fails;

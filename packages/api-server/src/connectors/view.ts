@@ -3,7 +3,7 @@ import { nextRunAt } from '@complib/connector-webhook'
 
 /**
  * A stored connector as the API shows it: the secret only as a hint of its
- * last four characters (SPEC: never returned whole).
+ * last four characters: a secret never leaves the server whole (decision 0722).
  */
 export function toConnectorView(c: StoredConnector, now: Date = new Date()): Connector {
   const previousLive = c.previousSecret && c.previousSecretExpiresAt && new Date(c.previousSecretExpiresAt) > now

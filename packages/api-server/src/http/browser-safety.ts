@@ -3,7 +3,7 @@ import type { H3Event } from 'h3'
 import { isLoopbackHost } from '../auth'
 
 /**
- * What a browser may do with this server (docs/decisions.md, "Browsers").
+ * What a browser may do with this server (decisions 1000–1004).
  *
  * - `allowedOrigins`: web origins besides the server's own whose pages may
  *   change the library, and read answers through CORS.

@@ -28,7 +28,7 @@ const SCALARS = ['name', 'ipn', 'description', 'status', 'category', 'kicadValue
 /**
  * The fields an update changes, compared with what is stored: an empty list
  * means the row finds the part already as the file says, and the commit
- * leaves it alone (docs/decisions.md, "Imports and KiCad (issue 16)").
+ * leaves it alone (decision 0611).
  * Tags compare as the database compares names (foldKey); parameters by
  * type, value and unit; stock only at the locations the file names; links
  * by URL (the import adds links, it removes none).

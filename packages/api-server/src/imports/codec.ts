@@ -2,7 +2,7 @@
  * How list-valued fields are written in one CSV cell, and read back: items
  * joined by `; `, a separator or backslash inside an item escaped with `\`
  * (`a\;b`). Plain spreadsheets that never escape still read as expected
- * (`smd; passive`, `smd, passive`). docs/decisions.md, "Imports".
+ * (`smd; passive`, `smd, passive`). Decision 0601.
  */
 
 /**

@@ -4,7 +4,7 @@ import { formatStockItem, joinList } from './codec'
 
 /**
  * A component as exported: everything it carries, in a form the import reads
- * back (docs/decisions.md, "Imports"): symbols and footprints with their
+ * back (decision 0601): symbols and footprints with their
  * library, stock per location path, attachments with their links.
  */
 export type ExportedComponent = Omit<Component, 'symbols' | 'footprints' | 'attachments'> & {

@@ -45,7 +45,7 @@ export function toPlanView(plan: ImportPlan, mapping: Record<string, ImportTarge
     },
     fieldSummary: _fieldSummary(plan.rows),
     preview: plan.rows.slice(0, PREVIEW_ROWS).map((p) => ({ row: p.row, rows: p.rows, action: p.action, componentId: p.componentId, input: { ...p.input, ...p.extras } })),
-    // Every error, not the first 100: a user fixes a file once, not in rounds (issue 16, item 5).
+    // Every error, not the first 100: a user fixes a file once, not in rounds (decision 0609).
     errors: plan.errors.map((e) => ({ ...e, column: e.column ?? _columnOf(e.path, mapping) ?? undefined })),
     parts,
   }

@@ -5,7 +5,7 @@ import { parse as parseCsv } from 'csv-parse/sync'
  * One row of an import: column name → text cell. Rows are made without a
  * prototype, and read with `cellOf`, because a column may be named
  * `constructor`, `valueOf` or `__proto__` (a row without that cell must not
- * find `Object.prototype`'s member instead: issue 18, finding 5).
+ * find `Object.prototype`'s member instead: decision 0608).
  */
 export type ImportRow = Record<string, ImportCell>
 /**
@@ -28,7 +28,7 @@ export interface FileShape {
  * Most rows, and most non-empty cells, one import takes: an import commits in
  * one transaction, during which other writes and reads wait, so it is held to
  * what one bulk request may carry (BULK_MAX_ITEMS, BULK_MAX_CHILDREN;
- * docs/decisions.md, "Limits").
+ * decision 1102).
  */
 export const IMPORT_MAX_ROWS = BULK_MAX_ITEMS
 export const IMPORT_MAX_CELLS = BULK_MAX_CHILDREN

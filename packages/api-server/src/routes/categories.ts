@@ -7,7 +7,7 @@ import { ifMatchVersion } from '../routing/request'
 const Params = z.object({ id: idSchema('category') })
 
 /**
- * The category tree (docs/decisions.md, "Imports and KiCad (issue 16)").
+ * The category tree (decision 0408).
  * A component names its category by path; these routes give each node an id
  * that a rename keeps, the components following.
  */

@@ -18,13 +18,13 @@ interface _Data {
   rows: ImportRow[]
   /** Set once committed, when `rows` is emptied. */
   rowCount?: number
-  /** How the file was read (sessions stored before issue 16 have none: UTF-8, `,`). */
+  /** How the file was read (sessions stored before encodings were detected have none: UTF-8, `,`). */
   shape?: FileShape
   preset?: string
   columns: string[]
   mapping: Record<string, ImportTarget>
   upsertKey: UpsertKey
-  /** What committing would do, as shown (planned again at commit); a whole ImportPlan in sessions stored before issue 18. */
+  /** What committing would do, as shown (planned again at commit); a whole ImportPlan in sessions stored before a committed session dropped its rows (decision 0606). */
   plan: PlanView | ImportPlan
   result: { created: number; updated: number; unchanged?: number } | null
 }
@@ -255,7 +255,7 @@ function _view(record: ImportRecord): z.infer<typeof ImportSession> {
   }
 }
 
-/** The session's plan view; sessions stored before issue 18 kept the whole plan. */
+/** The session's plan view; sessions stored before plan views kept the whole plan. */
 function _planOf(d: _Data): PlanView {
   return 'rows' in d.plan ? toPlanView({ ...d.plan, rows: d.plan.rows.map((r) => ({ ...r, rows: r.rows ?? [r.row], extras: r.extras ?? {} })) }, d.mapping) : d.plan
 }

@@ -6,7 +6,7 @@ import type { BlobStore } from '../blobs'
 import type { ConnectorType } from '../connectors/registry'
 import type { Reply } from './reply'
 
-/** The 15 resource groups; one OpenAPI tag each. */
+/** The resource groups; one OpenAPI tag each (decision 0509). */
 export const GROUPS = {
   system: 'Health, version, OpenAPI document and library statistics',
   components: 'Components: the parts of the library, their lifecycle, history and change feed',

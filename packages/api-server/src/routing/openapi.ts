@@ -122,7 +122,7 @@ function _errorDescription(code: ErrorCode): string {
     case 401:
       return 'An API key is required (off loopback) and was missing or wrong'
     case 403:
-      return 'Refused: sent from a page of another origin, or to a Host that is not this server (docs/decisions.md, "Browsers")'
+      return 'Refused: sent from a page of another origin, or to a Host that is not this server (decisions 1000 and 1002)'
     case 404:
       return 'No such record'
     case 409:

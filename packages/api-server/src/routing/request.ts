@@ -92,7 +92,7 @@ function _cutShort(error: unknown): ComplibError {
 /**
  * Reads a JSON body. The content type must be JSON (`application/json` or a
  * `+json` type): `text/plain` and form encodings are what a page on another
- * site can send without asking first (docs/decisions.md, "Browsers"), so
+ * site can send without asking first (decision 1001), so
  * they are a 415, as is a body without a type. Text that is not JSON is a
  * 400 naming `body`.
  */

@@ -4,8 +4,7 @@
 // inside QuickJS and reaches only the five functions the bootstrap below keeps in a
 // closure; this file is trusted code that talks to the server thread by messages.
 //
-// Why a worker and not the server's own thread (docs/decisions.md, "Connector
-// runtime"): QuickJS checks its interrupt handler between bytecode instructions
+// Why a worker and not the server's own thread (decision 0707): QuickJS checks its interrupt handler between bytecode instructions
 // only, so a built-in that loops natively (`Array.prototype.indexOf.call({ length:
 // 1e15 })`, `.join`, `.reverse`, `.fill` on a huge array-like) runs for minutes
 // without a check. On the server's thread that would stop every request; here it
@@ -165,7 +164,7 @@ const host = [
   hostFunction('log', (id, line) => {
     const call = vm.getNumber(id)
     // Posted at once, on the port that later carries the call's 'done': every line
-    // reaches the server before the call's end does (issue 14, item 3).
+    // reaches the server before the call's end does (decision 0710).
     if (calls.has(call)) port.postMessage({ t: 'log', call, line: vm.getString(line).slice(0, limits.maxLogLineChars) })
   }),
   hostFunction('done', (id, message, status) => {

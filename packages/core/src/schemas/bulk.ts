@@ -7,7 +7,7 @@ export const BULK_MAX_ITEMS = 1000
 /**
  * Most parameters, tags, MPNs, symbols and footprints one bulk create or patch
  * carries in all: with the items, they bound the work of the request's one
- * transaction, during which other writes and reads wait (docs/decisions.md, "Limits").
+ * transaction, during which other writes and reads wait (decision 1102).
  */
 export const BULK_MAX_CHILDREN = 20_000
 /** Largest body of a bulk create or patch, in bytes: parsing and validating it is one uninterrupted step. */

@@ -8,8 +8,7 @@ export const CategoryName = identifierSchema(100).regex(/^[^/]+$/, { error: 'a c
 /**
  * A category: a node of the category tree. A component names its category by
  * path (`Passives/Resistors/Thick film`); renaming a category keeps its id,
- * and every component in it or below it follows (docs/decisions.md, "Imports
- * and KiCad (issue 16)").
+ * and every component in it or below it follows (decision 0408).
  */
 export const Category = z
   .object({

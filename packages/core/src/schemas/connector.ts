@@ -18,7 +18,7 @@ export const SigningSecret = z
   )
   .meta({ writeOnly: true, example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' })
 
-/** Configuration of the built-in webhook connector (SPEC "Webhook connector"). */
+/** Configuration of the built-in webhook connector (decisions 0703 and 0723). */
 export const WebhookConfig = z
   .strictObject({
     url: z.url({ protocol: /^https?$/ }).max(2000).meta({ example: 'http://127.0.0.1:8080/hooks/components' }),

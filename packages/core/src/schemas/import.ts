@@ -10,7 +10,7 @@ import { PageQuery, QueryBoolean } from './common'
  * `attachments`) read a JSON file's lists, a CSV cell's `; `-separated items,
  * or flattened columns (`parameters.0.name`). The KiCad flags
  * (`excludeFromBom`, `excludeFromBoard`, `excludeFromSim`) read `true`/`false`,
- * `yes`/`no`, `1`/`0`. docs/decisions.md, "Imports".
+ * `yes`/`no`, `1`/`0`. Decisions 0601 and 0632.
  */
 export const ImportTarget = z.enum([
   'name',

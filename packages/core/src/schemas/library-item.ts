@@ -28,7 +28,7 @@ function defineLibraryItem(kind: 'symbol' | 'footprint', title: 'Symbol' | 'Foot
     fileName: z.string().trim().min(1).max(255).regex(/^[^/\\\0]+$/, { error: 'a file name has no slashes' }).nullable(),
     content: z.string().max(4 * 1024 * 1024).nullable().meta({ description: 'File body as text' }),
   }
-  // A reference KiCad cannot use (`LM358`, no library) is refused on write, not sent to KiCad (issue 16).
+  // A reference KiCad cannot use (`LM358`, no library) is refused on write, not sent to KiCad (decision 0630).
   const create = z
     .strictObject({
       name: writable.name,
@@ -69,7 +69,7 @@ export type FootprintPatch = z.input<typeof FootprintPatch>
 /** What symbols and footprints have in common, for code that serves both. */
 export type LibraryItem = Symbol | Footprint
 export type LibraryItemCreate = Omit<z.output<typeof SymbolCreate>, 'library'> & { library?: string | null | undefined }
-// The storage contract still takes a symbol without a library (rows from before issue 16); the API refuses one.
+// The storage contract still takes a symbol without a library (rows written before KiCad references were checked); the API refuses one.
 export type LibraryItemPatch = Omit<z.output<typeof SymbolPatch>, 'library'> & { library?: string | null | undefined }
 
 /** Query of `GET /api/symbols` and `GET /api/footprints`. */

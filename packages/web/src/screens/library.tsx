@@ -14,7 +14,7 @@ import { LibraryTable } from './library/table'
 /**
  * Every component in a virtualised table: only the rows in view are in the
  * page, fetched a page at a time as they come into view, sorted and
- * filtered by the server (docs/decisions.md, "Web interface").
+ * filtered by the server (decision 1405).
  */
 export function LibraryScreen() {
   const [filters, setFilters] = useState<LibraryFilters>(EMPTY_FILTERS)

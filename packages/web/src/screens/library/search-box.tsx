@@ -12,7 +12,7 @@ import { navigate } from '../../router'
  */
 /**
  * How long the text must rest before it filters the table: short enough that
- * results show within 150 ms of a keystroke (issue 17; the bench measures it),
+ * results show within 150 ms of a keystroke (decision 1405; bench/web.ts measures it),
  * long enough that a burst of typing sends one listing rather than one per key.
  */
 const FILTER_DELAY_MS = 40
