@@ -44,8 +44,8 @@ export {
   type ConnectorRunContext,
   type ConnectorRunResult,
 } from './connectors'
-export { default as createSqliteStorage, NAME as SQLITE_STORAGE_NAME, type SqliteStorage, type SqliteStorageOptions } from './storage/sqlite'
-export { createPostgresStorage, POSTGRES as POSTGRES_STORAGE_NAME, type DatabaseBlobs, type PostgresStorage, type PostgresStorageOptions } from './storage/postgres'
+export { default as createSqliteStorage, NAME as SQLITE_STORAGE_NAME, type SqliteStorage, type SqliteStorageOptions } from './storage/sqlite/storage'
+export { createPostgresStorage, POSTGRES as POSTGRES_STORAGE_NAME, type DatabaseBlobs, type PostgresStorage, type PostgresStorageOptions } from './storage/postgres/storage'
 export { copyLibrary, type CopyReport } from './storage/copy'
 export type { SqliteDatabase } from './storage/sqlite/engine/database'
 export type * from './storage/types'

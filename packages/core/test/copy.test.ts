@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest'
 import type { Component } from '../src/schemas'
 import type { SqlExecutor } from '../src/storage/_internal/sql-executor'
 import { copyLibrary } from '../src/storage/copy'
-import { createPostgresStorage, type PostgresStorage } from '../src/storage/postgres'
-import { createSqliteStorage, type SqliteStorage } from '../src/storage/sqlite'
+import { createPostgresStorage, type PostgresStorage } from '../src/storage/postgres/storage'
+import { createSqliteStorage, type SqliteStorage } from '../src/storage/sqlite/storage'
 import { probePostgres, TEST_DATABASE_URL } from './postgres-server'
 
 // The PostgreSQL cases run when a server answers (the local one by default), and fail under CI=true without one.

@@ -3,7 +3,7 @@ import { createServer, type Server, type Socket, connect } from 'node:net'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Component } from '../src/schemas'
-import { createPostgresStorage, type PostgresStorage } from '../src/storage/postgres'
+import { createPostgresStorage, type PostgresStorage } from '../src/storage/postgres/storage'
 import { StoredViews } from '../src/storage/postgres/views'
 import { probePostgres, TEST_DATABASE_URL } from './postgres-server'
 

@@ -1,3 +1,5 @@
+import type { Dialect } from './dialect'
+
 export type SqlParam = string | number | null | Uint8Array | boolean | undefined
 export type SqlValue = string | number | bigint | null | Uint8Array
 export type SqlRow = Record<string, SqlValue>
@@ -15,12 +17,11 @@ export type Awaitable<T> = T | Promise<T>
  */
 export interface SqlExecutor {
   /**
-   * The SQL dialect. Stores write SQL both engines run, and branch on this only
-   * where SQLite and PostgreSQL have no common form (JSON table functions,
-   * full-text search); the PostgreSQL executor also rewrites a few SQLite forms
-   * on the way (see postgres/sql.ts).
+   * What this engine says its own way. Stores write the SQL every engine
+   * runs and ask the dialect for the rest (dialect.ts); the PostgreSQL
+   * executor only numbers the `?` parameters on the way (postgres/sql.ts).
    */
-  readonly dialect: 'sqlite' | 'postgres'
+  readonly dialect: Dialect
   run(sql: string, params?: readonly SqlParam[]): Awaitable<{ changes: number }>
   all<T = SqlRow>(sql: string, params?: readonly SqlParam[]): Awaitable<T[]>
   get<T = SqlRow>(sql: string, params?: readonly SqlParam[]): Awaitable<T | undefined>

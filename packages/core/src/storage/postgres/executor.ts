@@ -1,5 +1,6 @@
 import type { PoolClient } from 'pg'
 import type { BytesRow, SqlExecutor, SqlParam } from '../_internal/sql-executor'
+import { postgresDialect } from './dialect'
 import { toPostgres } from './sql'
 import type { StoredViews } from './views'
 
@@ -10,7 +11,7 @@ import type { StoredViews } from './views'
  * PostgreSQL itself refuses a write handed to a read path.
  */
 export class PgExecutor implements SqlExecutor {
-  readonly dialect = 'postgres'
+  readonly dialect = postgresDialect
   private depth = 0
   /** Statements sent (or refused by `limit`) so far. */
   statements = 0

@@ -1,8 +1,9 @@
 import type { SqlExecutor } from '../_internal/sql-executor'
-import { chunks, likeEscape } from '../sqlite/_shared'
-import { searchWords } from '../sqlite/component-query'
-import { componentCandidateRows, loadComponentCandidates, mpnCandidateRows } from '../sqlite/search-candidates'
-import { type Candidate, countRanked, type Needle, tierSize } from '../sqlite/search-rank'
+import { chunks, likeEscape } from '../stores/_shared'
+import { searchWords } from '../stores/component-query'
+import { componentCandidateRows, loadComponentCandidates, mpnCandidateRows } from '../stores/search-candidates'
+import { nocase } from './sql'
+import { type Candidate, countRanked, type Needle, tierSize } from '../stores/search-rank'
 
 /**
  * Search on PostgreSQL, with its own tools and the embedded engine's ranking
@@ -41,9 +42,9 @@ export async function pgComponentCandidates(ex: SqlExecutor, needle: Needle, lim
   // `take` is written into the text: with `LIMIT $n` PostgreSQL planned the prepared statement on every call (see _pageQuery).
   const found = await componentCandidateRows(
     ex,
-    `c.id IN ((SELECT id FROM components WHERE name COLLATE NOCASE >= ?1 COLLATE NOCASE AND name COLLATE NOCASE < ?2 COLLATE NOCASE AND deleted_at IS NULL ORDER BY name COLLATE NOCASE LIMIT ${take})
-       UNION ALL (SELECT id FROM components WHERE ipn COLLATE NOCASE >= ?1 COLLATE NOCASE AND ipn COLLATE NOCASE < ?2 COLLATE NOCASE AND deleted_at IS NULL ORDER BY ipn COLLATE NOCASE LIMIT ${take})
-       UNION ALL (SELECT c.id AS id FROM mpns m JOIN components c ON c.id = m.component_id WHERE m.part_number COLLATE NOCASE >= ?1 COLLATE NOCASE AND m.part_number COLLATE NOCASE < ?2 COLLATE NOCASE AND c.deleted_at IS NULL ORDER BY m.part_number COLLATE NOCASE LIMIT ${take}))`,
+    `c.id IN ((SELECT id FROM components WHERE ${nocase('name')} >= ${nocase('?1')} AND ${nocase('name')} < ${nocase('?2')} AND deleted_at IS NULL ORDER BY ${nocase('name')} LIMIT ${take})
+       UNION ALL (SELECT id FROM components WHERE ${nocase('ipn')} >= ${nocase('?1')} AND ${nocase('ipn')} < ${nocase('?2')} AND deleted_at IS NULL ORDER BY ${nocase('ipn')} LIMIT ${take})
+       UNION ALL (SELECT c.id AS id FROM mpns m JOIN components c ON c.id = m.component_id WHERE ${nocase('m.part_number')} >= ${nocase('?1')} AND ${nocase('m.part_number')} < ${nocase('?2')} AND c.deleted_at IS NULL ORDER BY ${nocase('m.part_number')} LIMIT ${take}))`,
     [text, `${text}\uffff`],
   )
   const ids = new Set(found.map((c) => c.id))
@@ -78,8 +79,8 @@ export async function pgComponentCandidates(ex: SqlExecutor, needle: Needle, lim
   push(
     await componentCandidateRows(
       ex,
-      `c.id IN ((SELECT c.id AS id FROM components c WHERE c.deleted_at IS NULL AND (lower(c.name) || ' ' || lower(c.ipn::text)) LIKE ?1 ESCAPE '\\' LIMIT ?2)
-         UNION ALL (SELECT c.id FROM mpns m JOIN components c ON c.id = m.component_id WHERE c.deleted_at IS NULL AND lower(m.part_number::text) LIKE ?1 ESCAPE '\\' LIMIT ?2))`,
+      `c.id IN ((SELECT c.id AS id FROM components c WHERE c.deleted_at IS NULL AND (lower(c.name) || ' ' || lower(c.ipn::text)) ILIKE ?1 ESCAPE '\\' LIMIT ?2)
+         UNION ALL (SELECT c.id FROM mpns m JOIN components c ON c.id = m.component_id WHERE c.deleted_at IS NULL AND lower(m.part_number::text) ILIKE ?1 ESCAPE '\\' LIMIT ?2))`,
       [like, take + ids.size],
     ),
   )
@@ -94,7 +95,7 @@ function _unseen(rows: readonly { id: string }[], seen: ReadonlySet<string>): st
 export async function pgMpnCandidates(ex: SqlExecutor, needle: Needle, limit: number): Promise<Candidate[]> {
   const take = tierSize(limit)
   const { text } = needle
-  const found = await mpnCandidateRows(ex, `m.part_number COLLATE NOCASE >= ? COLLATE NOCASE AND m.part_number COLLATE NOCASE < ? COLLATE NOCASE AND c.deleted_at IS NULL ORDER BY m.part_number COLLATE NOCASE LIMIT ?`, [text, `${text}\uffff`, take])
+  const found = await mpnCandidateRows(ex, `${nocase('m.part_number')} >= ${nocase('?')} AND ${nocase('m.part_number')} < ${nocase('?')} AND c.deleted_at IS NULL ORDER BY ${nocase('m.part_number')} LIMIT ?`, [text, `${text}\uffff`, take])
   if (found.length >= limit) return found
   const seen = new Set(found.map((f) => f.id))
   const query = toTsQuery(text)
@@ -105,7 +106,7 @@ export async function pgMpnCandidates(ex: SqlExecutor, needle: Needle, limit: nu
     if (countRanked(found, needle, 1) >= limit) return found
   }
   if (countRanked(found, needle, 2) >= limit) return found
-  for (const row of await mpnCandidateRows(ex, `lower(m.part_number::text) LIKE ? ESCAPE '\\' AND c.deleted_at IS NULL LIMIT ?`, [`%${likeEscape(text.toLowerCase())}%`, take + found.length])) {
+  for (const row of await mpnCandidateRows(ex, `lower(m.part_number::text) ILIKE ? ESCAPE '\\' AND c.deleted_at IS NULL LIMIT ?`, [`%${likeEscape(text.toLowerCase())}%`, take + found.length])) {
     if (!seen.has(row.id)) found.push(row), seen.add(row.id)
   }
   return found

@@ -1,7 +1,7 @@
 import type { SyncSqlExecutor } from '../_internal/sql-executor'
 import { foldKey } from '../../identifiers'
 import { createId } from '../../ids'
-import { addIdentifierKeys } from './identifier-keys'
+import { addIdentifierKeys } from '../stores/identifier-keys'
 
 /**
  * Schema of the embedded database. Each entry of MIGRATIONS runs once, in

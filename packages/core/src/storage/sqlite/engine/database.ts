@@ -1,3 +1,4 @@
+import { sqliteDialect } from '../dialect'
 import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type BetterSqlite3 from 'better-sqlite3'
@@ -244,7 +245,7 @@ export interface AtomicExecutor extends SyncSqlExecutor {
 
 /** One `run`: begins the transaction at its first write. */
 class _Transaction implements AtomicExecutor {
-  readonly dialect = 'sqlite'
+  readonly dialect = sqliteDialect
   began = false
   private depth = 0
   constructor(private readonly ex: SqliteExecutor) {}

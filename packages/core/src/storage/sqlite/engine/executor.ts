@@ -1,3 +1,4 @@
+import { sqliteDialect } from '../dialect'
 import type Database from 'better-sqlite3'
 import type { BytesRow, SyncSqlExecutor, SqlParam } from '../../_internal/sql-executor'
 
@@ -17,7 +18,7 @@ interface Prepared {
  * slip through a read path (it would then escape the transaction it belongs to).
  */
 export class SqliteExecutor implements SyncSqlExecutor {
-  readonly dialect = 'sqlite'
+  readonly dialect = sqliteDialect
   private readonly statements = new Map<string, Prepared>()
   private readonly rawStatements = new Map<string, Prepared>()
 

@@ -13,7 +13,7 @@ export const locations = {
     const where: string[] = []
     const params: SqlParam[] = []
     if (query.q) {
-      where.push(`name LIKE ? ESCAPE '\\'`)
+      where.push(`name ${ex.dialect.ilike} ? ESCAPE '\\'`)
       params.push(`%${likeEscape(query.q)}%`)
     }
     if (query.parentId === null) where.push('parent_id IS NULL')
@@ -27,7 +27,7 @@ export const locations = {
   },
 
   async tree(ex) {
-    const rows = await ex.all<_Row>('SELECT * FROM locations ORDER BY name COLLATE NOCASE, id')
+    const rows = await ex.all<_Row>(`SELECT * FROM locations ORDER BY ${ex.dialect.nocase('name')}, id`)
     const paths = await _paths(ex, rows)
     const nodes = new Map<string, LocationTreeNode>(rows.map((r) => [r.id, { ..._view(r, paths), children: [] }]))
     const roots: LocationTreeNode[] = []

@@ -70,7 +70,7 @@ export const parameterTypes = {
     const page = await pageByName<_TypeRow>(ex, {
       select: '*',
       from: 'parameter_types',
-      where: query.q ? [`name LIKE ? ESCAPE '\\'`] : [],
+      where: query.q ? [`name ${ex.dialect.ilike} ? ESCAPE '\\'`] : [],
       params: query.q ? [`%${likeEscape(query.q)}%`] : [],
       limit: query.limit,
       cursor: query.cursor,

@@ -1,9 +1,9 @@
-import { ComplibError } from '../errors'
-import { defineStorage } from './define'
-import { bindSession, inTransaction } from './_internal/session'
-import type { RunClaims } from './postgres/claims'
-import type { PostgresDatabase } from './postgres/engine'
-import type { Storage, StorageSession } from './types'
+import { ComplibError } from '../../errors'
+import { defineStorage } from '../define'
+import { bindSession, inTransaction } from '../_internal/session'
+import type { RunClaims } from './claims'
+import type { PostgresDatabase } from './engine'
+import type { Storage, StorageSession } from '../types'
 
 export const POSTGRES = 'postgres'
 
@@ -46,7 +46,7 @@ export interface DatabaseBlobs {
  */
 export async function createPostgresStorage(options: PostgresStorageOptions): Promise<PostgresStorage> {
   // Loaded here, not at import: the driver (pg) was a seventh of an embedded server's start.
-  const [{ PostgresDatabase }, { RunClaims }] = await Promise.all([import('./postgres/engine'), import('./postgres/claims')])
+  const [{ PostgresDatabase }, { RunClaims }] = await Promise.all([import('./engine'), import('./claims')])
   const db = await PostgresDatabase.open(options)
   const claims = new RunClaims(options.url, options.log, options.schema)
   const root = bindSession((fn, write, name) => db.run(fn, write, name))

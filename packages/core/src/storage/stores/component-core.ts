@@ -1,5 +1,6 @@
 import { ComplibError } from '../../errors'
 import type { Component } from '../../schemas'
+import type { Dialect } from '../_internal/dialect'
 import type { SqlExecutor, SqlParam } from '../_internal/sql-executor'
 import type { DeliveryRead } from '../types'
 import { chunks, notFound, now, placeholders } from './_shared'
@@ -32,51 +33,48 @@ export interface ComponentRow {
 export const COMPONENT_COLUMNS = 'rowid, id, ipn, name, description, status, category, kicad_value, exclude_from_bom, exclude_from_board, exclude_from_sim, created_at, updated_at, deleted_at, version'
 
 /**
- * One component as JSON, assembled by SQLite: a row per component instead of a
- * row per tag, parameter and part number (each row and column is a step across the engine's boundary
- * read across the wasm boundary). Child arrays keep their stored order;
+ * One component as JSON, assembled by the database from the tables, in one
+ * list of key/expression pairs over a `components c` row that each engine's
+ * dialect turns into its JSON functions: a row per component instead of a row
+ * per tag, parameter and part number. Child arrays keep their stored order;
  * `unit` is left out when it has none. Every change of a component computes
  * its view this way once, in touchComponent, and stores it with the history
  * event; reads then take that stored view (loadComponents).
  */
-const COMPONENT_JSON = /* sql */ `json_object(
-  'id', c.id, 'name', c.name, 'ipn', c.ipn, 'description', c.description, 'status', c.status, 'category', c.category,
-  'tags', json((SELECT json_group_array(t.name ORDER BY ct.position) FROM component_tags ct JOIN tags t ON t.id = ct.tag_id WHERE ct.component_id = c.id)),
-  'parameters', json((SELECT json_group_array(CASE WHEN p.unit IS NULL THEN json_object('type', p.type, 'value', p.value) ELSE json_object('type', p.type, 'value', p.value, 'unit', p.unit) END ORDER BY p.position)
-    FROM component_parameters p WHERE p.component_id = c.id)),
-  'mpns', json((SELECT json_group_array(json_object('manufacturer', f.name, 'partNumber', m.part_number) ORDER BY m.position)
-    FROM mpns m JOIN manufacturers f ON f.id = m.manufacturer_id WHERE m.component_id = c.id)),
-  'symbols', json((SELECT json_group_array(json_object('id', i.id, 'name', i.name) ORDER BY l.position) FROM component_symbols l JOIN symbols i ON i.id = l.item_id WHERE l.component_id = c.id)),
-  'footprints', json((SELECT json_group_array(json_object('id', i.id, 'name', i.name) ORDER BY l.position) FROM component_footprints l JOIN footprints i ON i.id = l.item_id WHERE l.component_id = c.id)),
-  'attachments', json((SELECT json_group_array(json_object('id', a.id, 'name', a.name) ORDER BY a.id) FROM attachments a WHERE a.component_id = c.id)),
-  'kicadValue', c.kicad_value, 'excludeFromBom', json(CASE WHEN c.exclude_from_bom THEN 'true' ELSE 'false' END),
-  'excludeFromBoard', json(CASE WHEN c.exclude_from_board THEN 'true' ELSE 'false' END), 'excludeFromSim', json(CASE WHEN c.exclude_from_sim THEN 'true' ELSE 'false' END),
-  'createdAt', c.created_at, 'updatedAt', c.updated_at, 'version', c.version, 'deletedAt', c.deleted_at)`
+function _viewJson(d: Dialect): string {
+  const list = (expr: string, orderBy: string, from: string) => d.jsonArrayOf(expr, orderBy, from)
+  const item = (kind: 'symbols' | 'footprints') =>
+    list(d.jsonObject([['id', 'i.id'], ['name', 'i.name']]), 'l.position', `FROM component_${kind} l JOIN ${kind} i ON i.id = l.item_id WHERE l.component_id = c.id`)
+  const parameter = `CASE WHEN p.unit IS NULL THEN ${d.jsonObject([['type', 'p.type'], ['value', 'p.value']])} ELSE ${d.jsonObject([['type', 'p.type'], ['value', 'p.value'], ['unit', 'p.unit']])} END`
+  return d.jsonText(
+    d.jsonObject([
+      ['id', 'c.id'], ['name', 'c.name'], ['ipn', 'c.ipn'], ['description', 'c.description'], ['status', 'c.status'], ['category', 'c.category'],
+      ['tags', list('t.name', 'ct.position', 'FROM component_tags ct JOIN tags t ON t.id = ct.tag_id WHERE ct.component_id = c.id')],
+      ['parameters', list(parameter, 'p.position', 'FROM component_parameters p WHERE p.component_id = c.id')],
+      ['mpns', list(d.jsonObject([['manufacturer', 'f.name'], ['partNumber', 'm.part_number']]), 'm.position', 'FROM mpns m JOIN manufacturers f ON f.id = m.manufacturer_id WHERE m.component_id = c.id')],
+      ['symbols', item('symbols')],
+      ['footprints', item('footprints')],
+      ['attachments', list(d.jsonObject([['id', 'a.id'], ['name', 'a.name']]), 'a.id', 'FROM attachments a WHERE a.component_id = c.id')],
+      ['kicadValue', 'c.kicad_value'], ['excludeFromBom', d.jsonBoolean('c.exclude_from_bom')], ['excludeFromBoard', d.jsonBoolean('c.exclude_from_board')],
+      ['excludeFromSim', d.jsonBoolean('c.exclude_from_sim')], ['createdAt', 'c.created_at'], ['updatedAt', 'c.updated_at'], ['version', 'c.version'], ['deletedAt', 'c.deleted_at'],
+    ]),
+  )
+}
 
-/** COMPONENT_JSON in PostgreSQL's JSON functions: the same keys in the same order, so the stored view is byte for byte the same. */
-const COMPONENT_JSON_PG = /* sql */ `json_build_object(
-  'id', c.id, 'name', c.name, 'ipn', c.ipn, 'description', c.description, 'status', c.status, 'category', c.category,
-  'tags', (SELECT coalesce(json_agg(t.name ORDER BY ct.position), '[]') FROM component_tags ct JOIN tags t ON t.id = ct.tag_id WHERE ct.component_id = c.id),
-  'parameters', (SELECT coalesce(json_agg(CASE WHEN p.unit IS NULL THEN json_build_object('type', p.type, 'value', p.value) ELSE json_build_object('type', p.type, 'value', p.value, 'unit', p.unit) END ORDER BY p.position), '[]')
-    FROM component_parameters p WHERE p.component_id = c.id),
-  'mpns', (SELECT coalesce(json_agg(json_build_object('manufacturer', f.name, 'partNumber', m.part_number) ORDER BY m.position), '[]')
-    FROM mpns m JOIN manufacturers f ON f.id = m.manufacturer_id WHERE m.component_id = c.id),
-  'symbols', (SELECT coalesce(json_agg(json_build_object('id', i.id, 'name', i.name) ORDER BY l.position), '[]') FROM component_symbols l JOIN symbols i ON i.id = l.item_id WHERE l.component_id = c.id),
-  'footprints', (SELECT coalesce(json_agg(json_build_object('id', i.id, 'name', i.name) ORDER BY l.position), '[]') FROM component_footprints l JOIN footprints i ON i.id = l.item_id WHERE l.component_id = c.id),
-  'attachments', (SELECT coalesce(json_agg(json_build_object('id', a.id, 'name', a.name) ORDER BY a.id), '[]') FROM attachments a WHERE a.component_id = c.id),
-  'kicadValue', c.kicad_value, 'excludeFromBom', c.exclude_from_bom <> 0, 'excludeFromBoard', c.exclude_from_board <> 0, 'excludeFromSim', c.exclude_from_sim <> 0,
-  'createdAt', c.created_at, 'updatedAt', c.updated_at, 'version', c.version, 'deletedAt', c.deleted_at)::text`
+/** _viewJson of each dialect, built once. */
+const _VIEWS = new Map<Dialect, string>()
 
-/** The view builder of the executor's engine, over a `components c` row. */
-function _viewJson(ex: SqlExecutor): string {
-  return ex.dialect === 'sqlite' ? COMPONENT_JSON : COMPONENT_JSON_PG
+function _view(ex: SqlExecutor): string {
+  let sql = _VIEWS.get(ex.dialect)
+  if (sql === undefined) _VIEWS.set(ex.dialect, (sql = _viewJson(ex.dialect)))
+  return sql
 }
 
 /** Computes component views from the tables, keyed by id (what touchComponent stores). */
 export async function computeComponents(ex: SqlExecutor, ids: readonly string[]): Promise<Map<string, Component>> {
   const out = new Map<string, Component>()
   for (const part of chunks([...new Set(ids)])) {
-    for (const row of await ex.all<{ id: string; json: string }>(`SELECT c.id AS id, ${_viewJson(ex)} AS json FROM components c WHERE c.id IN (${placeholders(part.length)})`, part)) {
+    for (const row of await ex.all<{ id: string; json: string }>(`SELECT c.id AS id, ${_view(ex)} AS json FROM components c WHERE c.id IN (${placeholders(part.length)})`, part)) {
       out.set(row.id, JSON.parse(row.json) as Component)
     }
   }
@@ -92,19 +90,7 @@ export async function computeComponents(ex: SqlExecutor, ids: readonly string[])
  */
 export const VIEW_JOIN = 'LEFT JOIN component_events e ON e.seq = c.view_seq'
 
-/**
- * `expr` (text) as the bytes a response sends. SQLite casts it to a BLOB, which
- * better-sqlite3 hands over as a Buffer without decoding it. PostgreSQL keeps
- * the text: node-postgres decodes every field into a string anyway, and a
- * bytea goes out in hex, twice the bytes to write and parse (a page of 50:
- * 737 against 508 µs, most of it the database's CPU). asBytes then turns
- * what came back into bytes.
- */
-export function bytesOf(ex: SqlExecutor, expr: string): string {
-  return ex.dialect === 'sqlite' ? `CAST(${expr} AS BLOB)` : expr
-}
-
-/** What a column selected with bytesOf came back as, in bytes. */
+/** What a column selected with the dialect's `bytes` came back as, in bytes. */
 export function asBytes(value: Uint8Array | string): Uint8Array {
   return typeof value === 'string' ? Buffer.from(value, 'utf8') : value
 }
@@ -171,19 +157,13 @@ export async function loadComponentJsonList(ex: SqlExecutor, ids: readonly strin
  * a string (a third of a push's CPU when each was).
  */
 export async function readComponentsForDelivery(ex: SqlExecutor, ids: readonly string[]): Promise<DeliveryRead & { mark: number }> {
-  // SQLite: the ids are the outer loop (the left side of a CROSS JOIN always is), so group_concat
-  // joins the views in their order; its own ORDER BY sorted the views in a temporary b-tree first
-  // (654 against 376 µs a batch of 250). PostgreSQL orders the aggregate.
+  // The ids are the left side of a CROSS JOIN, the outer loop: concatInOrder follows them.
+  const d = ex.dialect
   const row = (await ex.get<{ json: Uint8Array | string; count: number | string; present: number | string; mark: number | string | null }>(
-    ex.dialect === 'sqlite'
-      ? `SELECT ${bytesOf(ex, `'[' || coalesce(group_concat(e.snapshot, ','), '') || ']'`)} AS json,
-           count(*) AS count, count(e.snapshot) AS present, (SELECT max(seq) FROM component_events) AS mark
-         FROM json_each(?) j CROSS JOIN components c ${VIEW_JOIN}
-         WHERE c.id = j.value AND c.deleted_at IS NULL`
-      : `SELECT ${bytesOf(ex, `'[' || coalesce(string_agg(e.snapshot, ',' ORDER BY j.key), '') || ']'`)} AS json,
-           count(*) AS count, count(e.snapshot) AS present, (SELECT max(seq) FROM component_events) AS mark
-         FROM json_array_elements_text(?::json) WITH ORDINALITY AS j(value, key) JOIN components c ON c.id = j.value ${VIEW_JOIN}
-         WHERE c.deleted_at IS NULL`,
+    `SELECT ${d.bytes(`'[' || coalesce(${d.concatInOrder('e.snapshot', "','", 'j.key')}, '') || ']'`)} AS json,
+       count(*) AS count, count(e.snapshot) AS present, (SELECT max(seq) FROM component_events) AS mark
+     FROM ${d.jsonTextsOrdered('?', 'j')} CROSS JOIN components c ${VIEW_JOIN}
+     WHERE c.id = j.value AND c.deleted_at IS NULL`,
     [JSON.stringify(ids)],
   ))!
   const mark = Number(row.mark ?? 0)
@@ -204,7 +184,7 @@ export async function rereadComponentsForDelivery(ex: SqlExecutor, ids: readonly
   for (const part of chunks([...ids])) {
     for (const row of await ex.all<{ json: string | null }>(
       `SELECT (SELECT e.snapshot FROM component_events e WHERE e.component_id = j.value AND e.seq <= ? ORDER BY e.seq DESC LIMIT 1) AS json
-       FROM ${ex.dialect === 'sqlite' ? 'json_each(?) j' : 'json_array_elements_text(?::json) WITH ORDINALITY AS j(value, key)'} ORDER BY j.key`,
+       FROM ${ex.dialect.jsonTextsOrdered('?', 'j')} ORDER BY j.key`,
       [mark, JSON.stringify(part)],
     )) {
       if (row.json !== null && (JSON.parse(row.json) as { deletedAt: string | null }).deletedAt === null) out.push(row.json)
@@ -290,14 +270,14 @@ export async function touchComponent(
   if (next) return await _touchKnown(ex, id, op, changes, at, sets, next)
   const columns = [...sets.columns, ...(op === 'create' ? [] : ['version = version + 1', 'updated_at = ?'])]
   const values = [...sets.values, ...(op === 'create' ? [] : [at]), id]
-  const select = `SELECT ${_viewJson(ex)} AS json FROM components c WHERE c.id = ?`
+  const select = `SELECT ${_view(ex)} AS json FROM components c WHERE c.id = ?`
   let row: { json: string } | undefined
   if (columns.length === 0) row = await ex.get(select, [id])
-  else if (ex.dialect === 'postgres') {
+  else if (ex.dialect.updateReturningAlias) {
     // One round trip: the UPDATE returns the view it leads to.
-    row = await ex.get(`UPDATE components AS c SET ${columns.join(', ')} WHERE c.id = ? RETURNING ${_viewJson(ex)} AS json`, values)
+    row = await ex.get(`UPDATE components AS c SET ${columns.join(', ')} WHERE c.id = ? RETURNING ${_view(ex)} AS json`, values)
   } else {
-    // SQLite's RETURNING cannot name the table by an alias (the view builder's `c`); a statement costs no round trip here.
+    // RETURNING cannot name the table by the view builder's alias `c` (SQLite): a second statement.
     await ex.run(`UPDATE components SET ${columns.join(', ')} WHERE id = ?`, values)
     row = await ex.get(select, [id])
   }
@@ -311,7 +291,7 @@ export async function touchComponent(
     JSON.stringify(changes),
     JSON.stringify(component),
   ])
-  await reindexComponent(ex, id)
+  await ex.dialect.reindexComponent(ex, id)
   return component
 }
 
@@ -322,7 +302,7 @@ async function _touchKnown(ex: SqlExecutor, id: string, op: ComponentEventOp, ch
   const update = `UPDATE components SET ${[...sets.columns, 'version = version + 1', 'updated_at = ?'].join(', ')} WHERE id = ? AND version = ?`
   const values = [...sets.values, at, id, next.version - 1]
   let changed: number
-  if (ex.dialect === 'postgres') {
+  if (ex.dialect.writableCte) {
     // One statement: the event's trigger sets view_seq once the UPDATE has run (AFTER triggers fire at the statement's end).
     const row = await ex.get<{ n: number }>(
       `WITH e AS (INSERT INTO component_events (component_id, op, version, at, changes, snapshot) VALUES (?, ?, ?, ?, ?, ?)), u AS (${update} RETURNING 1)
@@ -336,48 +316,6 @@ async function _touchKnown(ex: SqlExecutor, id: string, op: ComponentEventOp, ch
   }
   // The caller read the row at version - 1 in this transaction, under the write lock: a miss is a bug, not a race.
   if (changed !== 1) throw new Error(`[storage] component ${id} is not at version ${next.version - 1} as read`)
-  await reindexComponent(ex, id)
+  await ex.dialect.reindexComponent(ex, id)
   return next
 }
-
-/** Re-writes the search entries of a component (components_fts: name, ipn, description, part numbers; components_grams: name, ipn, part numbers) when that text changed. */
-export async function reindexComponent(ex: SqlExecutor, id: string): Promise<void> {
-  // PostgreSQL's search indexes are expressions over the tables themselves (postgres/schema.ts).
-  if (ex.dialect !== 'sqlite') return
-  // rowid is the FTS docid; components is never VACUUMed, so rowids stay put.
-  const row = await ex.get<{ rowid: number; name: string; ipn: string; description: string | null }>(
-    'SELECT rowid, name, ipn, description FROM components WHERE id = ?',
-    [id],
-  )
-  if (!row) return
-  const mpns = await ex.get<{ list: string | null }>(`SELECT group_concat(part_number, ' ') AS list FROM mpns WHERE component_id = ?`, [id])
-  const next = { name: row.name, ipn: row.ipn, description: row.description ?? '', mpns: mpns?.list ?? '' }
-  // Most changes (status, tags, parameters, stock) leave the indexed text alone:
-  // rewriting the two FTS documents anyway would double the cost of every write.
-  const indexed = await ex.get<typeof next>('SELECT name, ipn, description, mpns FROM components_fts WHERE docid = ?', [row.rowid])
-  if (indexed && indexed.name === next.name && indexed.ipn === next.ipn && indexed.description === next.description && indexed.mpns === next.mpns) return
-  await ex.run('DELETE FROM components_fts WHERE docid = ?', [row.rowid])
-  await ex.run('INSERT INTO components_fts (docid, name, ipn, description, mpns) VALUES (?, ?, ?, ?, ?)', [row.rowid, next.name, next.ipn, next.description, next.mpns])
-  if (indexed && indexed.name === next.name && indexed.ipn === next.ipn && indexed.mpns === next.mpns) return
-  await ex.run('DELETE FROM components_grams WHERE docid = ?', [row.rowid])
-  // The same 3-character windows as the components_grams migration (schema.ts): suggest's substring tier.
-  await ex.run(
-    `WITH RECURSIVE
-      f(t) AS (
-        SELECT lower(name) || char(1, 1) FROM components WHERE rowid = ?1
-        UNION ALL SELECT lower(ipn) || char(1, 1) FROM components WHERE rowid = ?1
-        UNION ALL SELECT lower(part_number) || char(1, 1) FROM mpns WHERE component_id = ?2
-      ),
-      g(t, i) AS (SELECT t, 1 FROM f UNION ALL SELECT t, i + 1 FROM g WHERE i + 3 <= length(t))
-    INSERT INTO components_grams (docid, grams) SELECT ?1, group_concat(DISTINCT hex(substr(t, i, 3))) FROM g`,
-    [row.rowid, id],
-  )
-}
-
-/** Drops the search entries of a component that is purged. */
-export async function unindexComponent(ex: SqlExecutor, rowid: number): Promise<void> {
-  if (ex.dialect !== 'sqlite') return
-  await ex.run('DELETE FROM components_fts WHERE docid = ?', [rowid])
-  await ex.run('DELETE FROM components_grams WHERE docid = ?', [rowid])
-}
-

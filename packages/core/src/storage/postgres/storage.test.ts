@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import { describe, it } from 'vitest'
-import { testStorage } from '../testing'
-import { probePostgres, TEST_DATABASE_URL } from '../../test/postgres-server'
-import { createPostgresStorage } from './postgres'
+import { testStorage } from '../../testing'
+import { probePostgres, TEST_DATABASE_URL } from '../../../test/postgres-server'
+import { createPostgresStorage } from './storage'
 
 /**
  * The shared storage contract on PostgreSQL (COMPLIB_TEST_DATABASE_URL, by

@@ -5,7 +5,6 @@ import type { ComponentMpn, ComponentParameter } from '../../schemas'
 import { parseSiNumber } from '../../si-number'
 import type { SqlExecutor } from '../_internal/sql-executor'
 import { placeholders } from './_shared'
-import { jsonTextElements } from './_shared'
 
 /**
  * Writers of a component's child rows, shared by component create/update and
@@ -33,7 +32,7 @@ export async function findManufacturer(ex: SqlExecutor, name: string): Promise<s
   const key = foldKey(name)
   const row =
     await ex.get<{ id: string }>('SELECT id FROM manufacturers WHERE name_key = ?', [key]) ??
-    await ex.get<{ id: string }>(`SELECT m.id FROM manufacturers m, ${jsonTextElements(ex, 'm.alias_keys')} WHERE a.value = ? ORDER BY m.id LIMIT 1`, [key])
+    await ex.get<{ id: string }>(`SELECT m.id FROM manufacturers m, ${ex.dialect.jsonTexts('m.alias_keys', 'a')} WHERE a.value = ? ORDER BY m.id LIMIT 1`, [key])
   return row?.id ?? null
 }
 

@@ -6,10 +6,8 @@ import type { SearchStore, SuggestEntity, Suggestion } from '../types'
 import { pageById } from './_shared'
 import { loadComponentList } from './component-core'
 import type { StoreRepo } from './repo'
-import { componentCandidates, mpnCandidates } from './search-candidates'
 import { finish, toNeedle } from './search-rank'
 import { suggestSimple } from './search-simple'
-import { pgComponentCandidates, pgMpnCandidates } from '../postgres/search'
 
 const ENTITIES: readonly SuggestEntity[] = ['components', 'symbols', 'footprints', 'manufacturers', 'tags', 'locations', 'mpns']
 
@@ -29,7 +27,7 @@ export const search = {
       const parts = ['p.component_id = components.id', 'p.type = ?']
       params.push(cond.type)
       if (cond.eq !== undefined) {
-        parts.push('p.value COLLATE NOCASE = ? COLLATE NOCASE')
+        parts.push(`${ex.dialect.nocase('p.value')} = ${ex.dialect.nocase('?')}`)
         params.push(cond.eq)
       }
       for (const bound of ['min', 'max'] as const) {
@@ -54,8 +52,7 @@ export const search = {
 async function _suggest(ex: SqlExecutor, entity: SuggestEntity, q: string, limit: number): Promise<Suggestion[]> {
   const needle = toNeedle(q)
   if (!needle) return []
-  const pg = ex.dialect === 'postgres'
-  if (entity === 'components') return finish(await (pg ? pgComponentCandidates : componentCandidates)(ex, needle, limit), needle, limit)
-  if (entity === 'mpns') return finish(await (pg ? pgMpnCandidates : mpnCandidates)(ex, needle, limit), needle, limit)
+  if (entity === 'components') return finish(await ex.dialect.componentCandidates(ex, needle, limit), needle, limit)
+  if (entity === 'mpns') return finish(await ex.dialect.mpnCandidates(ex, needle, limit), needle, limit)
   return await suggestSimple(ex, entity, needle, limit)
 }

@@ -94,14 +94,15 @@ export async function pageByName<Row extends { id: string; name: string }>(
   ex: SqlExecutor,
   options: { select: string; from: string; where?: string[]; params?: SqlParam[]; limit: number; cursor?: string | undefined; nameColumn?: string; idColumn?: string },
 ): Promise<Page<Row>> {
-  const name = `${options.nameColumn ?? 'name'} COLLATE NOCASE`
+  const name = ex.dialect.nocase(options.nameColumn ?? 'name')
   const id = options.idColumn ?? 'id'
   const where = [...(options.where ?? [])]
   const params = [...(options.params ?? [])]
   const total = (await ex.get<{ n: number }>(`SELECT count(*) AS n FROM ${options.from}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`, params))!.n
   if (options.cursor) {
     const [lastName, lastId] = decodeCursor(options.cursor, 2)
-    where.push(`(${name} > ? COLLATE NOCASE OR (${name} = ? COLLATE NOCASE AND ${id} > ?))`)
+    const after = ex.dialect.nocase('?')
+    where.push(`(${name} > ${after} OR (${name} = ${after} AND ${id} > ?))`)
     params.push(lastName, lastName, lastId)
   }
   const rows = await ex.all<Row>(
@@ -133,9 +134,4 @@ export async function liveComponentIds(ex: SqlExecutor, ids: Iterable<string>): 
     out.push(...(await ex.all<{ id: string }>(`SELECT id FROM components WHERE id IN (${placeholders(part.length)}) AND deleted_at IS NULL`, part)).map((r) => r.id))
   }
   return out.sort()
-}
-
-/** `<table function> a` yielding the texts of a JSON array column as `a.value`, in either dialect. */
-export function jsonTextElements(ex: SqlExecutor, column: string): string {
-  return ex.dialect === 'sqlite' ? `json_each(${column}) a` : `json_array_elements_text(${column}::json) a(value)`
 }

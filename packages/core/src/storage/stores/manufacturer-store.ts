@@ -8,7 +8,6 @@ import { checkMerge, checkVersion, chunks, conflict, likeEscape, liveComponentId
 import { touchComponent } from './component-core'
 import { aliasKeys } from './identifier-keys'
 import type { StoreRepo } from './repo'
-import { jsonTextElements } from './_shared'
 
 const COLUMNS = `f.id AS id, f.name AS name, f.website AS website, f.aliases AS aliases,
   f.created_at AS created_at, f.updated_at AS updated_at, f.version AS version,
@@ -22,7 +21,7 @@ export const manufacturers = {
       select: COLUMNS,
       from: 'manufacturers f',
       // Aliases are searched element by element, so `q` never matches JSON punctuation.
-      where: pattern ? [`(f.name LIKE ? ESCAPE '\\' OR EXISTS (SELECT 1 FROM ${jsonTextElements(ex, 'f.aliases')} WHERE a.value LIKE ? ESCAPE '\\'))`] : [],
+      where: pattern ? [`(f.name ${ex.dialect.ilike} ? ESCAPE '\\' OR EXISTS (SELECT 1 FROM ${ex.dialect.jsonTexts('f.aliases', 'a')} WHERE a.value ${ex.dialect.ilike} ? ESCAPE '\\'))`] : [],
       params: pattern ? [pattern, pattern] : [],
       limit: query.limit,
       cursor: query.cursor,

@@ -20,7 +20,7 @@ export const tags = {
     const page = await pageByName<_Row>(ex, {
       select: COLUMNS,
       from: 'tags t',
-      where: query.q ? [`t.name LIKE ? ESCAPE '\\'`] : [],
+      where: query.q ? [`t.name ${ex.dialect.ilike} ? ESCAPE '\\'`] : [],
       params: query.q ? [`%${likeEscape(query.q)}%`] : [],
       limit: query.limit,
       cursor: query.cursor,

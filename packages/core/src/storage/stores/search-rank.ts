@@ -64,22 +64,6 @@ export function countRanked(candidates: Iterable<Candidate>, needle: Needle, ran
   return ids.size
 }
 
-/**
- * The FTS query of the components_grams index (see schema.ts): every
- * 3-character window of the query as a token (all must be present), or, for
- * a query of 1 or 2 characters, a token prefix. Lower-cases ASCII only, as
- * SQLite's lower() did when the index was written. Tokens are hex, so no user
- * text can be FTS syntax.
- */
-export function toGramMatch(text: string): string {
-  const chars = [...text.replace(/[A-Z]/g, (c) => c.toLowerCase())]
-  if (chars.length < 3) return `${_hex(chars.join(''))}*`
-  const grams = new Set<string>()
-  // A dozen windows narrow the candidates enough; LIKE confirms each one.
-  for (let i = 0; i + 3 <= chars.length && grams.size < 12; i++) grams.add(_hex(chars.slice(i, i + 3).join('')))
-  return [...grams].join(' ')
-}
-
 function _startsWord(text: string, word: string): boolean {
   for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) {
     if (at === 0 || !/[\p{L}\p{N}]/u.test(text[at - 1]!)) return true
@@ -89,10 +73,6 @@ function _startsWord(text: string, word: string): boolean {
 
 function _compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0
-}
-
-function _hex(text: string): string {
-  return Buffer.from(text, 'utf8').toString('hex')
 }
 
 function _suggestion(id: string, entity: SuggestEntity, label: string, detail: string | undefined): Suggestion {

@@ -8,7 +8,9 @@ import { LINK_TABLES } from './component-children'
 import { loadComponent, loadComponentList, requireComponentRow, touchComponent } from './component-core'
 import type { StoreRepo } from './repo'
 
-const COLUMNS = `id, name, library, description, file_name, length(CAST(content AS BLOB)) AS file_size, created_at, updated_at, version`
+function _columns(ex: SqlExecutor): string {
+  return `id, name, library, description, file_name, ${ex.dialect.byteLength('content')} AS file_size, created_at, updated_at, version`
+}
 const EXTENSION = { symbol: '.kicad_sym', footprint: '.kicad_mod' } as const
 
 /** The store of symbols or footprints: one implementation, two tables. */
@@ -17,7 +19,7 @@ export function libraryItems(kind: 'footprint'): StoreRepo<LibraryItemStore<Foot
 export function libraryItems(kind: 'symbol' | 'footprint'): StoreRepo<LibraryItemStore<Symbol | Footprint>> {
   const { items: table, links, field } = LINK_TABLES[kind]
   const get = async (ex: SqlExecutor, id: string): Promise<Symbol> => {
-    const row = await ex.get<_Row>(`SELECT ${COLUMNS} FROM ${table} WHERE id = ?`, [id])
+    const row = await ex.get<_Row>(`SELECT ${_columns(ex)} FROM ${table} WHERE id = ?`, [id])
     if (!row) throw notFound(kind, id)
     return _view(row)
   }
@@ -28,14 +30,14 @@ export function libraryItems(kind: 'symbol' | 'footprint'): StoreRepo<LibraryIte
       const where: string[] = []
       const params: SqlParam[] = []
       if (query.q) {
-        where.push(`(name LIKE ? ESCAPE '\\' OR library LIKE ? ESCAPE '\\')`)
+        where.push(`(name ${ex.dialect.ilike} ? ESCAPE '\\' OR library ${ex.dialect.ilike} ? ESCAPE '\\')`)
         params.push(`%${likeEscape(query.q)}%`, `%${likeEscape(query.q)}%`)
       }
       if (query.library) {
         where.push('library = ?')
         params.push(query.library)
       }
-      const page = await pageByName<_Row>(ex, { select: COLUMNS, from: table, where, params, limit: query.limit, cursor: query.cursor })
+      const page = await pageByName<_Row>(ex, { select: _columns(ex), from: table, where, params, limit: query.limit, cursor: query.cursor })
       return { ...page, items: page.items.map(_view) }
     },
 

@@ -17,8 +17,8 @@ const SCAN_ROWS = 2000
 export async function suggestSimple(ex: SqlExecutor, entity: SimpleEntity, needle: Needle, limit: number): Promise<Suggestion[]> {
   const source = SOURCES[entity]
   const like = `%${likeEscape(needle.text)}%`
-  const scan = `(${source.likeColumns.map((c) => `${c} LIKE ? ESCAPE '\\'`).join(' OR ')}) LIMIT ?`
-  let found = await source.rows(ex, `name COLLATE NOCASE >= ? COLLATE NOCASE AND name COLLATE NOCASE < ? COLLATE NOCASE ORDER BY name COLLATE NOCASE LIMIT ?`, [needle.text, `${needle.text}\uffff`, tierSize(limit)])
+  const scan = `(${source.likeColumns.map((c) => `${c} ${ex.dialect.ilike} ? ESCAPE '\\'`).join(' OR ')}) LIMIT ?`
+  let found = await source.rows(ex, `${ex.dialect.nocase('name')} >= ${ex.dialect.nocase('?')} AND ${ex.dialect.nocase('name')} < ${ex.dialect.nocase('?')} ORDER BY ${ex.dialect.nocase('name')} LIMIT ?`, [needle.text, `${needle.text}\uffff`, tierSize(limit)])
   if (countRanked(found, needle, 0) < limit) found = found.concat(await source.rows(ex, scan, [...source.likeColumns.map(() => like), SCAN_ROWS]))
   const best = finish(found, needle, limit)
   return source.detail ? await source.detail(ex, best) : best

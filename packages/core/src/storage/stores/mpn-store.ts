@@ -26,9 +26,9 @@ export const mpns = {
     // Part numbers that start with `q` come first, then those that only contain it.
     let rank = '0'
     if (query.q) {
-      where.push(`m.part_number LIKE ? ESCAPE '\\'`)
+      where.push(`m.part_number ${ex.dialect.ilike} ? ESCAPE '\\'`)
       params.push(`%${likeEscape(query.q)}%`)
-      rank = `CASE WHEN m.part_number LIKE ? ESCAPE '\\' THEN 0 ELSE 1 END`
+      rank = `CASE WHEN m.part_number ${ex.dialect.ilike} ? ESCAPE '\\' THEN 0 ELSE 1 END`
     }
     const rankParams = query.q ? [`${likeEscape(query.q)}%`] : []
     const inner = `SELECT ${COLUMNS}, ${rank} AS rank FROM ${FROM} WHERE ${where.join(' AND ')}`
@@ -37,11 +37,11 @@ export const mpns = {
     const afterParams: SqlParam[] = []
     if (query.cursor) {
       const [lastRank, lastPart, lastId] = decodeCursor(query.cursor, 3)
-      after = `WHERE (rank > ? OR (rank = ? AND (part_number COLLATE NOCASE > ? COLLATE NOCASE OR (part_number COLLATE NOCASE = ? COLLATE NOCASE AND id > ?))))`
+      after = `WHERE (rank > ? OR (rank = ? AND (${ex.dialect.nocase('part_number')} > ${ex.dialect.nocase('?')} OR (${ex.dialect.nocase('part_number')} = ${ex.dialect.nocase('?')} AND id > ?))))`
       afterParams.push(lastRank, lastRank, lastPart, lastPart, lastId)
     }
     const rows = await ex.all<_Row & { rank: number }>(
-      `SELECT * FROM (${inner}) AS ranked ${after} ORDER BY rank, part_number COLLATE NOCASE, id LIMIT ?`,
+      `SELECT * FROM (${inner}) AS ranked ${after} ORDER BY rank, ${ex.dialect.nocase('part_number')}, id LIMIT ?`,
       [...rankParams, ...params, ...afterParams, query.limit + 1],
     )
     const more = rows.length > query.limit
@@ -102,26 +102,17 @@ export const mpns = {
     // in SQL, so part_number's NOCASE collation decides what matches; a manufacturer
     // matches by its name's or an alias's foldKey.
     const indexed = items.map((item, i) => ({ i, p: item.partNumber, m: item.manufacturer == null ? null : foldKey(item.manufacturer) }))
+    const d = ex.dialect
     for (const part of chunks(indexed)) {
       const rows = await ex.all<{ i: number; component_id: string; ipn: string; name: string; manufacturer: string; part_number: string }>(
-        ex.dialect === 'postgres'
-          ? `SELECT (j.value->>'i')::int AS i, m.component_id, c.ipn, c.name, f.name AS manufacturer, m.part_number
-         FROM json_array_elements(?::json) j
-         JOIN mpns m ON m.part_number = (j.value->>'p')::citext
+        `SELECT ${d.jsonField('j', 'i', 'integer')} AS i, m.component_id, c.ipn, c.name, f.name AS manufacturer, m.part_number
+         FROM ${d.jsonRecords('?', 'j')}
+         JOIN mpns m ON m.part_number = ${d.jsonField('j', 'p', 'nocase')}
          JOIN components c ON c.id = m.component_id AND c.deleted_at IS NULL
          JOIN manufacturers f ON f.id = m.manufacturer_id
-         WHERE j.value->>'m' IS NULL
-            OR f.name_key = j.value->>'m'
-            OR EXISTS (SELECT 1 FROM json_array_elements_text(f.alias_keys::json) a(value) WHERE a.value = j.value->>'m')
-         ORDER BY i, m.component_id, m.position`
-          : `SELECT json_extract(j.value, '$.i') AS i, m.component_id, c.ipn, c.name, f.name AS manufacturer, m.part_number
-         FROM json_each(?) j
-         JOIN mpns m ON m.part_number = json_extract(j.value, '$.p')
-         JOIN components c ON c.id = m.component_id AND c.deleted_at IS NULL
-         JOIN manufacturers f ON f.id = m.manufacturer_id
-         WHERE json_extract(j.value, '$.m') IS NULL
-            OR f.name_key = json_extract(j.value, '$.m')
-            OR EXISTS (SELECT 1 FROM json_each(f.alias_keys) a WHERE a.value = json_extract(j.value, '$.m'))
+         WHERE ${d.jsonField('j', 'm', 'text')} IS NULL
+            OR f.name_key = ${d.jsonField('j', 'm', 'text')}
+            OR EXISTS (SELECT 1 FROM ${d.jsonTexts('f.alias_keys', 'a')} WHERE a.value = ${d.jsonField('j', 'm', 'text')})
          ORDER BY i, m.component_id, m.position`,
         [JSON.stringify(part)],
       )

@@ -7,7 +7,7 @@ import type { ComponentStore } from '../types'
 import { checkVersion, conflict, decodeCursor, encodeCursor, notFound, now } from './_shared'
 import { ensureCategoryPath } from './category-store'
 import { setLinks, setMpns, setParameters, setTags } from './component-children'
-import { bytesOf, deletedComponent, loadComponent, loadComponentJsonList, readComponentsForDelivery, rereadComponentsForDelivery, VIEW_OF_ROW, loadComponentList, requireComponentRow, requireComponentWithView, touchComponent, unindexComponent } from './component-core'
+import { deletedComponent, loadComponent, loadComponentJsonList, readComponentsForDelivery, rereadComponentsForDelivery, VIEW_OF_ROW, loadComponentList, requireComponentRow, requireComponentWithView, touchComponent } from './component-core'
 import { queryComponentIds, queryComponentJsonPage } from './component-query'
 import type { StoreRepo } from './repo'
 
@@ -25,12 +25,12 @@ export const components = {
 
   async getJson(ex, id, options) {
     // One lookup: the stored view's bytes as they are (no decode, no encode) and the version.
-    const row = await ex.bytesRow(`SELECT ${bytesOf(ex, VIEW_OF_ROW)}, c.version FROM components c WHERE c.id = ? AND (c.deleted_at IS NULL OR ?)`, [
+    const row = await ex.bytesRow(`SELECT ${ex.dialect.bytes(VIEW_OF_ROW)}, c.version FROM components c WHERE c.id = ? AND (c.deleted_at IS NULL OR ?)`, [
       id,
       options?.includeDeleted ? 1 : 0,
     ])
     if (!row) {
-      const deleted = await ex.get<{ deletedAt: string | null }>('SELECT deleted_at AS deletedAt FROM components WHERE id = ?', [id])
+      const deleted = await ex.get<{ deletedAt: string | null }>('SELECT deleted_at AS "deletedAt" FROM components WHERE id = ?', [id])
       throw deleted?.deletedAt ? deletedComponent(id, deleted.deletedAt) : notFound('component', id)
     }
     return { json: row.bytes ?? Buffer.from((await loadComponentJsonList(ex, [id], true))[0]!, 'utf8'), version: row.numbers[0]! }
@@ -114,7 +114,7 @@ export const components = {
 
   async purge(ex, id) {
     const row = await requireComponentRow(ex, id, true)
-    await unindexComponent(ex, row.rowid)
+    await ex.dialect.unindexComponent(ex, row.rowid)
     // The data goes (snapshots), the feed keeps its sequence so consumers see create … purge.
     await ex.run(`UPDATE component_events SET snapshot = NULL, changes = '[]' WHERE component_id = ?`, [id])
     await ex.run('DELETE FROM components WHERE id = ?', [id])
@@ -247,18 +247,14 @@ async function _nextIpn(ex: SqlExecutor, prefix: string): Promise<string> {
   const key = foldKey(prefix)
   if (key === 'cmp-') {
     const top = await ex.get<{ digits: string }>(
-      ex.dialect === 'sqlite'
-        ? `SELECT substr(ipn_key, 5) AS digits FROM components
-       WHERE ipn_key GLOB 'cmp-[0-9]*' AND substr(ipn_key, 5) NOT GLOB '*[^0-9]*'
-       ORDER BY CAST(substr(ipn_key, 5) AS INTEGER) DESC LIMIT 1`
-        : `SELECT substr(ipn_key, 5) AS digits FROM components WHERE ipn_key ~ '^cmp-[0-9]+$' ORDER BY substr(ipn_key, 5)::numeric DESC LIMIT 1`,
+      ex.dialect.highestDefaultIpn,
     )
     if (top) {
       max = Number(top.digits)
       width = Math.max(width, top.digits.length)
     }
   } else {
-    for (const { ipn } of await ex.all<{ ipn: string }>(`SELECT ipn FROM components WHERE ipn COLLATE NOCASE >= ? COLLATE NOCASE AND ipn COLLATE NOCASE < ? COLLATE NOCASE`, [`${prefix}0`, `${prefix}:`])) {
+    for (const { ipn } of await ex.all<{ ipn: string }>(`SELECT ipn FROM components WHERE ${ex.dialect.nocase('ipn')} >= ${ex.dialect.nocase('?')} AND ${ex.dialect.nocase('ipn')} < ${ex.dialect.nocase('?')}`, [`${prefix}0`, `${prefix}:`])) {
       const digits = ipn.slice(prefix.length)
       if (!/^\d+$/.test(digits)) continue
       max = Math.max(max, Number(digits))

@@ -1,0 +1,179 @@
+import type { SqlExecutor, SqlParam } from '../_internal/sql-executor'
+import { chunks, likeEscape, placeholders } from '../stores/_shared'
+import { searchWords } from '../stores/component-query'
+import { loadComponentCandidates, mpnCandidateRows } from '../stores/search-candidates'
+import { type Candidate, countRanked, type Needle, tierSize } from '../stores/search-rank'
+
+/**
+ * Search on SQLite: FTS4 tables kept beside the components (components_fts
+ * for words, components_grams for 3-character windows; schema.ts), written
+ * by reindexComponent on every change of a component's text.
+ */
+
+/** The full-text filter of a component list: every word of `q` a word prefix. */
+export function textFilter(q: string): { sql: string; params: SqlParam[] } | null {
+  const match = toFtsMatch(q)
+  if (match === null) return null
+  return { sql: 'c.rowid IN (SELECT docid FROM components_fts WHERE components_fts MATCH ?)', params: [match] }
+}
+
+/**
+ * Candidates for component and MPN suggestions, cheapest tier first, each
+ * tier run only while the better ranks hold fewer than `limit`: index range
+ * scans for a whole-field prefix, components_fts for word prefixes,
+ * components_grams (then LIKE on the few it returns) for a substring. Never
+ * a scan of the whole table: this must stay fast at 100,000 components.
+ */
+
+/** Word-prefix hits are confirmed in JS (FTS drops punctuation: `1%` would match `10`); at most this many are read. */
+const WORD_TIER_MAX_ROWS = 500
+const WORD_TIER_CHUNK = 100
+
+export async function componentCandidates(ex: SqlExecutor, needle: Needle, limit: number): Promise<Candidate[]> {
+  const take = tierSize(limit)
+  const { text } = needle
+  const hi = `${text}\uffff`
+  const ids = new Set<string>()
+  const add = (rows: { id: string }[]) => rows.forEach((r) => ids.add(r.id))
+  add(await ex.all(`SELECT id FROM components WHERE name COLLATE NOCASE >= ? AND name COLLATE NOCASE < ? AND deleted_at IS NULL ORDER BY name COLLATE NOCASE LIMIT ?`, [text, hi, take]))
+  add(await ex.all(`SELECT id FROM components WHERE ipn >= ? AND ipn < ? AND deleted_at IS NULL ORDER BY ipn LIMIT ?`, [text, hi, take]))
+  add(
+    await ex.all(`SELECT c.id AS id FROM mpns m JOIN components c ON c.id = m.component_id WHERE m.part_number >= ? AND m.part_number < ? AND c.deleted_at IS NULL ORDER BY m.part_number LIMIT ?`, [text, hi, take]),
+  )
+  const found = await loadComponentCandidates(ex, [...ids])
+  if (ids.size >= limit) return found
+
+  for await (const chunk of _wordTierIds(ex, text, 'components_fts')) {
+    found.push(...await loadComponentCandidates(ex, chunk.filter((id) => !ids.has(id))))
+    chunk.forEach((id) => ids.add(id))
+    if (countRanked(found, needle, 1) >= limit) return found
+  }
+
+  if (countRanked(found, needle, 2) >= limit) return found
+  const like = `%${likeEscape(text)}%`
+  const rows = await ex.all<{ id: string }>(
+    `SELECT c.id AS id FROM components_grams g JOIN components c ON c.rowid = g.docid
+     WHERE components_grams MATCH ?1 AND c.deleted_at IS NULL
+       AND (c.name LIKE ?2 ESCAPE '\\' OR c.ipn LIKE ?2 ESCAPE '\\' OR EXISTS (SELECT 1 FROM mpns m WHERE m.component_id = c.id AND m.part_number LIKE ?2 ESCAPE '\\'))
+     LIMIT ?3`,
+    [toGramMatch(text), like, take + ids.size],
+  )
+  found.push(...await loadComponentCandidates(ex, rows.map((r) => r.id).filter((id) => !ids.has(id))))
+  return found
+}
+
+export async function mpnCandidates(ex: SqlExecutor, needle: Needle, limit: number): Promise<Candidate[]> {
+  const take = tierSize(limit)
+  const { text } = needle
+  const found = await mpnCandidateRows(ex, `m.part_number >= ? AND m.part_number < ? AND c.deleted_at IS NULL ORDER BY m.part_number LIMIT ?`, [text, `${text}\uffff`, take])
+  if (found.length >= limit) return found
+
+  for await (const chunk of _wordTierIds(ex, text, 'mpns')) {
+    for (const part of chunks(chunk)) found.push(...await mpnCandidateRows(ex, `m.component_id IN (${placeholders(part.length)})`, part))
+    if (countRanked(found, needle, 1) >= limit) return found
+  }
+
+  if (countRanked(found, needle, 2) >= limit) return found
+  const rows = await ex.all<{ id: string }>(
+    `SELECT m.id AS id FROM components_grams g JOIN components c ON c.rowid = g.docid JOIN mpns m ON m.component_id = c.id
+     WHERE components_grams MATCH ?1 AND c.deleted_at IS NULL AND m.part_number LIKE ?2 ESCAPE '\\' LIMIT ?3`,
+    [toGramMatch(text), `%${likeEscape(text)}%`, take + found.length],
+  )
+  const ids = rows.map((r) => r.id)
+  for (const part of chunks(ids)) found.push(...await mpnCandidateRows(ex, `m.id IN (${placeholders(part.length)})`, part))
+  return found
+}
+
+/**
+ * Live components whose words start with the query's words (a superset: see
+ * WORD_TIER_MAX_ROWS), in chunks, by docid. `column` limits the match to the
+ * part numbers.
+ */
+async function* _wordTierIds(ex: SqlExecutor, text: string, column: 'components_fts' | 'mpns'): AsyncGenerator<string[]> {
+  const match = toFtsMatch(text)
+  if (!match) return
+  let after = 0
+  for (let read = 0; read < WORD_TIER_MAX_ROWS; read += WORD_TIER_CHUNK) {
+    const rows = await ex.all<{ id: string; docid: number }>(
+      `SELECT c.id AS id, f.docid AS docid FROM components_fts f JOIN components c ON c.rowid = f.docid
+       WHERE f.${column} MATCH ? AND f.docid > ? AND c.deleted_at IS NULL ORDER BY f.docid LIMIT ?`,
+      [match, after, WORD_TIER_CHUNK],
+    )
+    if (rows.length === 0) return
+    yield rows.map((r) => r.id)
+    if (rows.length < WORD_TIER_CHUNK) return
+    after = rows.at(-1)!.docid
+  }
+}
+
+/**
+ * Turns user text into an FTS4 query: every word must match as a prefix.
+ * Quotes are dropped and each word is quoted, so no input can be FTS syntax.
+ * Control characters separate words too: SQLite reads the MATCH text as a C
+ * string, so a NUL inside a quoted word cut it short and left a dangling quote.
+ * Returns null when nothing searchable is left.
+ */
+export function toFtsMatch(text: string): string | null {
+  const words = searchWords(text)
+  if (words.length === 0) return null
+  return words.map((w) => `"${w}*"`).join(' ')
+}
+
+/**
+ * The FTS query of the components_grams index (see schema.ts): every
+ * 3-character window of the query as a token (all must be present), or, for
+ * a query of 1 or 2 characters, a token prefix. Lower-cases ASCII only, as
+ * SQLite's lower() did when the index was written. Tokens are hex, so no user
+ * text can be FTS syntax.
+ */
+export function toGramMatch(text: string): string {
+  const chars = [...text.replace(/[A-Z]/g, (c) => c.toLowerCase())]
+  if (chars.length < 3) return `${_hex(chars.join(''))}*`
+  const grams = new Set<string>()
+  // A dozen windows narrow the candidates enough; LIKE confirms each one.
+  for (let i = 0; i + 3 <= chars.length && grams.size < 12; i++) grams.add(_hex(chars.slice(i, i + 3).join('')))
+  return [...grams].join(' ')
+}
+
+/** Re-writes the search entries of a component (components_fts: name, ipn, description, part numbers; components_grams: name, ipn, part numbers) when that text changed. */
+export async function reindexComponent(ex: SqlExecutor, id: string): Promise<void> {
+  // rowid is the FTS docid; components is never VACUUMed, so rowids stay put.
+  const row = await ex.get<{ rowid: number; name: string; ipn: string; description: string | null }>(
+    'SELECT rowid, name, ipn, description FROM components WHERE id = ?',
+    [id],
+  )
+  if (!row) return
+  const mpns = await ex.get<{ list: string | null }>(`SELECT group_concat(part_number, ' ') AS list FROM mpns WHERE component_id = ?`, [id])
+  const next = { name: row.name, ipn: row.ipn, description: row.description ?? '', mpns: mpns?.list ?? '' }
+  // Most changes (status, tags, parameters, stock) leave the indexed text alone:
+  // rewriting the two FTS documents anyway would double the cost of every write.
+  const indexed = await ex.get<typeof next>('SELECT name, ipn, description, mpns FROM components_fts WHERE docid = ?', [row.rowid])
+  if (indexed && indexed.name === next.name && indexed.ipn === next.ipn && indexed.description === next.description && indexed.mpns === next.mpns) return
+  await ex.run('DELETE FROM components_fts WHERE docid = ?', [row.rowid])
+  await ex.run('INSERT INTO components_fts (docid, name, ipn, description, mpns) VALUES (?, ?, ?, ?, ?)', [row.rowid, next.name, next.ipn, next.description, next.mpns])
+  if (indexed && indexed.name === next.name && indexed.ipn === next.ipn && indexed.mpns === next.mpns) return
+  await ex.run('DELETE FROM components_grams WHERE docid = ?', [row.rowid])
+  // The same 3-character windows as the components_grams migration (schema.ts): suggest's substring tier.
+  await ex.run(
+    `WITH RECURSIVE
+      f(t) AS (
+        SELECT lower(name) || char(1, 1) FROM components WHERE rowid = ?1
+        UNION ALL SELECT lower(ipn) || char(1, 1) FROM components WHERE rowid = ?1
+        UNION ALL SELECT lower(part_number) || char(1, 1) FROM mpns WHERE component_id = ?2
+      ),
+      g(t, i) AS (SELECT t, 1 FROM f UNION ALL SELECT t, i + 1 FROM g WHERE i + 3 <= length(t))
+    INSERT INTO components_grams (docid, grams) SELECT ?1, group_concat(DISTINCT hex(substr(t, i, 3))) FROM g`,
+    [row.rowid, id],
+  )
+}
+
+/** Drops the search entries of a component that is purged. */
+export async function unindexComponent(ex: SqlExecutor, rowid: number): Promise<void> {
+  await ex.run('DELETE FROM components_fts WHERE docid = ?', [rowid])
+  await ex.run('DELETE FROM components_grams WHERE docid = ?', [rowid])
+}
+
+
+function _hex(text: string): string {
+  return Buffer.from(text, 'utf8').toString('hex')
+}
