@@ -1,6 +1,6 @@
 /**
- * The connector code a new webhook connector starts with: the seed's sample
- * policy. Up to 3 attempts per batch, 1000 ms before the second, doubling,
+ * The connector code a new webhook connector starts with: a simple, bounded
+ * policy (decision 0716). Up to 3 attempts per batch, 1000 ms before the second, doubling,
  * then an error carrying the receiver's status (which fails the batch).
  * Users edit it through `PUT /api/connectors/:id/code`.
  */

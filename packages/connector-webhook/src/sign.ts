@@ -29,8 +29,8 @@ export interface SignOptions {
  *
  * Computed with node:crypto rather than through the `standardwebhooks`
  * package, whose pure-JavaScript SHA-256 is many times slower, and every
- * attempt of every batch is signed (decision 0712). The tests
- * verify every signature with `standardwebhooks` and the spec's known-answer
+ * attempt of every batch is signed (decision 0712). The tests verify every
+ * signature with `standardwebhooks` and the Standard Webhooks known-answer
  * vectors, so the two cannot drift.
  *
  * @example
