@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib'
 import { expect, it } from 'vitest'
 import { ensureWebBuilt } from '../scripts/ensure-built.mjs'
 
-/** Issue 17's bar: the JavaScript the page loads before its first screen, gzipped. */
+/** The bar on the JavaScript the page loads before its first screen, gzipped (decision 1403). */
 const LIMIT_BYTES = 250 * 1024
 
 it('keeps the initial JavaScript under 250 KB gzipped (screens past the library load on demand)', () => {
