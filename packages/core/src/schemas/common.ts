@@ -55,7 +55,7 @@ export const QueryBoolean = z.stringbool().default(false)
  * `limit` and `cursor` of every list route. A page holds at most 1,000 items,
  * in the schema each route publishes, so a larger `limit` is a 400 naming
  * `query.limit` rather than a shorter page than asked; the components list
- * alone widens it for a full listing (ComponentListQuery).
+ * alone widens it for a full listing, ComponentListQuery (decision 0502).
  */
 export const PageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(1000).default(100).meta({ description: 'Items per page (default 100, at most 1000)' }),
