@@ -246,7 +246,7 @@ function _view(record: ImportRecord): z.infer<typeof ImportSession> {
     // Sessions stored before `unchanged` and the per-field summary counted every update as a change.
     summary: { ...plan.summary, unchanged: plan.summary.unchanged ?? 0 },
     fieldSummary: plan.fieldSummary ?? emptyFieldSummary(),
-    preview: plan.preview as z.infer<typeof ImportSession>['preview'],
+    preview: plan.preview,
     errors: plan.errors.map(({ row, path, message }) => ({ row, path, message })),
     result: d.result && { unchanged: 0, ...d.result },
     createdAt: record.createdAt,
