@@ -5,18 +5,18 @@ import { componentQueries } from '../../queries/components'
 import { navigate } from '../../router'
 
 /**
- * Search as you type: the text filters the table (debounced by the caller),
- * and a list of suggestions (`GET /api/suggest`, best first) opens a
- * component directly. A combobox by the ARIA pattern: arrows move, Enter
- * opens the active suggestion, Escape closes the list.
- */
-/**
  * How long the text must rest before it filters the table: short enough that
  * results show within 150 ms of a keystroke (decision 1405; bench/web.ts measures it),
  * long enough that a burst of typing sends one listing rather than one per key.
  */
 const FILTER_DELAY_MS = 40
 
+/**
+ * Search as you type: the text filters the table (once it rests for FILTER_DELAY_MS),
+ * and a list of suggestions (`GET /api/suggest`, best first) opens a
+ * component directly. A combobox by the ARIA pattern: arrows move, Enter
+ * opens the active suggestion, Escape closes the list.
+ */
 export function SearchBox({ value, onChange }: { value: string; onChange: (q: string) => void }) {
   const [open, setOpen] = useState(false)
   const [active, setActive] = useState(-1)
