@@ -96,7 +96,7 @@ describe.skipIf(unreachable !== null)('copyLibrary into PostgreSQL', () => {
       await source.components.delete(made[1]!.id)
       await copyLibrary(source, target)
       // One version of the count's row: with the trigger on, each of 600 inserts left one (3 pages).
-      const pages = await target.database.run((ex) => ex.get<{ n: number }>(`SELECT pg_relation_size('component_totals') / 8192 AS n`), false)
+      const pages = await target.database.run((ex) => ex.get<{ n: number }>(`SELECT pg_relation_size('component_totals') / 8192 AS n`), 'snapshot')
       expect(Number(pages!.n)).toBe(1)
       expect((await target.stats()).components).toBe(599)
       const page = await target.components.listJson({ limit: 1000, sort: 'id' } as never)
@@ -127,7 +127,7 @@ async function _close(storage: Any): Promise<void> {
 /** A table's rows, the given columns only, in the order of those columns (code points, whatever the engine's collation). */
 async function _rows(storage: Any, table: string, columns: string[]): Promise<string[][]> {
   const read = (ex: SqlExecutor) => ex.all<Record<string, string>>(`SELECT ${columns.join(', ')} FROM ${table}`)
-  const rows = storage.name === 'postgres' ? await (storage as PostgresStorage).database.run(read, false) : await (storage as SqliteStorage).database.run(read)
+  const rows = storage.name === 'postgres' ? await (storage as PostgresStorage).database.run(read, 'snapshot') : await (storage as SqliteStorage).database.run(read)
   return rows.map((r) => columns.map((c) => r[c]!)).sort((a, b) => (a.join('\u0000') < b.join('\u0000') ? -1 : a.join('\u0000') > b.join('\u0000') ? 1 : 0))
 }
 

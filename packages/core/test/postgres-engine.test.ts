@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Component } from '../src/schemas'
 import { createPostgresStorage, type PostgresStorage } from '../src/storage/postgres/storage'
 import { StoredViews } from '../src/storage/postgres/views'
+import type { SqlExecutor } from '../src/storage/_internal/sql-executor'
 import { probePostgres, TEST_DATABASE_URL } from './postgres-server'
 
 /**
@@ -79,16 +80,31 @@ describe.skipIf(unreachable !== null)(`the PostgreSQL engine${unreachable ? ` (s
 
   it('runs reads in read-only transactions: a write handed to a read path is refused by PostgreSQL itself', async () => {
     const part = await a.components.create({ name: 'read only' })
-    await expect(a.database.run((ex) => ex.run(`UPDATE components SET name = 'changed' WHERE id = ?`, [part.id]), false)).rejects.toThrow(/read-only transaction/)
+    await expect(a.database.run((ex) => ex.run(`UPDATE components SET name = 'changed' WHERE id = ?`, [part.id]), 'snapshot')).rejects.toThrow(/read-only transaction/)
     expect((await a.components.get(part.id)).name).toBe('read only')
   })
 
   it('refuses a write in a read that runs as one statement outside a transaction, too', async () => {
     const part = await a.components.create({ name: 'read only, one statement' })
-    await expect(a.database.run((ex) => ex.run(`UPDATE components SET name = 'changed' WHERE id = ?`, [part.id]), false, 'test.oneStatement')).rejects.toThrow(
+    await expect(a.database.run((ex) => ex.run(`UPDATE components SET name = 'changed' WHERE id = ?`, [part.id]), 'read')).rejects.toThrow(
       /read-only transaction/,
     )
     expect((await a.components.get(part.id)).name).toBe('read only, one statement')
+  })
+
+  it('runs a call declared as one statement again in a snapshot when it needs a second, that call only', async () => {
+    const twoStatements = (ex: SqlExecutor) => Promise.resolve(ex.get('SELECT 1 AS n')).then(() => ex.get<{ n: number }>('SELECT 2 AS n'))
+    const before = a.database.rereads
+    for (let call = 0; call < 2; call++) {
+      let result: { n: number } | undefined
+      const sent = await _statements(async () => {
+        result = await a.database.run(twoStatements, 'read')
+      })
+      expect(result).toEqual({ n: 2 })
+      // Each call tries the one statement first: what a store declares is not overridden by what one call did.
+      expect(sent.map((s) => s.text)).toEqual(['SELECT 1 AS n', 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', 'SELECT 1 AS n', 'SELECT 2 AS n', 'COMMIT'])
+    }
+    expect(a.database.rereads).toBe(before + 2)
   })
 
   it('reads a component in one round trip, a prepared statement outside any transaction', async () => {
@@ -178,7 +194,7 @@ describe.skipIf(unreachable !== null)(`the PostgreSQL engine${unreachable ? ` (s
     const views = new StoredViews(4096)
     const parts: Component[] = []
     for (let i = 0; i < 12; i++) parts.push(await a.components.create({ name: `bounded ${i}`, description: 'x'.repeat(300) }))
-    const seqs = await a.database.run((ex) => ex.all<{ seq: number }>(`SELECT view_seq AS seq FROM components WHERE id = ANY(?::text[])`, [`{${parts.map((p) => p.id).join(',')}}`]), false)
+    const seqs = await a.database.run((ex) => ex.all<{ seq: number }>(`SELECT view_seq AS seq FROM components WHERE id = ANY(?::text[])`, [`{${parts.map((p) => p.id).join(',')}}`]), 'snapshot')
     const client = new pg.Client({ connectionString: url, options: `-c search_path=${schema}` })
     await client.connect()
     try {
@@ -192,7 +208,7 @@ describe.skipIf(unreachable !== null)(`the PostgreSQL engine${unreachable ? ` (s
     }
   })
 
-  it('runs a read of several statements in one REPEATABLE READ snapshot, from its second call on without a wasted statement', async () => {
+  it('runs a read its store declares as several statements in one REPEATABLE READ snapshot, without a wasted statement', async () => {
     const part = await a.components.create({ name: 'history' })
     await a.components.update(part.id, { description: 'second version' })
     const first = await a.components.history(part.id, { limit: 10 })

@@ -101,7 +101,7 @@ function _raw(storage: Storage): _Raw {
   }
   if (storage.name === 'postgres') {
     const db = (storage as PostgresStorage).database
-    return { read: (fn) => db.run(fn, false), write: (fn) => db.run(fn, true) }
+    return { read: (fn) => db.run(fn, 'snapshot'), write: (fn) => db.run(fn, 'write') }
   }
   throw new Error(`[copy] cannot copy a library kept in "${storage.name}"`)
 }

@@ -1,78 +1,64 @@
 import type { SqlExecutor } from './sql-executor'
-import { attachments } from '../stores/attachment-store'
-import { categories } from '../stores/category-store'
-import { components } from '../stores/component-store'
-import { connectors } from '../stores/connector-store'
-import { documents } from '../stores/document-store'
-import { libraryItems } from '../stores/library-item-store'
-import { locations } from '../stores/location-store'
-import { manufacturers } from '../stores/manufacturer-store'
-import { mpns } from '../stores/mpn-store'
-import { parameters, parameterTypes } from '../stores/parameter-store'
-import { runs } from '../stores/run-store'
-import { search } from '../stores/search-store'
-import { stats } from '../stores/stats-store'
-import { tags } from '../stores/tag-store'
+import { attachmentAccess, attachments } from '../stores/attachment-store'
+import { categories, categoryAccess } from '../stores/category-store'
+import { componentAccess, components } from '../stores/component-store'
+import { connectorAccess, connectors } from '../stores/connector-store'
+import { documentAccess, documents } from '../stores/document-store'
+import { libraryItemAccess, libraryItems } from '../stores/library-item-store'
+import { locationAccess, locations } from '../stores/location-store'
+import { manufacturerAccess, manufacturers } from '../stores/manufacturer-store'
+import { mpnAccess, mpns } from '../stores/mpn-store'
+import { parameterAccess, parameters, parameterTypeAccess, parameterTypes } from '../stores/parameter-store'
+import type { Access } from '../stores/repo'
+import { runAccess, runs } from '../stores/run-store'
+import { search, searchAccess } from '../stores/search-store'
+import { stats, statsAccess } from '../stores/stats-store'
+import { tagAccess, tags } from '../stores/tag-store'
 import type { StorageSession } from '../types'
 
 /**
- * The stores, written once against SqlExecutor; each engine binds them to its
+ * The stores, written once against SqlExecutor, each with its declaration of
+ * how every method uses the database (Access); each engine binds them to its
  * own runner (bindSession).
  */
-export const REPOS = {
-  components,
-  symbols: libraryItems('symbol'),
-  footprints: libraryItems('footprint'),
-  attachments,
-  manufacturers,
-  mpns,
-  parameterTypes,
-  parameters,
-  tags,
-  categories,
-  locations,
-  search,
-  connectors,
-  runs,
-  jobs: documents('jobs'),
-  imports: documents('imports'),
+export const STORES = {
+  components: { repo: components, access: componentAccess },
+  symbols: { repo: libraryItems('symbol'), access: libraryItemAccess },
+  footprints: { repo: libraryItems('footprint'), access: libraryItemAccess },
+  attachments: { repo: attachments, access: attachmentAccess },
+  manufacturers: { repo: manufacturers, access: manufacturerAccess },
+  mpns: { repo: mpns, access: mpnAccess },
+  parameterTypes: { repo: parameterTypes, access: parameterTypeAccess },
+  parameters: { repo: parameters, access: parameterAccess },
+  tags: { repo: tags, access: tagAccess },
+  categories: { repo: categories, access: categoryAccess },
+  locations: { repo: locations, access: locationAccess },
+  search: { repo: search, access: searchAccess },
+  connectors: { repo: connectors, access: connectorAccess },
+  runs: { repo: runs, access: runAccess },
+  jobs: { repo: documents('jobs'), access: documentAccess },
+  imports: { repo: documents('imports'), access: documentAccess },
 }
 
 /**
- * The methods that only read. An engine may run them without taking the
- * write lock and in a read-only transaction (PostgreSQL does both).
+ * Runs one store call as its store declares it (`access`); `name`
+ * (`group.method`) names the call in an engine's messages.
  */
-const READS = new Set([
-  'list', 'listIds', 'listJson', 'get', 'getJson', 'getByIpn', 'getMany', 'getManyJson', 'readForDelivery', 'rereadForDelivery',
-  'nextIpn', 'history', 'changes', 'categories', 'liveIds', 'getFile', 'components', 'listForComponent', 'resolve', 'tree',
-  'stockForComponent', 'suggest', 'search', 'parametric', 'listActive', 'getBatchPayload', 'stats',
-])
-
-/**
- * Reads whose statements need not see one snapshot: suggestions (`suggest`,
- * and `search`, which suggests in every group) are a ranked guess over tiers
- * of candidates, and a component written between two tiers may show or not
- * either way. An engine may run their statements one by one,
- * outside a transaction (PostgreSQL: no BEGIN and COMMIT round trips).
- */
-export const SNAPSHOT_FREE_READS: ReadonlySet<string> = new Set(['search.suggest', 'search.search'])
-
-/**
- * Runs one store call; `write` is false for the methods that only read, and
- * `name` (`group.method`) tells an engine which call it is (PostgreSQL learns
- * which reads are one statement).
- */
-export type Runner = <T>(fn: (ex: SqlExecutor) => T | Promise<T>, write: boolean, name: string) => Promise<T>
+export type Runner = <T>(fn: (ex: SqlExecutor) => T | Promise<T>, access: Access, name: string) => Promise<T>
 
 /** A StorageSession whose every method runs its store function through `run`. */
 export function bindSession(run: Runner): StorageSession {
-  const session: Record<string, unknown> = { stats: () => run((ex) => stats(ex), false, 'stats') }
-  for (const [group, repo] of Object.entries(REPOS)) {
+  const session: Record<string, unknown> = { stats: () => run((ex) => stats(ex), statsAccess, 'stats') }
+  for (const [group, { repo, access }] of Object.entries(STORES)) {
     const bound: Record<string, unknown> = {}
+    const kinds = access as Readonly<Record<string, Access>>
     for (const [method, fn] of Object.entries(repo as Record<string, (ex: SqlExecutor, ...args: unknown[]) => unknown>)) {
-      const write = !READS.has(method)
       const name = `${group}.${method}`
-      bound[method] = (...args: unknown[]) => run((ex) => fn(ex, ...args), write, name)
+      const kind = kinds[method]
+      // The declarations are checked against the contract at compile time; a method of the repo
+      // beyond the contract would have none.
+      if (kind === undefined) throw new Error(`[storage] ${name} declares no access (stores/repo.ts, Access)`)
+      bound[method] = (...args: unknown[]) => run((ex) => fn(ex, ...args), kind, name)
     }
     session[group] = bound
   }

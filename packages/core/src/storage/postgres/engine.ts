@@ -1,6 +1,6 @@
 import pg from 'pg'
 import { ComplibError } from '../../errors'
-import { SNAPSHOT_FREE_READS } from '../_internal/session'
+import type { Access } from '../stores/repo'
 import { PgExecutor, PreparedNames } from './executor'
 import { MIGRATION_LOCK, migratePostgres } from './schema'
 import { StoredViews } from './views'
@@ -43,8 +43,8 @@ const TYPES = {
  */
 export class PostgresDatabase {
   private closed = false
-  /** Reads (by store method) that issue more than one statement: they run in a snapshot transaction. */
-  private readonly snapshotReads = new Set<string>()
+  /** Calls declared `read` that needed a second statement and ran again in a snapshot (tests read it). */
+  rereads = 0
   /** Names of the prepared statements, shared by every connection (PreparedNames). */
   private readonly statements = new PreparedNames()
   /** Component views this server keeps, by history seq (StoredViews). */
@@ -93,23 +93,20 @@ export class PostgresDatabase {
   }
 
   /**
-   * Runs `fn` in one transaction: with the write lock when `write`, else read
-   * only. Commits when `fn` resolves (a throw rolls back); resolves after COMMIT.
-   *
-   * A read named by `name` (its store method) is first run as it comes: its
-   * first statement goes out alone, outside a transaction, which is one
-   * round trip and one snapshot of its own. A read that goes on to a second
-   * statement is stopped there, remembered, and run again (as every later
-   * call of it) inside a REPEATABLE READ transaction, so its statements see
-   * one snapshot. Reads are side-effect free, so running one again is safe.
+   * Runs `fn` as its store declares it (Access, stores/repo.ts): a `write` in
+   * one transaction with the write lock; a `snapshot` read in one READ ONLY,
+   * REPEATABLE READ transaction; a `free` read statement by statement, each
+   * its own snapshot. A `read` goes out alone, outside a transaction: one
+   * round trip and one snapshot of its own. Should it go on to a second
+   * statement after all (a path off its usual one), it is stopped there and
+   * this call runs again in a snapshot transaction; reads have no side
+   * effects, so running one again is safe. Commits when `fn` resolves (a
+   * throw rolls back); resolves after COMMIT.
    */
-  async run<T>(fn: (ex: PgExecutor) => T | Promise<T>, write = true, name?: string): Promise<T> {
+  async run<T>(fn: (ex: PgExecutor) => T | Promise<T>, access: Access = 'write'): Promise<T> {
     if (this.closed) throw new ComplibError('SERVICE_UNAVAILABLE', 'the storage is closed')
-    // Statement by statement, each its own snapshot (see SNAPSHOT_FREE_READS).
-    if (!write && name !== undefined && SNAPSHOT_FREE_READS.has(name)) {
-      return await this._withClient(async (client) => await fn(new PgExecutor(client, this.statements, this.views)))
-    }
-    if (!write && name !== undefined && !this.snapshotReads.has(name)) {
+    if (access === 'free') return await this._withClient(async (client) => await fn(new PgExecutor(client, this.statements, this.views)))
+    if (access === 'read') {
       const { result, statements } = await this._withClient(async (client) => {
         const ex = new PgExecutor(client, this.statements, this.views, 1)
         try {
@@ -120,8 +117,9 @@ export class PostgresDatabase {
         }
       })
       if (statements <= 1) return result as T
-      this.snapshotReads.add(name)
+      this.rereads++
     }
+    const write = access === 'write'
     return await this._withClient(async (client, broke) => {
       try {
         await client.query(write ? `BEGIN READ WRITE; SELECT pg_advisory_xact_lock(${WRITE_LOCK})` : 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY')

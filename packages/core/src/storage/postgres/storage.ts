@@ -49,7 +49,7 @@ export async function createPostgresStorage(options: PostgresStorageOptions): Pr
   const [{ PostgresDatabase }, { RunClaims }] = await Promise.all([import('./engine'), import('./claims')])
   const db = await PostgresDatabase.open(options)
   const claims = new RunClaims(options.url, options.log, options.schema)
-  const root = bindSession((fn, write, name) => db.run(fn, write, name))
+  const root = bindSession((fn, access) => db.run(fn, access))
   return defineStorage<PostgresStorage>({
     name: POSTGRES,
     database: db,
@@ -67,7 +67,7 @@ export async function createPostgresStorage(options: PostgresStorageOptions): Pr
         db.run(async (ex) => {
           await ex.run('INSERT INTO blobs (sha256, bytes) VALUES (?, ?) ON CONFLICT (sha256) DO NOTHING', [sha256, bytes])
         }),
-      read: (sha256) => db.run(async (ex) => (await ex.get<{ bytes: Uint8Array }>('SELECT bytes FROM blobs WHERE sha256 = ?', [sha256]))?.bytes ?? null, false, 'blobs.read'),
+      read: (sha256) => db.run(async (ex) => (await ex.get<{ bytes: Uint8Array }>('SELECT bytes FROM blobs WHERE sha256 = ?', [sha256]))?.bytes ?? null, 'read'),
       removeUnused: (sha256) =>
         db.run(async (ex) => {
           await ex.run('DELETE FROM blobs WHERE sha256 = ? AND NOT EXISTS (SELECT 1 FROM attachments WHERE sha256 = ?)', [sha256, sha256])

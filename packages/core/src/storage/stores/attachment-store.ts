@@ -5,7 +5,7 @@ import type { SqlExecutor, SqlParam } from '../_internal/sql-executor'
 import type { AttachmentStore } from '../types'
 import { checkVersion, notFound, now, pageById } from './_shared'
 import { requireComponentRow, touchComponent } from './component-core'
-import type { StoreRepo } from './repo'
+import type { StoreAccess, StoreRepo } from './repo'
 
 export const attachments = {
   async list(ex, query) {
@@ -73,6 +73,9 @@ export const attachments = {
 
   countBySha256: async (ex, sha256) => (await ex.get<{ n: number }>('SELECT count(*) AS n FROM attachments WHERE sha256 = ?', [sha256]))!.n,
 } satisfies StoreRepo<AttachmentStore>
+
+/** How each method uses the database (Access). */
+export const attachmentAccess = { list: 'snapshot', listForComponent: 'snapshot', get: 'read', countBySha256: 'read', create: 'write', update: 'write', delete: 'write' } as const satisfies StoreAccess<AttachmentStore>
 
 interface _Row {
   id: string

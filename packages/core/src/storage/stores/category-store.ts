@@ -6,7 +6,7 @@ import type { SqlExecutor } from '../_internal/sql-executor'
 import type { CategoryStore } from '../types'
 import { checkVersion, conflict, notFound, now } from './_shared'
 import { touchComponent } from './component-core'
-import type { StoreRepo } from './repo'
+import type { StoreAccess, StoreRepo } from './repo'
 
 /**
  * The category tree. A component keeps its category as a path
@@ -55,6 +55,9 @@ export const categories = {
     await ex.run('DELETE FROM categories WHERE id = ?', [id])
   },
 } satisfies StoreRepo<CategoryStore>
+
+/** How each method uses the database (Access). */
+export const categoryAccess = { list: 'snapshot', get: 'snapshot', create: 'write', update: 'write', delete: 'write' } as const satisfies StoreAccess<CategoryStore>
 
 /**
  * The category at `path` (names joined by `/`), made where missing, as its

@@ -9,7 +9,7 @@ import { ensureCategoryPath } from './category-store'
 import { setLinks, setMpns, setParameters, setTags } from './component-children'
 import { deletedComponent, loadComponent, loadComponentJsonList, readComponentsForDelivery, rereadComponentsForDelivery, VIEW_OF_ROW, loadComponentList, requireComponentRow, requireComponentWithView, touchComponent } from './component-core'
 import { queryComponentIds, queryComponentJsonPage } from './component-query'
-import type { StoreRepo } from './repo'
+import type { StoreAccess, StoreRepo } from './repo'
 
 export const components = {
   async list(ex, query) {
@@ -177,6 +177,31 @@ export const components = {
 
   liveIds: async (ex) => (await ex.all<{ id: string }>('SELECT id FROM components WHERE deleted_at IS NULL ORDER BY id')).map((r) => r.id),
 } satisfies StoreRepo<ComponentStore>
+
+/** How each method uses the database (Access). */
+export const componentAccess = {
+  list: 'snapshot',
+  listIds: 'snapshot',
+  listJson: 'read',
+  get: 'snapshot',
+  getJson: 'read',
+  getByIpn: 'snapshot',
+  getMany: 'read',
+  getManyJson: 'read',
+  readForDelivery: 'read',
+  rereadForDelivery: 'read',
+  nextIpn: 'snapshot',
+  history: 'snapshot',
+  changes: 'read',
+  categories: 'read',
+  liveIds: 'read',
+  create: 'write',
+  update: 'write',
+  delete: 'write',
+  restore: 'write',
+  purge: 'write',
+  duplicate: 'write',
+} as const satisfies StoreAccess<ComponentStore>
 
 /** The component's own text columns a patch sets: view field and column. */
 const _COLUMNS = [

@@ -2,7 +2,7 @@ import { createId } from '../../ids'
 import type { SqlExecutor } from '../_internal/sql-executor'
 import type { ConnectorStore, StoredConnector } from '../types'
 import { checkVersion, notFound, now, pageById } from './_shared'
-import type { StoreRepo } from './repo'
+import type { StoreAccess, StoreRepo } from './repo'
 
 export const connectors = {
   list: async (ex, page) => await pageById<_Row, StoredConnector>(ex, { table: 'connectors', limit: page.limit, cursor: page.cursor, map: (rows) => rows.map(_view) }),
@@ -50,6 +50,9 @@ export const connectors = {
     return await _get(ex, id)
   },
 } satisfies StoreRepo<ConnectorStore>
+
+/** How each method uses the database (Access). */
+export const connectorAccess = { list: 'snapshot', get: 'read', create: 'write', update: 'write', delete: 'write', rotateSecret: 'write' } as const satisfies StoreAccess<ConnectorStore>
 
 interface _Row {
   id: string

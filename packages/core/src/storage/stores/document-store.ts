@@ -2,7 +2,7 @@ import { createId } from '../../ids'
 import type { SqlExecutor } from '../_internal/sql-executor'
 import type { DocumentRecord, DocumentStore } from '../types'
 import { checkVersion, notFound, now } from './_shared'
-import type { StoreRepo } from './repo'
+import type { StoreAccess, StoreRepo } from './repo'
 
 const KINDS = { jobs: { id: 'job', name: 'job' }, imports: { id: 'import', name: 'import' } } as const
 
@@ -57,3 +57,6 @@ interface _Row {
   updated_at: string
   version: number
 }
+
+/** How each method uses the database (Access). */
+export const documentAccess = { get: 'read', create: 'write', update: 'write', delete: 'write' } as const satisfies StoreAccess<DocumentStore<DocumentRecord>>

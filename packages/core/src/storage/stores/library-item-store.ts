@@ -6,7 +6,7 @@ import type { LibraryItemStore } from '../types'
 import { checkVersion, likeEscape, liveComponentIds, notFound, now, pageByName, pageById } from './_shared'
 import { LINK_TABLES } from './component-children'
 import { loadComponent, loadComponentList, requireComponentRow, touchComponent } from './component-core'
-import type { StoreRepo } from './repo'
+import type { StoreAccess, StoreRepo } from './repo'
 
 function _columns(ex: SqlExecutor): string {
   return `id, name, library, description, file_name, ${ex.dialect.byteLength('content')} AS file_size, created_at, updated_at, version`
@@ -165,3 +165,16 @@ function _view(r: _Row): Symbol {
     version: r.version,
   }
 }
+
+/** How each method uses the database (Access). */
+export const libraryItemAccess = {
+  list: 'snapshot',
+  get: 'read',
+  getFile: 'snapshot',
+  components: 'snapshot',
+  create: 'write',
+  update: 'write',
+  delete: 'write',
+  link: 'write',
+  unlink: 'write',
+} as const satisfies StoreAccess<LibraryItemStore<Symbol | Footprint>>

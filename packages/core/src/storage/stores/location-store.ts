@@ -6,7 +6,7 @@ import type { SqlExecutor, SqlParam } from '../_internal/sql-executor'
 import type { LocationStore } from '../types'
 import { checkVersion, conflict, likeEscape, notFound, now, pageByName } from './_shared'
 import { requireComponentRow } from './component-core'
-import type { StoreRepo } from './repo'
+import type { StoreAccess, StoreRepo } from './repo'
 
 export const locations = {
   async list(ex, query) {
@@ -129,6 +129,20 @@ export const locations = {
     return { from, to }
   },
 } satisfies StoreRepo<LocationStore>
+
+/** How each method uses the database (Access). */
+export const locationAccess = {
+  list: 'snapshot',
+  tree: 'read',
+  get: 'snapshot',
+  stockForComponent: 'snapshot',
+  create: 'write',
+  update: 'write',
+  delete: 'write',
+  setStock: 'write',
+  adjust: 'write',
+  move: 'write',
+} as const satisfies StoreAccess<LocationStore>
 
 interface _Row {
   id: string

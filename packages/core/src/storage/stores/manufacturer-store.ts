@@ -7,7 +7,7 @@ import type { ManufacturerStore } from '../types'
 import { checkMerge, checkVersion, chunks, conflict, likeEscape, liveComponentIds, notFound, now, pageByName, placeholders } from './_shared'
 import { touchComponent } from './component-core'
 import { aliasKeys } from './identifier-keys'
-import type { StoreRepo } from './repo'
+import type { StoreAccess, StoreRepo } from './repo'
 
 const COLUMNS = `f.id AS id, f.name AS name, f.website AS website, f.aliases AS aliases,
   f.created_at AS created_at, f.updated_at AS updated_at, f.version AS version,
@@ -116,6 +116,9 @@ export const manufacturers = {
     return await _get(ex, targetId)
   },
 } satisfies StoreRepo<ManufacturerStore>
+
+/** How each method uses the database (Access). */
+export const manufacturerAccess = { list: 'snapshot', get: 'read', create: 'write', update: 'write', delete: 'write', merge: 'write' } as const satisfies StoreAccess<ManufacturerStore>
 
 interface _Row {
   id: string

@@ -6,7 +6,7 @@ import type { MpnStore } from '../types'
 import { checkVersion, chunks, decodeCursor, encodeCursor, likeEscape, notFound, now } from './_shared'
 import { findManufacturer, findOrCreateManufacturer, insertMpn } from './component-children'
 import { requireComponentRow, touchComponent } from './component-core'
-import type { StoreRepo } from './repo'
+import type { StoreAccess, StoreRepo } from './repo'
 
 const FROM = 'mpns m JOIN manufacturers f ON f.id = m.manufacturer_id JOIN components c ON c.id = m.component_id'
 const COLUMNS = 'm.id AS id, m.component_id AS component_id, m.manufacturer_id AS manufacturer_id, f.name AS manufacturer, m.part_number AS part_number, m.created_at AS created_at, m.updated_at AS updated_at, m.version AS version'
@@ -123,6 +123,9 @@ export const mpns = {
     return results
   },
 } satisfies StoreRepo<MpnStore>
+
+/** How each method uses the database (Access). */
+export const mpnAccess = { list: 'snapshot', listForComponent: 'snapshot', get: 'read', resolve: 'read', create: 'write', update: 'write', delete: 'write' } as const satisfies StoreAccess<MpnStore>
 
 interface _Row {
   id: string

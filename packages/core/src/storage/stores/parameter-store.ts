@@ -7,7 +7,7 @@ import type { ParameterStore, ParameterTypeStore } from '../types'
 import { checkVersion, conflict, likeEscape, notFound, now, pageByName } from './_shared'
 import { insertParameter, setParameters } from './component-children'
 import { requireComponentRow, touchComponent } from './component-core'
-import type { StoreRepo } from './repo'
+import type { StoreAccess, StoreRepo } from './repo'
 
 const PARAMETER_COLUMNS = 'id, component_id, type, value, unit, numeric, created_at, updated_at, version'
 
@@ -64,6 +64,9 @@ export const parameters = {
     await touchComponent(ex, current.componentId, 'update', ['parameters'])
   },
 } satisfies StoreRepo<ParameterStore>
+
+/** How each method uses the database (Access). */
+export const parameterAccess = { listForComponent: 'snapshot', get: 'read', add: 'write', replace: 'write', update: 'write', delete: 'write' } as const satisfies StoreAccess<ParameterStore>
 
 export const parameterTypes = {
   async list(ex, query) {
@@ -129,6 +132,9 @@ export const parameterTypes = {
     await ex.run('DELETE FROM parameter_types WHERE id = ?', [id])
   },
 } satisfies StoreRepo<ParameterTypeStore>
+
+/** How each method uses the database (Access). */
+export const parameterTypeAccess = { list: 'snapshot', get: 'read', create: 'write', update: 'write', delete: 'write' } as const satisfies StoreAccess<ParameterTypeStore>
 
 interface _Row {
   id: string

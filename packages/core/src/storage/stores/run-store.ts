@@ -4,7 +4,7 @@ import type { Run, RunBatch, RunDetail } from '../../schemas'
 import type { SqlExecutor, SqlParam } from '../_internal/sql-executor'
 import type { RunStore } from '../types'
 import { decodeCursor, encodeCursor, notFound, now } from './_shared'
-import type { StoreRepo } from './repo'
+import type { StoreAccess, StoreRepo } from './repo'
 
 const MAX_LOG_LINES = 1000
 const MAX_LOG_LINE = 2000
@@ -111,6 +111,9 @@ export const runs = {
     return { ids: JSON.parse(row.ids) as string[], body: row.body, mark: row.mark }
   },
 } satisfies StoreRepo<RunStore>
+
+/** How each method uses the database (Access). */
+export const runAccess = { get: 'snapshot', list: 'snapshot', listActive: 'read', getBatchPayload: 'snapshot', create: 'write', update: 'write', updateBatch: 'write' } as const satisfies StoreAccess<RunStore>
 
 interface _Row {
   id: string

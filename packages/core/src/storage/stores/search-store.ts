@@ -5,7 +5,7 @@ import type { SqlExecutor, SqlParam } from '../_internal/sql-executor'
 import type { SearchStore, SuggestEntity, Suggestion } from '../types'
 import { pageById } from './_shared'
 import { loadComponentList } from './component-core'
-import type { StoreRepo } from './repo'
+import type { StoreAccess, StoreRepo } from './repo'
 import { finish, toNeedle } from './search-rank'
 import { suggestSimple } from './search-simple'
 
@@ -48,6 +48,9 @@ export const search = {
     return await pageById<{ id: string }, Component>(ex, { table: 'components', where, params, limit: page.limit, cursor: page.cursor, map: async (rows) => await loadComponentList(ex, rows.map((r) => r.id)) })
   },
 } satisfies StoreRepo<SearchStore>
+
+/** How each method uses the database (Access). */
+export const searchAccess = { suggest: 'free', search: 'free', parametric: 'snapshot' } as const satisfies StoreAccess<SearchStore>
 
 async function _suggest(ex: SqlExecutor, entity: SuggestEntity, q: string, limit: number): Promise<Suggestion[]> {
   const needle = toNeedle(q)

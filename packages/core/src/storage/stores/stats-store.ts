@@ -1,5 +1,6 @@
 import type { SqlExecutor } from '../_internal/sql-executor'
 import type { LibraryStats } from '../types'
+import type { Access } from './repo'
 
 /** Counts and the database's size for `GET /api/stats`, in one statement. */
 export async function stats(ex: SqlExecutor): Promise<LibraryStats> {
@@ -18,3 +19,6 @@ export async function stats(ex: SqlExecutor): Promise<LibraryStats> {
     (SELECT count(*) FROM runs) AS runs,
     ${ex.dialect.databaseBytes} AS "databaseBytes"`))!
 }
+
+/** How `stats` uses the database (Access): one statement. */
+export const statsAccess = 'read' satisfies Access

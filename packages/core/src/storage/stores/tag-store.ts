@@ -6,7 +6,7 @@ import type { TagStore } from '../types'
 import { checkMerge, checkVersion, chunks, conflict, likeEscape, liveComponentIds, notFound, now, pageByName, placeholders } from './_shared'
 import { findTag, setTags } from './component-children'
 import { loadComponent, requireComponentRow, touchComponent } from './component-core'
-import type { StoreRepo } from './repo'
+import type { StoreAccess, StoreRepo } from './repo'
 
 // `count` is computed per row of the page: tags are few, and a stored counter would
 // have to follow every component delete, restore and purge.
@@ -119,6 +119,9 @@ export const tags = {
     return await touchComponent(ex, componentId, 'update', ['tags'])
   },
 } satisfies StoreRepo<TagStore>
+
+/** How each method uses the database (Access). */
+export const tagAccess = { list: 'snapshot', get: 'read', create: 'write', update: 'write', delete: 'write', merge: 'write', setForComponent: 'write', removeFromComponent: 'write' } as const satisfies StoreAccess<TagStore>
 
 interface _Row {
   id: string
