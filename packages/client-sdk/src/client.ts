@@ -1,5 +1,6 @@
 import type { Health, LibraryStats, Version } from '@complib/core'
 import { createTransport, type CallOptions, type Method, type RawResult } from './_internal/transport'
+import type { ClientOptions } from './options'
 import { createAttachmentsResource } from './resources/attachments'
 import { createBulkResource, createJobsResource } from './resources/bulk'
 import { createComponentsResource } from './resources/components'
@@ -13,26 +14,6 @@ import { createParametersResource, createParameterTypesResource } from './resour
 import { createSearchMethods } from './resources/search'
 import { createCategoriesResource } from './resources/categories'
 import { createTagsResource } from './resources/tags'
-
-export interface ClientOptions {
-  /** Base address of the service, e.g. `http://127.0.0.1:4000` (the `/api` prefix is added). */
-  baseUrl: string
-  /** Needed when the server listens off loopback; sent as `Authorization: Bearer <key>`. */
-  apiKey?: string | undefined
-  /** A fetch implementation (tests inject one). Defaults to the global fetch. */
-  fetch?: typeof fetch | undefined
-  /**
-   * Retries of a network error or a 5xx answer (default 2), after 250 ms, then
-   * 500 ms, … (or a 503's `Retry-After`). Only requests that are safe to send
-   * twice are retried: reads, PUT, PATCH, DELETE and the POSTs that change
-   * nothing (searches, dry runs). Creating, pushing, restoring are not.
-   */
-  retries?: number | undefined
-  /** First retry delay in ms (default 250), doubling after each retry. */
-  retryDelayMs?: number | undefined
-  /** Abort a request that takes longer (ms). Default: no limit (a full listing may take a while). */
-  timeoutMs?: number | undefined
-}
 
 /** Options of the untyped `request` escape hatch. */
 export interface RequestOptions extends CallOptions {

@@ -1,5 +1,6 @@
 // client
-export { createClient, type ClientOptions, type ComplibClient, type RequestOptions } from './client'
+export { createClient, type ComplibClient, type RequestOptions } from './client'
+export type { ClientOptions } from './options'
 
 // bulk edits
 export type { PatchManyItem, PatchManyOptions, PatchManyProgress, PatchManyResult } from './patch-many'

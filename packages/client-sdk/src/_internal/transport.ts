@@ -1,6 +1,6 @@
 import type { Problem } from '@complib/core'
 import { FetchError, ofetch, type $Fetch, type FetchContext, type FetchOptions } from 'ofetch'
-import type { ClientOptions } from '../client'
+import type { ClientOptions } from '../options'
 import { ComplibNetworkError, toApiError } from '../errors'
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'

@@ -1,9 +1,8 @@
-import type { Dialect, ViewPageQuery } from '../_internal/dialect'
-import type { SqlExecutor } from '../_internal/sql-executor'
+import type { Dialect, SqlExecutor, ViewPageQuery } from '../_internal/sql-executor'
 import { pgComponentCandidates, pgMpnCandidates, PG_PART_WORDS, PG_WORDS, toTsQuery } from './search'
 import { nocase } from './sql'
 
-/** What PostgreSQL says its own way (the seam: _internal/dialect.ts). */
+/** What PostgreSQL says its own way (the seam: Dialect, _internal/sql-executor.ts). */
 export const postgresDialect: Dialect = {
   name: 'postgres',
 

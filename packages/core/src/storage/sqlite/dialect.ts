@@ -1,8 +1,7 @@
-import type { Dialect, ViewPageQuery } from '../_internal/dialect'
-import type { SqlExecutor } from '../_internal/sql-executor'
+import type { Dialect, SqlExecutor, ViewPageQuery } from '../_internal/sql-executor'
 import { componentCandidates, mpnCandidates, reindexComponent, textFilter, unindexComponent } from './search'
 
-/** What SQLite says its own way (the seam: _internal/dialect.ts). */
+/** What SQLite says its own way (the seam: Dialect, _internal/sql-executor.ts). */
 export const sqliteDialect: Dialect = {
   name: 'sqlite',
 

@@ -1,7 +1,6 @@
 import { ComplibError } from '../../errors'
 import type { Component } from '../../schemas'
-import type { Dialect } from '../_internal/dialect'
-import type { SqlExecutor, SqlParam } from '../_internal/sql-executor'
+import type { Dialect, SqlExecutor, SqlParam } from '../_internal/sql-executor'
 import type { DeliveryRead } from '../types'
 import { chunks, notFound, now, placeholders } from './_shared'
 

@@ -1,7 +1,6 @@
 import { foldKey } from '../../identifiers'
 import type { ComponentListQuery } from '../../schemas'
-import type { Dialect } from '../_internal/dialect'
-import type { SqlExecutor, SqlParam } from '../_internal/sql-executor'
+import type { Dialect, SqlExecutor, SqlParam } from '../_internal/sql-executor'
 import type { Page } from '../types'
 import { decodeCursor, encodeCursor, placeholders } from './_shared'
 import { loadComponentJsonList } from './component-core'
