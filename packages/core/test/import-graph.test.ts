@@ -3,7 +3,7 @@ import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 
-// The layout the code keeps (decision 0108): engine-neutral stores apart from
+// The layout the code keeps (decision 0100): engine-neutral stores apart from
 // each engine, engines that never import each other, and no import cycle in
 // any package's source (type-only imports included: a cycle of types is still
 // two files that cannot be read one without the other).

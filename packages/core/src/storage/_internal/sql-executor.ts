@@ -59,7 +59,7 @@ export interface BytesRow {
  * say differently, as named hooks, in the manner of kysely's query compilers.
  * Stores write the SQL both engines share and ask the executor's dialect for
  * the rest; an engine's executor carries its dialect (`ex.dialect`). Stores
- * never branch on an engine's name ([[dec:dialect-seam]]).
+ * never branch on an engine's name (decision 0100).
  */
 export interface Dialect {
   /** The engine's name, for messages and for `Storage.name`. */
@@ -109,7 +109,7 @@ export interface Dialect {
   /**
    * Whether a page's LIMIT is written into the statement rather than bound.
    * PostgreSQL plans a prepared `LIMIT $n` on every call; SQLite's planner,
-   * given a literal limit, chose worse plans for some sorts ([[dec:literal-limit]]).
+   * given a literal limit, chose worse plans for some sorts (decisions 0206 and 0308).
    */
   readonly literalLimit: boolean
   /** Whether keyset paging compares `(key, id)` as one row value (one index condition, one plan) rather than with an OR. */
