@@ -19,13 +19,6 @@ const TEXT = /\.(ts|tsx|js|mjs|cjs|md|py|sh|yml|yaml|css|html)$/
 const SKIPPED = new Set(['pnpm-lock.yaml', 'packages/api-server/test/docs-citations.test.ts'])
 /** Where a mention of an issue, finding, session or SPEC is refused. */
 const NO_OUTSIDE_REFERENCES = /^(packages|examples|bench)\//
-/**
- * Paths that check, and the one for mentions of decisions.md, leave alone for
- * now: their files are being moved or renamed, and their comments are rewritten
- * with the move. Citations of records and README sections are checked there as
- * anywhere.
- */
-const NOT_YET_CHECKED = /^packages\/core\/src\/(storage|testing)\/|^packages\/api-server\/test\/identifiers\.test\.ts$/
 
 describe('citations in source and docs', () => {
   const records = _records()
@@ -105,8 +98,7 @@ function _findProblems(
       if (!existsSync(join(DECISIONS, m[1]!))) problems.push(`${at(m.index)}: cites docs/decisions/${m[1]}, which does not exist`)
     }
   }
-  const outsideChecked = !NOT_YET_CHECKED.test(path)
-  for (const m of outsideChecked ? text.matchAll(/\bdecisions\.md\b/g) : []) problems.push(`${at(m.index)}: cites the decisions.md file, which is now docs/decisions/`)
+  for (const m of text.matchAll(/\bdecisions\.md\b/g)) problems.push(`${at(m.index)}: cites the decisions.md file, which is now docs/decisions/`)
   // `README "Heading"`, `core README, "Heading"`, `the root README: "Heading"`.
   for (const m of text.matchAll(/(?:\b([a-z][a-z0-9-]*)\s+)?README(?:\.md)?(?:'s)?\s*[,:]?\s*(?:section\s+)?"([^"\n]+)"/g)) {
     const readme = _readmeNamed(m[1])
@@ -117,7 +109,7 @@ function _findProblems(
       problems.push(`${at(m.index)}: cites "${cited}" of ${readme}, which has no such section`)
     }
   }
-  if (NO_OUTSIDE_REFERENCES.test(path) && outsideChecked) {
+  if (NO_OUTSIDE_REFERENCES.test(path)) {
     for (const m of text.matchAll(/\b(?:issue|finding|session)\s+#?\d+|\bSPEC\b/gi)) {
       if (/^spec$/i.test(m[0]) && m[0] !== 'SPEC') continue // `spec` is ordinary English and code
       problems.push(`${at(m.index)}: mentions "${m[0]}", which the repository does not hold: cite a decision record or say why inline`)

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createTestApi, type TestApi } from './harness'
 
-// Identifiers compare as people read them (docs/decisions.md, "Identifiers").
+// Identifiers compare as people read them (decisions 0420 and 0421).
 
 let api: TestApi
 beforeEach(async () => {

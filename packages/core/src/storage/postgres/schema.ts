@@ -294,14 +294,14 @@ const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER component_totals_count AFTER INSERT OR DELETE OR UPDATE OF deleted_at ON components
     FOR EACH ROW EXECUTE FUNCTION component_totals_count();
   `,
-  // Attachment bytes, by SHA-256: in the database, so every server reaches them (docs/decisions.md, "PostgreSQL").
+  // Attachment bytes, by SHA-256: in the database, so every server reaches them (decision 0312).
   /* sql */ `
   CREATE TABLE blobs (
     sha256 text PRIMARY KEY,
     bytes bytea NOT NULL
   );
   `,
-  // KiCad fields per component (issue 16), as in sqlite/schema.ts: stored views and history
+  // KiCad fields per component (decision 0632), as in sqlite/schema.ts: stored views and history
   // gain them with the values every component had until now. Written to be safe to run
   // twice (IF NOT EXISTS, views that have them skipped).
   /* sql */ `
@@ -313,7 +313,7 @@ const MIGRATIONS: readonly string[] = [
     SET snapshot = replace(snapshot, ',"createdAt":', ',"kicadValue":null,"excludeFromBom":false,"excludeFromBoard":false,"excludeFromSim":false,"createdAt":')
     WHERE snapshot IS NOT NULL AND strpos(snapshot, '"kicadValue":') = 0;
   `,
-  // Categories as records (issue 16), as sqlite/schema.ts's addCategoryRecords makes them
+  // Categories as records (decision 0408), as sqlite/schema.ts's addCategoryRecords makes them
   // from the components' paths. Names compare by lower() among siblings here (a
   // migration is SQL on this engine; the stores compare by foldKey); ids are
   // cat_ and 26 upper-case hex digits, which the id pattern accepts.

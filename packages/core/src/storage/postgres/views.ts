@@ -9,11 +9,11 @@ import type { PoolClient } from 'pg'
  * with a new seq, and the only statement that touches an old one (a purge)
  * removes the component, so no page lists that seq again. A view kept under
  * its seq is therefore right on every server, for as long as it is kept, and
- * needs no invalidation. A page of 50 then asks PostgreSQL for its order and
- * seqs (1.5 KB) instead of its views (46 KB): the database no longer builds
- * and sends the views, and the driver no longer decodes them into a string
- * that the server encodes back into bytes (a third of the server's time per
- * page; docs/decisions.md, "PostgreSQL").
+ * needs no invalidation. A page then asks PostgreSQL for its order and seqs
+ * instead of its views: the database no longer builds and sends the views, and
+ * the driver no longer decodes them into a string that the server encodes back
+ * into bytes, which was most of a page's cost (decision 0310; measured by
+ * `npm run bench -- --only=postgres`).
  *
  * Bounded by bytes (least recently used first out).
  */

@@ -349,7 +349,7 @@ const MIGRATIONS: ReadonlyArray<Migration> = [
   ['ALTER TABLE run_batches ADD COLUMN mark INTEGER'],
   // view_seq is the history event that holds the component's current view: reads fetch
   // that event by its primary key instead of searching the component's events for the
-  // latest (docs/decisions.md, "Read path"). The trigger keeps it on every event that
+  // latest (decision 1200). The trigger keeps it on every event that
   // stores a view.
   [
     'ALTER TABLE components ADD COLUMN view_seq INTEGER',
@@ -358,10 +358,10 @@ const MIGRATIONS: ReadonlyArray<Migration> = [
      BEGIN UPDATE components SET view_seq = new.seq WHERE id = new.component_id; END`,
   ],
   // Identifiers compare by foldKey (NFKC, case fold), kept in key columns under
-  // unique indexes (docs/decisions.md, "Identifiers"); computed in JavaScript.
+  // unique indexes (decisions 0421 and 0422); computed in JavaScript.
   addIdentifierKeys,
   // A run counts what its receivers acknowledged, per batch (sent), and the frozen
-  // ids gone before their batch was read (skipped); issue 18, finding 9. Batches
+  // ids gone before their batch was read (skipped; decision 0714). Batches
   // acknowledged before keep the count older versions reported: their size.
   [
     'ALTER TABLE run_batches ADD COLUMN sent INTEGER NOT NULL DEFAULT 0',
@@ -371,12 +371,12 @@ const MIGRATIONS: ReadonlyArray<Migration> = [
   ],
   // The number of the highest generated-style ipn (`CMP-<digits>`, by its folded key) is
   // an index lookup: finding it read every CMP- ipn of the library on each create
-  // without an ipn (a third of a 1,000-item bulk create's time at 1,000 components).
+  // without an ipn, so a bulk create slowed as the library grew.
   [
     `CREATE INDEX components_cmp_number ON components (CAST(substr(ipn_key, 5) AS INTEGER))
      WHERE ipn_key GLOB 'cmp-[0-9]*' AND substr(ipn_key, 5) NOT GLOB '*[^0-9]*'`,
   ],
-  // KiCad fields per component (issue 16): an explicit Value (NULL: the default rule)
+  // KiCad fields per component (decision 0632): an explicit Value (NULL: the default rule)
   // and the exclusion flags. Stored views and history gain them with the values every
   // component had until now (KICAD_VIEW_UPGRADE).
   [
@@ -386,7 +386,7 @@ const MIGRATIONS: ReadonlyArray<Migration> = [
     'ALTER TABLE components ADD COLUMN exclude_from_sim INTEGER NOT NULL DEFAULT 0',
     KICAD_VIEW_UPGRADE,
   ],
-  // Categories as records (issue 16): a tree of names with ids, made from the
+  // Categories as records (decision 0408): a tree of names with ids, made from the
   // paths components hold (addCategoryRecords).
   addCategoryRecords,
 ]

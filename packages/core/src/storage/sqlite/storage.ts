@@ -70,6 +70,7 @@ export default async function createSqliteStorage(options: SqliteStorageOptions 
 
 export { createSqliteStorage }
 
-// Connector signing secrets never leave the server whole (SPEC), not even in a backup: after a
-// restore, set each connector's secret again (POST /api/connectors/:id/secret/rotate).
+// Connector signing secrets never leave the server whole, not even in a backup (decisions 0722
+// and 0107): after a restore, set each connector's secret again
+// (POST /api/connectors/:id/secret/rotate).
 const BACKUP_REDACTIONS = ['UPDATE connectors SET secret = NULL, previous_secret = NULL, previous_secret_expires_at = NULL']

@@ -2,10 +2,9 @@ import { foldKey } from '../../identifiers'
 import type { SyncSqlExecutor } from '../_internal/sql-executor'
 
 /**
- * The stored comparison keys of identifiers (docs/decisions.md,
- * "Identifiers"): `components.ipn_key`, `name_key` of tags, manufacturers,
- * parameter types and locations, and `manufacturers.alias_keys` (the keys of
- * the aliases, as a JSON array). Unique indexes on them are what enforces
+ * The stored comparison keys of identifiers (decision 0422): `components.ipn_key`,
+ * `name_key` of tags, manufacturers, parameter types and locations, and
+ * `manufacturers.alias_keys` (the keys of the aliases, as a JSON array). Unique indexes on them are what enforces
  * uniqueness; the repositories check first so that a collision is a 409
  * naming the other record.
  */

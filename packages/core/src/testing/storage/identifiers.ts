@@ -10,7 +10,7 @@ const LOOKALIKES: ReadonlyArray<[string, string]> = [
 ]
 
 /**
- * Identifiers compare as people read them (docs/decisions.md, "Identifiers"):
+ * Identifiers compare as people read them (decisions 0420 and 0421):
  * ipn, and the names of tags, manufacturers (and aliases), locations (among
  * siblings) and parameter types are the same when their foldKey is; the
  * stored value stays as it was given.
@@ -29,7 +29,7 @@ export function identifiersSuite(storage: () => Storage): void {
       }
     })
 
-    it('refuses a change of ipn onto a non-ASCII case variant of another component’s, with CONFLICT (issue 18, finding 4)', async () => {
+    it('refuses a change of ipn onto a non-ASCII case variant of another component’s, with CONFLICT, as a create is refused', async () => {
       const a = await storage().components.create({ name: 'A', ipn: 'àX-1' })
       const b = await storage().components.create({ name: 'B', ipn: 'ÀY-1' })
       await expect(storage().components.update(b.id, { ipn: 'ÀX-1' })).rejects.toMatchObject({ code: 'CONFLICT', detail: expect.stringContaining(a.id) })

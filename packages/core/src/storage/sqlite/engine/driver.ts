@@ -2,7 +2,7 @@ import { createRequire } from 'node:module'
 import type BetterSqlite3 from 'better-sqlite3'
 
 /**
- * Which build of better-sqlite3 this Node.js runs (docs/decisions.md, "Running"):
+ * Which build of better-sqlite3 this Node.js runs (decision 0002):
  * - Node 22 and later: better-sqlite3 13 (dependency alias `better-sqlite3-napi`).
  *   It is built on Node-API and ships prebuilt binaries, so nothing compiles.
  *   Version 12 must not run on Node 24: there its statements register
