@@ -83,7 +83,7 @@ export async function copyLibrary(source: Storage, target: Storage, options: { l
     await ex.dialect.afterLoad(ex)
   })
   // Statistics for the planner now, not when autovacuum gets round to it (without them it
-  // scanned and sorted a whole table for a page the name index answers: 3.7 ms against 0.8),
+  // scanned and sorted a whole table for a page the name index answers; decision 0317),
   // and the row versions the load left behind cleared.
   if (target.name === 'postgres') await (target as PostgresStorage).database.vacuum()
   return report

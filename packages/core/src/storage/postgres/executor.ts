@@ -103,7 +103,8 @@ export class PreparedNames {
       const text = toPostgres(sql)
       const cached = this.texts.size < PreparedNames.MAX_NAMED
       // A pattern's plan depends on its value (a generic plan cannot use the trigram or word
-      // index for `LIKE $1`: suggest went from 2 to 150 ms), so those are planned every time.
+      // index for `LIKE $1`, and suggest read every row; decision 0308), so those are planned
+      // every time.
       const named = cached && !/\bI?LIKE\b|@@/i.test(text)
       entry = { text, name: named ? `complib_${this.texts.size}` : undefined }
       if (cached) this.texts.set(sql, entry)

@@ -349,17 +349,17 @@ const MIGRATIONS: readonly string[] = [
     END LOOP;
   END $$;
   `,
-  // Suggest's prefix tier compares lower(x) COLLATE "C" (what COLLATE NOCASE becomes here):
-  // without these, a prefix of an IPN or a part number read every row (37 ms at 100,000).
+  // Suggest's prefix tier compares lower(x) COLLATE "C" (the dialect's nocase, sql.ts):
+  // without these, a prefix of an IPN or a part number read every row.
   /* sql */ `
   CREATE INDEX components_ipn_folded ON components (lower(ipn::text) COLLATE "C");
   CREATE INDEX mpns_part_number_folded ON mpns (lower(part_number::text) COLLATE "C");
   `,
   // Search's GIN indexes take each change at once instead of in a pending list. Every
   // component write touches them (updated_at is indexed, so no update is HOT), and every
-  // search read the whole pending list: up to 4 MB of it made a word query on 100,000
-  // components take 22 ms instead of 2. Measured on that library: durable writes the same
-  // (936/s against 919/s), suggest p99 from 23 to 10 ms. The entries pending now go in.
+  // search read the whole pending list, which made word queries and suggest much slower on
+  // a large library while durable writes gained nothing from it (measured by
+  // `npm run bench -- --only=postgres`). The entries pending now go in.
   /* sql */ `
   ALTER INDEX components_words SET (fastupdate = off);
   ALTER INDEX components_trgm SET (fastupdate = off);

@@ -306,8 +306,8 @@ const MIGRATIONS: ReadonlyArray<Migration> = [
     version INTEGER NOT NULL
   );
   `,
-  // Suggest answers "q anywhere" from an index instead of a LIKE scan (55 ms at
-  // 100,000 components): one FTS4 document per component (docid = rowid) whose
+  // Suggest answers "q anywhere" from an index instead of a LIKE scan of every
+  // component: one FTS4 document per component (docid = rowid) whose
   // tokens are the hex of every 3-character window of its lower-cased name,
   // ipn and part numbers, each padded with two char(1) so that 1 and 2
   // character queries are token prefixes. reindexComponent writes the same.
@@ -325,8 +325,8 @@ const MIGRATIONS: ReadonlyArray<Migration> = [
   CREATE INDEX components_deleted ON components (deleted_at) WHERE deleted_at IS NOT NULL;
   `,
   // Prefix indexes for 1 and 2 characters: without them a short word prefix
-  // ("r*", "in*") merges the doclists of every matching term (20-80 ms at
-  // 100,000 components; under 1 ms with them). The rows are those reindexComponent writes.
+  // ("r*", "in*") merges the doclists of every matching term, which grows with the
+  // library. The rows are those reindexComponent writes.
   /* sql */ `
   DROP TABLE components_fts;
   CREATE VIRTUAL TABLE components_fts USING fts4 (name, ipn, description, mpns, tokenize=unicode61, prefix="1,2");
@@ -335,7 +335,7 @@ const MIGRATIONS: ReadonlyArray<Migration> = [
   `,
   // The number of live components, kept by triggers: every page of `GET /api/components`
   // reports it (X-Total-Count), and counting it took a scan of the table per request
-  // (4-14 ms at 100,000 components). Given as single statements: trigger bodies hold `;`.
+  // (decision 1203). Given as single statements: trigger bodies hold `;`.
   [
     'CREATE TABLE component_totals (id INTEGER PRIMARY KEY CHECK (id = 1), live INTEGER NOT NULL)',
     'INSERT INTO component_totals (id, live) SELECT 1, count(*) FROM components WHERE deleted_at IS NULL',

@@ -85,7 +85,7 @@ export async function computeComponents(ex: SqlExecutor, ids: readonly string[])
  * view, `e.snapshot`: event `view_seq`, which the schema's trigger keeps on
  * the latest event that stored a view. A join, not a correlated subquery per
  * row: SQLite sets a subquery up for every row it runs for, which cost more
- * than the lookups themselves (a page of 50 took 125 µs that way, 45 as a join).
+ * than the lookups themselves (decision 1201).
  */
 export const VIEW_JOIN = 'LEFT JOIN component_events e ON e.seq = c.view_seq'
 
@@ -96,7 +96,7 @@ export function asBytes(value: Uint8Array | string): Uint8Array {
 
 /**
  * The current view of one `components c` row as a scalar subquery: for a
- * single row this is the cheaper form (2.4 µs against 9 for VIEW_JOIN).
+ * single row this is the cheaper form (decision 1201).
  */
 export const VIEW_OF_ROW = '(SELECT e.snapshot FROM component_events e WHERE e.seq = c.view_seq)'
 
@@ -153,7 +153,8 @@ export async function loadComponentJsonList(ex: SqlExecutor, ids: readonly strin
  * seq. Every later change has a higher seq, so the events at or below the mark
  * are this read. One statement (the mark and the views from one snapshot),
  * and one BLOB: the database joins the stored views, no view is decoded into
- * a string (a third of a push's CPU when each was).
+ * a string (much of a push's CPU when each was; measured by
+ * `npm run bench -- --only=push`).
  */
 export async function readComponentsForDelivery(ex: SqlExecutor, ids: readonly string[]): Promise<DeliveryRead & { mark: number }> {
   // The ids are the left side of a CROSS JOIN, the outer loop: concatInOrder follows them.

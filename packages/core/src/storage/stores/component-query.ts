@@ -132,9 +132,9 @@ function _pageQuery(
   const order = key === 'c.id' ? `c.id ${dir}` : `${key} ${dir}, c.id ${dir}`
   // On PostgreSQL the limit is written into the text (an integer the query schema checked), not
   // bound: it plans a prepared statement once only when its generic plan is no costlier than a plan
-  // for the values, and with `LIMIT $n` it never was, so every page was planned again (a fifth of
-  // its time). SQLite keeps it bound: with a literal LIMIT 51 its planner sorted a page by ipn
-  // through the live-ipn index and a temporary b-tree of every row (52 ms instead of 0.07).
+  // for the values, and with `LIMIT $n` it never was, so every page was planned again (decision
+  // 0308). SQLite keeps it bound: with a literal LIMIT 51 its planner sorted a page by ipn
+  // through the live-ipn index and a temporary b-tree of every row (decision 0206).
   if (!Number.isSafeInteger(query.limit)) throw new Error(`[storage] not a page size: ${query.limit}`)
   const literal = ex.dialect.literalLimit
   return {

@@ -98,9 +98,10 @@ export class SqliteDatabase {
     if (wait) await wait
     // Writes get a budget per turn of the event loop. A turn runs the handlers of every request
     // whose bytes arrived together, and with each one's transaction run to its end there, timers
-    // and other requests waited for all of them (p99 7–9 ms at 16 writers). Once this turn's
-    // commits took TURN_BUDGET_MS, the next caller waits for the next turn, keeping its place in
-    // the queue. (One write per turn measured p99 1.4 ms but a quarter more CPU per write; 2 ms, p99 5.3 ms.)
+    // and other requests waited for all of them. Once this turn's commits took TURN_BUDGET_MS,
+    // the next caller waits for the next turn, keeping its place in the queue. One write per
+    // turn cost more CPU per write, a larger budget let tail latency grow (decision 0205;
+    // measured by `npm run bench -- --only=writes`).
     if (this.turnMs >= TURN_BUDGET_MS) await new Promise<void>((resolve) => setImmediate(resolve))
     const started = performance.now()
     let result: T
@@ -205,9 +206,9 @@ export class SqliteDatabase {
    * until it can start over. The WAL restarts from its beginning only at a
    * commit that finds every frame copied; under steady writes a checkpoint
    * beside them never catches up (it copies the frames there were when it
-   * began), so the WAL grew by every commit, to 500 MB and more, and
-   * appending to a growing file cost the kernel new blocks and zeroed pages
-   * for each commit's frames: a quarter of the server's CPU at 16 writers.
+   * began), so the WAL grew by every commit, without bound, and appending
+   * to a growing file cost the kernel new blocks and zeroed pages for each
+   * commit's frames, much of the server's CPU under many writers (decision 0204).
    * So: passes beside the writes while each still leaves many frames, then
    * one pass with the queue held (writes and reads wait, asynchronously),
    * short since it copies only what the previous pass left. The next commit

@@ -99,9 +99,9 @@ function _prepare(db: Database.Database, given: string): Prepared {
 /**
  * `LIMIT ?` and `OFFSET ?` become `LIMIT (? + 0)`: since SQLite 3.47 the planner reads a
  * bound LIMIT's value, and to keep its plan honest marks the statement to be compiled
- * again whenever that parameter is bound, which is every run. A page of 50 spent a
- * third of its time in that recompilation (60 µs a page against 37 with the limit as an
- * expression, which SQLite evaluates when the statement runs, as before 3.47).
+ * again whenever that parameter is bound, which is every run, and a page spent much of
+ * its time in that recompilation. An expression is evaluated when the statement runs,
+ * as before 3.47 (decision 0206; measured by `npm run bench -- --only=reads`).
  */
 function _runtimeLimits(sql: string): string {
   return sql.replace(/\b(LIMIT|OFFSET) (\?\d*)(?![\d\w])/g, '$1 ($2 + 0)')
