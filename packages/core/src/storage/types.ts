@@ -33,8 +33,9 @@ export type { LibraryStats, SuggestEntity, Suggestion }
 
 /**
  * The storage contract of complib. Every route group reads and writes through
- * it, so an implementation over another database (PostgreSQL is the next one)
- * can replace the embedded SQLite one without changing a caller.
+ * it, so the two implementations, the embedded SQLite one and PostgreSQL (for
+ * servers that share a library), replace each other without changing a caller
+ * (decision 0100).
  *
  * Rules every implementation keeps (the shared suite `testStorage` checks them):
  * - Every method is async. Errors are `ComplibError`s: NOT_FOUND for an unknown
@@ -280,7 +281,7 @@ export interface TagStore {
   removeFromComponent(componentId: string, tagId: string): Promise<Component>
 }
 
-/** The category tree (sqlite/category-store.ts): records with ids; components name theirs by path. */
+/** The category tree (stores/category-store.ts): records with ids; components name theirs by path. */
 export interface CategoryStore {
   /** Every category with its path and count of non-deleted components (its own and its descendants'), by path. */
   list(): Promise<Category[]>

@@ -5,10 +5,11 @@ import { toPostgres } from './sql'
 import type { StoredViews } from './views'
 
 /**
- * The SqlExecutor of the PostgreSQL engine, on one pooled connection inside
- * one transaction (PostgresDatabase.run opens it). SQL is rewritten from the
- * stores' shared forms (sql.ts). Reads run in a READ ONLY transaction, so
- * PostgreSQL itself refuses a write handed to a read path.
+ * The SqlExecutor of the PostgreSQL engine, on one pooled connection, inside
+ * a transaction or not as the call's access says (PostgresDatabase.run). The
+ * stores' SQL goes out as written, its `?` parameters numbered (sql.ts).
+ * Connections are read only unless a write transaction says READ WRITE, so
+ * PostgreSQL itself refuses a write handed to a read path (decision 0101).
  */
 export class PgExecutor implements SqlExecutor {
   readonly dialect = postgresDialect
@@ -86,12 +87,12 @@ export class SnapshotNeeded extends Error {
 }
 
 /**
- * The stores' SQL rewritten for PostgreSQL (toPostgres), once per text, and
- * a name for each, so that every connection parses and plans a statement
+ * The stores' SQL with its parameters numbered (toPostgres), once per text,
+ * and a name for each, so that every connection parses and plans a statement
  * once (node-postgres prepares a named statement on first use, per
  * connection). Texts are few (the stores' statements, and IN lists of up to
- * a chunk); past MAX_NAMED a text is rewritten for each call and sent
- * unnamed, so a connection's prepared statements stay bounded.
+ * a chunk); past MAX_NAMED a text is sent unnamed, planned for each call,
+ * so a connection's prepared statements stay bounded.
  */
 export class PreparedNames {
   static readonly MAX_NAMED = 2000
