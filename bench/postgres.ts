@@ -5,9 +5,9 @@
 // copy`'s copyLibrary, cached by size (and made again when the schema changes).
 import { rmSync } from 'node:fs'
 import pg from 'pg'
-import { copyLibrary as copyTables } from '../packages/core/src/storage/copy'
-import { createPostgresStorage } from '../packages/core/src/storage/postgres'
-import createSqliteStorage from '../packages/core/src/storage/sqlite'
+import { copyLibrary as copyTables } from '@complib/core'
+import { createPostgresStorage } from '@complib/core/postgres'
+import { createSqliteStorage } from '@complib/core/sqlite'
 import { SUGGEST_QUERIES, type BenchRow, type HttpBenchContext } from './http'
 import { benchDrivers } from './pg-drivers'
 import { int, load, percentile, pct, type LoadRequest, type LoadResult } from './lib/load'

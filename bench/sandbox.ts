@@ -3,8 +3,7 @@
 // code) and of one that maps over them, the cost of starting a sandbox, and the memory
 // a live sandbox holds. The helpers answer at once, so what is timed is the sandbox.
 import { createRandom, makeComponent } from './lib/library-data'
-import { DEFAULT_WEBHOOK_CODE } from '../packages/connector-webhook/src/default-code'
-import { createSandbox, type HostHelpers } from '../packages/connector-webhook/src/sandbox'
+import { createSandbox, DEFAULT_WEBHOOK_CODE, type HostHelpers } from '@complib/connector-webhook'
 
 const random = createRandom(7)
 const entities = Array.from({ length: 250 }, (_, i) => ({ id: `cmp_${String(i).padStart(26, '0')}`, ...makeComponent(i, random) }))

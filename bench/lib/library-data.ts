@@ -1,5 +1,4 @@
-import type { ComponentCreateParsed } from '../../packages/core/src/schemas'
-import type { Storage } from '../../packages/core/src/storage/types'
+import type { ComponentCreateParsed, Storage } from '@complib/core'
 
 /** A small deterministic PRNG (mulberry32): the same seed gives the same library on every machine. */
 export function createRandom(seed: number): () => number {

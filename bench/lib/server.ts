@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
-import createSqliteStorage from '../../packages/core/src/storage/sqlite'
+import { createSqliteStorage } from '@complib/core/sqlite'
 import { seedLibrary } from './library-data'
 import { processCpuMs } from './load'
 

@@ -1,4 +1,5 @@
-import { createSqliteStorage, type Storage } from '@complib/core'
+import { type Storage } from '@complib/core'
+import { createSqliteStorage } from '@complib/core/sqlite'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createApp } from './app'
 import { isAuthorized, isLoopbackHost } from './auth'

@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { ComplibError, type DatabaseBlobs } from '@complib/core'
+import { ComplibError } from '@complib/core'
+import { type DatabaseBlobs } from '@complib/core/postgres'
 
 /** How many records refer to a digest (`storage.attachments.countBySha256`). */
 export type CountUsers = (sha256: string) => Promise<number>

@@ -1,6 +1,6 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
-import { SQLITE_STORAGE_NAME, type SqliteStorage } from '@complib/core'
+import { SQLITE_STORAGE_NAME, type SqliteStorage } from '@complib/core/sqlite'
 import { copyCommand } from './copy-command'
 import { createLogOnce } from './http/node-listener'
 import { pushCommand } from './push-command'

@@ -1,5 +1,7 @@
 import { join, resolve } from 'node:path'
-import { copyLibrary, createPostgresStorage, createSqliteStorage, type Storage } from '@complib/core'
+import { copyLibrary, type Storage } from '@complib/core'
+import { createPostgresStorage } from '@complib/core/postgres'
+import { createSqliteStorage } from '@complib/core/sqlite'
 import { type BlobStore, createDatabaseBlobStore, createFileBlobStore } from './blobs'
 
 /** One end of a copy: a data folder (the embedded SQLite library) or a PostgreSQL URL. */

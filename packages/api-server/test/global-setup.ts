@@ -1,6 +1,6 @@
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createSqliteStorage } from '@complib/core'
+import { createSqliteStorage } from '@complib/core/sqlite'
 import { createApp } from '../src/app'
 import { readCoverage } from './route-coverage'
 

@@ -1,6 +1,6 @@
 import { createConfig, lintFromString } from '@redocly/openapi-core'
 import { Validator } from '@seriousme/openapi-schema-validator'
-import { createSqliteStorage } from '@complib/core'
+import { createSqliteStorage } from '@complib/core/sqlite'
 import { describe, expect, it } from 'vitest'
 import { createApp } from '../src/app'
 import { GROUPS } from '../src/routing/define-route'

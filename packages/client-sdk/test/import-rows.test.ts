@@ -1,5 +1,6 @@
 import { createApp } from '@complib/api-server'
-import { createSqliteStorage, type Storage } from '@complib/core'
+import { type Storage } from '@complib/core'
+import { createSqliteStorage } from '@complib/core/sqlite'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ValidationError, createClient, type ComplibClient } from '../src/index'
 

@@ -1,5 +1,5 @@
 import { createApp } from '@complib/api-server'
-import { createSqliteStorage } from '@complib/core'
+import { createSqliteStorage } from '@complib/core/sqlite'
 import { describe, expect, it } from 'vitest'
 import { createClient } from '../src/index'
 import { fakeFetch } from './fake-fetch'

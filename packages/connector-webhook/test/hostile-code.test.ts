@@ -1,4 +1,4 @@
-import { createSqliteStorage } from '@complib/core'
+import { createSqliteStorage } from '@complib/core/sqlite'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createPushRunner } from '../src/runner'
 import { startReceiver } from '@complib/test-support/receiver'

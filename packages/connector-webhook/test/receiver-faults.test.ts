@@ -1,4 +1,5 @@
-import { createSqliteStorage, type RunDetail } from '@complib/core'
+import { type RunDetail } from '@complib/core'
+import { createSqliteStorage } from '@complib/core/sqlite'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createPushRunner } from '../src/runner'
 import { startReceiver, type Answer } from '@complib/test-support/receiver'

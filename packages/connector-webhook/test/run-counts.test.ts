@@ -1,4 +1,5 @@
-import { createSqliteStorage, defineConnector, type Component, type ConnectorDefinition, type SqliteStorage } from '@complib/core'
+import { defineConnector, type Component, type ConnectorDefinition } from '@complib/core'
+import { createSqliteStorage, type SqliteStorage } from '@complib/core/sqlite'
 import { inflateRawSync } from 'node:zlib'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createPushRunner, type PushRunner } from '../src/runner'

@@ -1,4 +1,4 @@
-import { createSqliteStorage, type SqliteStorage } from '@complib/core'
+import { createSqliteStorage, type SqliteStorage } from '@complib/core/sqlite'
 import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
 import { Webhook } from 'standardwebhooks'

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto'
 import { deflateRawSync } from 'node:zlib'
-import { createSqliteStorage, type SqliteStorage } from '@complib/core'
+import { createSqliteStorage, type SqliteStorage } from '@complib/core/sqlite'
 import { Webhook } from 'standardwebhooks'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createPushRunner, type PushRunner } from '../src/runner'

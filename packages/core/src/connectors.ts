@@ -1,5 +1,5 @@
 import type * as z from 'zod'
-import type { Component } from './schemas'
+import type { Component } from './schemas/component'
 
 /**
  * The connector plugin contract. A connector type says what its

@@ -25,8 +25,41 @@ export { mergePatch } from './merge-patch'
 // identifiers (ipn, unique names): how they compare
 export { findRefusedCharacter, foldKey } from './identifiers'
 
-// schemas (one per resource: validation, types and OpenAPI from one source)
-export * from './schemas'
+// schemas (one per resource: validation, types and OpenAPI from one source; a schema and its
+// inferred type share a name)
+export {
+  AttachmentKind, FileName, Attachment, AttachmentUploadMeta, AttachmentFromUrl, AttachmentPatch, AttachmentListQuery,
+} from './schemas/attachment'
+export { BULK_MAX_ITEMS, BULK_MAX_CHILDREN, BULK_BODY_LIMIT, BulkCreate, BulkPatch, BulkIds, BulkRestore, BulkResult, Job } from './schemas/bulk'
+export { CategoryName, Category, CategoryCreate, CategoryPatch } from './schemas/category'
+export { identifierSchema, Timestamp, recordFields, LinkSummary, Name, Description, QueryBoolean, PageQuery } from './schemas/common'
+export {
+  ComponentParameter, ComponentMpn, Ipn, TagName, Component, COMPONENT_LIMITS, ComponentCreate, ComponentPatch, ComponentSort, ComponentListQuery,
+  ComponentHistoryEntry, ComponentChange, ComponentGetQuery, NextIpnQuery, NextIpn, ComponentChangesQuery, ComponentChanges, ComponentDuplicate,
+} from './schemas/component'
+export type { ComponentCreateParsed, ComponentPatchParsed } from './schemas/component'
+export { ConnectorCode, ConnectorCodeUpdate, ConnectorTypeInfo, DryRunResult } from './schemas/connector-code'
+export { SigningSecret, WebhookConfig, Connector, ConnectorCreate, ConnectorPatch, SecretRotate } from './schemas/connector'
+export {
+  ImportTarget, UpsertKey, ImportCreateQuery, ImportField, ImportOutcome, ImportFieldCounts, ImportFieldSummary, ImportRowsQuery, ImportRowOutcome,
+  ImportSession, ImportPatch, ExportQuery,
+} from './schemas/import'
+export { Symbol, SymbolCreate, SymbolPatch, Footprint, FootprintCreate, FootprintPatch, LibraryItemListQuery } from './schemas/library-item'
+export type { LibraryItem, LibraryItemCreate, LibraryItemPatch } from './schemas/library-item'
+export {
+  Location, LocationTreeNode, LocationCreate, LocationPatch, StockEntry, StockSet, StockAdjust, StockMove, LocationListQuery, StockMoveResult,
+} from './schemas/location'
+export { Manufacturer, ManufacturerCreate, ManufacturerPatch, ManufacturerMerge, ManufacturerListQuery } from './schemas/manufacturer'
+export { Mpn, MpnCreate, MpnPatch, MpnResolveRequest, MpnResolveResult, MpnListQuery } from './schemas/mpn'
+export {
+  ParameterType, ParameterTypeCreate, ParameterTypePatch, Parameter, ParameterCreate, ParameterPatch, ParametricCondition, ParameterTypeListQuery,
+} from './schemas/parameter'
+export { RUN_STATUSES, RunStatus, BatchStatus, DeliveryAttempt, RunBatch, Run, RunDetail } from './schemas/run'
+export {
+  SUGGEST_ENTITIES, SuggestEntity, Suggestion, SuggestQuery, SearchQuery, SearchResults, ParametricSearch, ComponentPage,
+} from './schemas/search'
+export { Health, Version, LibraryStats } from './schemas/system'
+export { Tag, TagCreate, TagPatch, TagMerge, TagListQuery } from './schemas/tag'
 
 // storage
 export { defineStorage, isStorage } from './storage/define'
@@ -44,8 +77,14 @@ export {
   type ConnectorRunContext,
   type ConnectorRunResult,
 } from './connectors'
-export { default as createSqliteStorage, NAME as SQLITE_STORAGE_NAME, type SqliteStorage, type SqliteStorageOptions } from './storage/sqlite/storage'
-export { createPostgresStorage, POSTGRES as POSTGRES_STORAGE_NAME, type DatabaseBlobs, type PostgresStorage, type PostgresStorageOptions } from './storage/postgres/storage'
+
+// storage: the contract. Its engines are entry points of their own, so that an
+// application loads only the driver it uses: @complib/core/sqlite (better-sqlite3)
+// and @complib/core/postgres (pg), both optional peer dependencies (decision 0108).
 export { copyLibrary, type CopyReport } from './storage/copy'
-export type { SqliteDatabase } from './storage/sqlite/engine/database'
-export type * from './storage/types'
+export type {
+  AttachmentInput, AttachmentStore, CategoryStore, ComponentStore, ConnectorStore, DeliveryRead, DocumentRecord, DocumentStore, ImportRecord,
+  JobRecord, LibraryItemQuery, LibraryItemStore, LocationStore, ManufacturerStore, MpnStore, Page, PageOptions, ParameterInput, ParameterStore,
+  ParameterTypeStore, RunBatchPatch, RunCreate, RunPatch, RunStore, SearchStore, Storage, StorageBackup, StorageSession, StoredConnector, TagStore,
+  WriteOptions,
+} from './storage/types'

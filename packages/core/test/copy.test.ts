@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import type { Component } from '../src/schemas'
+import type { Component } from '../src/index'
 import type { SqlExecutor } from '../src/storage/_internal/sql-executor'
 import { copyLibrary } from '../src/storage/copy'
 import { createPostgresStorage, type PostgresStorage } from '../src/storage/postgres/storage'

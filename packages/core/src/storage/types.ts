@@ -1,32 +1,15 @@
-import type {
-  Attachment,
-  Category,
-  AttachmentKind,
-  Component,
-  ComponentChange,
-  ComponentCreateParsed,
-  ComponentHistoryEntry,
-  ComponentListQuery,
-  ComponentPatchParsed,
-  Footprint,
-  LibraryItemCreate,
-  LibraryItemPatch,
-  Location,
-  LocationTreeNode,
-  Manufacturer,
-  Mpn,
-  MpnResolveResult,
-  Parameter,
-  ParameterType,
-  ParametricCondition,
-  RunBatch,
-  RunDetail,
-  Run,
-  StockEntry,
-  Symbol,
-  Tag,
-} from '../schemas'
-import type { LibraryStats, SuggestEntity, Suggestion } from '../schemas'
+import type { Attachment, AttachmentKind } from '../schemas/attachment'
+import type { Category } from '../schemas/category'
+import type { Component, ComponentChange, ComponentCreateParsed, ComponentHistoryEntry, ComponentListQuery, ComponentPatchParsed } from '../schemas/component'
+import type { Footprint, LibraryItemCreate, LibraryItemPatch, Symbol } from '../schemas/library-item'
+import type { Location, LocationTreeNode, StockEntry } from '../schemas/location'
+import type { Manufacturer } from '../schemas/manufacturer'
+import type { Mpn, MpnResolveResult } from '../schemas/mpn'
+import type { Parameter, ParameterType, ParametricCondition } from '../schemas/parameter'
+import type { RunBatch, RunDetail, Run } from '../schemas/run'
+import type { Tag } from '../schemas/tag'
+import type { SuggestEntity, Suggestion } from '../schemas/search'
+import type { LibraryStats } from '../schemas/system'
 
 // Shapes the API answers with are defined once, by their schemas.
 export type { LibraryStats, SuggestEntity, Suggestion }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import * as z from 'zod'
 import { createConnectorBatch, isConnectorDefinition, type ConnectorBatch, type ConnectorContext, type ConnectorDefinition } from '../connectors'
 import { createId } from '../ids'
-import { Component } from '../schemas'
+import { Component } from '../schemas/component'
 
 export interface ConnectorSuiteOptions {
   /** A valid configuration (before defaults) pointing at the test's own target (a local receiver, a temporary folder…). */

@@ -10,9 +10,9 @@ import type { PoolClient } from 'pg'
  * removes the component, so no page lists that seq again. A view kept under
  * its seq is therefore right on every server, for as long as it is kept, and
  * needs no invalidation. A page then asks PostgreSQL for its order and seqs
- * instead of its views: the database no longer builds and sends the views, and
- * the driver no longer decodes them into a string that the server encodes back
- * into bytes, which was most of a page's cost (decision 0310; measured by
+ * instead of its views, so neither does the database build and send the
+ * views, nor the driver decode them into a string that the server encodes
+ * back into bytes: that was most of a page's cost (decision 0310; measured by
  * `npm run bench -- --only=postgres`).
  *
  * Bounded by bytes (least recently used first out).

@@ -1,6 +1,6 @@
 import { ComplibError } from '../../errors'
 import { createId } from '../../ids'
-import type { Attachment } from '../../schemas'
+import type { Attachment } from '../../schemas/attachment'
 import type { SqlExecutor, SqlParam } from '../_internal/sql-executor'
 import type { AttachmentStore } from '../types'
 import { checkVersion, notFound, now, pageById } from './_shared'

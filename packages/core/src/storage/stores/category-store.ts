@@ -1,7 +1,7 @@
 import { ComplibError } from '../../errors'
 import { foldKey } from '../../identifiers'
 import { createId } from '../../ids'
-import type { Category, CategoryCreate, CategoryPatch } from '../../schemas'
+import type { Category, CategoryCreate, CategoryPatch } from '../../schemas/category'
 import type { SqlExecutor } from '../_internal/sql-executor'
 import type { CategoryStore } from '../types'
 import { checkVersion, conflict, notFound, now } from './_shared'

@@ -1,7 +1,7 @@
 import { ComplibError } from '../../errors'
 import { foldKey } from '../../identifiers'
 import { createId } from '../../ids'
-import type { ComponentMpn, ComponentParameter } from '../../schemas'
+import type { ComponentMpn, ComponentParameter } from '../../schemas/component'
 import { parseSiNumber } from '../../si-number'
 import type { SqlExecutor } from '../_internal/sql-executor'
 import { placeholders } from './_shared'

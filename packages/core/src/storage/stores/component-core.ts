@@ -1,5 +1,5 @@
 import { ComplibError } from '../../errors'
-import type { Component } from '../../schemas'
+import type { Component } from '../../schemas/component'
 import type { Dialect, SqlExecutor, SqlParam } from '../_internal/sql-executor'
 import type { DeliveryRead } from '../types'
 import { chunks, notFound, now, placeholders } from './_shared'

@@ -1,5 +1,5 @@
 import { foldKey } from '../../identifiers'
-import type { ComponentListQuery } from '../../schemas'
+import type { ComponentListQuery } from '../../schemas/component'
 import type { Dialect, SqlExecutor, SqlParam } from '../_internal/sql-executor'
 import type { Page } from '../types'
 import { decodeCursor, encodeCursor, placeholders } from './_shared'

@@ -1,6 +1,6 @@
 import { foldKey } from '../../identifiers'
 import { createId } from '../../ids'
-import type { Component, ComponentChange, ComponentCreateParsed, ComponentHistoryEntry, ComponentPatchParsed } from '../../schemas'
+import type { Component, ComponentChange, ComponentCreateParsed, ComponentHistoryEntry, ComponentPatchParsed } from '../../schemas/component'
 import { assertTransition } from '../../status'
 import type { SqlExecutor } from '../_internal/sql-executor'
 import type { ComponentStore } from '../types'

@@ -1,6 +1,6 @@
 import { ComplibError } from '../../errors'
 import { createId } from '../../ids'
-import type { Footprint, Symbol } from '../../schemas'
+import type { Footprint, Symbol } from '../../schemas/library-item'
 import type { SqlExecutor, SqlParam } from '../_internal/sql-executor'
 import type { LibraryItemStore } from '../types'
 import { checkVersion, likeEscape, liveComponentIds, notFound, now, pageByName, pageById } from './_shared'

@@ -1,7 +1,7 @@
 import { ComplibError } from '../../errors'
 import { foldKey } from '../../identifiers'
 import { createId } from '../../ids'
-import type { Location, LocationTreeNode, StockEntry } from '../../schemas'
+import type { Location, LocationTreeNode, StockEntry } from '../../schemas/location'
 import type { SqlExecutor, SqlParam } from '../_internal/sql-executor'
 import type { LocationStore } from '../types'
 import { checkVersion, conflict, likeEscape, notFound, now, pageByName } from './_shared'

@@ -1,7 +1,7 @@
 import { ComplibError } from '../../errors'
 import { foldKey } from '../../identifiers'
 import { createId } from '../../ids'
-import type { Manufacturer } from '../../schemas'
+import type { Manufacturer } from '../../schemas/manufacturer'
 import type { SqlExecutor } from '../_internal/sql-executor'
 import type { ManufacturerStore } from '../types'
 import { checkMerge, checkVersion, chunks, conflict, likeEscape, liveComponentIds, notFound, now, pageByName, placeholders } from './_shared'

@@ -1,6 +1,6 @@
 import { ComplibError } from '../../errors'
 import { foldKey } from '../../identifiers'
-import type { Mpn, MpnResolveResult } from '../../schemas'
+import type { Mpn, MpnResolveResult } from '../../schemas/mpn'
 import type { SqlExecutor, SqlParam } from '../_internal/sql-executor'
 import type { MpnStore } from '../types'
 import { checkVersion, chunks, decodeCursor, encodeCursor, likeEscape, notFound, now } from './_shared'

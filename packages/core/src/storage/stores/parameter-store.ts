@@ -1,6 +1,6 @@
 import { foldKey } from '../../identifiers'
 import { createId } from '../../ids'
-import type { Parameter, ParameterType } from '../../schemas'
+import type { Parameter, ParameterType } from '../../schemas/parameter'
 import { parseSiNumber } from '../../si-number'
 import type { SqlExecutor } from '../_internal/sql-executor'
 import type { ParameterStore, ParameterTypeStore } from '../types'

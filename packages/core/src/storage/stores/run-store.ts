@@ -1,6 +1,6 @@
 import { ComplibError } from '../../errors'
 import { createId, deterministicId } from '../../ids'
-import type { Run, RunBatch, RunDetail } from '../../schemas'
+import type { Run, RunBatch, RunDetail } from '../../schemas/run'
 import type { SqlExecutor, SqlParam } from '../_internal/sql-executor'
 import type { RunStore } from '../types'
 import { decodeCursor, encodeCursor, notFound, now } from './_shared'

@@ -1,5 +1,5 @@
 import { ComplibError } from '../../errors'
-import type { Component } from '../../schemas'
+import type { Component } from '../../schemas/component'
 import { parseSiNumber } from '../../si-number'
 import type { SqlExecutor, SqlParam } from '../_internal/sql-executor'
 import type { SearchStore, SuggestEntity, Suggestion } from '../types'

@@ -1,6 +1,6 @@
 import { foldKey } from '../../identifiers'
 import { createId } from '../../ids'
-import type { Tag } from '../../schemas'
+import type { Tag } from '../../schemas/tag'
 import type { SqlExecutor } from '../_internal/sql-executor'
 import type { TagStore } from '../types'
 import { checkMerge, checkVersion, chunks, conflict, likeEscape, liveComponentIds, notFound, now, pageByName, placeholders } from './_shared'

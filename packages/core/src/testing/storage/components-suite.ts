@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { ComponentListQuery } from '../../schemas'
+import type { ComponentListQuery } from '../../schemas/component'
 import type { Storage } from '../../storage/types'
 
 /** UTF-8 bytes as text. */
