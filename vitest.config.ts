@@ -1,5 +1,9 @@
+import { existsSync, readdirSync } from 'node:fs'
 import { Socket } from 'node:net'
-import { defineConfig } from 'vitest/config'
+import { availableParallelism } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from 'vitest/config'
 
 // Every project runs its tests in forked processes (pool: 'forks' in each
 // config): the servers they start load a native addon (better-sqlite3).
@@ -8,19 +12,83 @@ import { defineConfig } from 'vitest/config'
 // vitest.postgres.config.ts) when a server answers at COMPLIB_TEST_DATABASE_URL
 // (the local one by default); without one it is left out with a note, except
 // under CI=true, where it runs and fails saying why.
+//
+// COMPLIB_QUICK=1 (`npm run test:quick`) runs the unit and contract tests in
+// process, for the edit-and-check loop; `npm test` runs everything, as CI does.
+const ROOT = fileURLToPath(new URL('.', import.meta.url))
 const POSTGRES_URL = process.env.COMPLIB_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 
+/**
+ * What the quick run leaves out, by project folder: a whole project (`true`)
+ * or some of its files. All of it starts real processes or browsers, packs,
+ * builds, or needs Python or a PostgreSQL server; `npm test` still runs it.
+ */
+const QUICK_LEAVES_OUT: Record<string, true | string[]> = {
+  // A real browser against a real server, and a production build of the page.
+  'packages/web': true,
+  'packages/core': [
+    // Kill -9 mid-write, and a checkpointer thread churned in child processes.
+    'test/crash.test.ts',
+    'test/checkpointer.test.ts',
+    // The storage contract and the engine on a PostgreSQL server (the same contract runs on SQLite).
+    'src/storage/postgres.test.ts',
+    'src/storage/postgres/**/*.test.ts',
+    'test/postgres-engine.test.ts',
+  ],
+  'packages/api-server': [
+    // Real `complib serve` processes: crashes, faults, fuzzing, load, several servers on one database.
+    'test/reliability/**',
+    // The packed tarball installed with npm; the README's commands run as a newcomer would.
+    'test/pack.test.ts',
+    'test/readme-commands.test.ts',
+    // The command line in child processes: serve, push, signals, copy between engines.
+    'test/cli.test.ts',
+    'test/signals.test.ts',
+    'test/copy.test.ts',
+  ],
+  // The packed tarball; a client generated and type-checked in child processes.
+  'packages/client-sdk': ['test/pack.test.ts', 'test/openapi-typescript.test.ts'],
+  // The examples that run Python.
+  'examples/python-bulk-edit': true,
+  'examples/receiver-python': true,
+}
+
 export default defineConfig(async () => {
-  const reachable = await _reachable(POSTGRES_URL)
-  if (!reachable && process.env.CI !== 'true') {
+  const quick = process.env.COMPLIB_QUICK === '1'
+  const reachable = !quick && (await _reachable(POSTGRES_URL))
+  if (!quick && !reachable && process.env.CI !== 'true') {
     console.warn(`[complib] PostgreSQL at ${POSTGRES_URL} does not answer: its API suite is skipped (the storage contract on it says so too)`)
   }
   return {
     test: {
-      projects: ['packages/*', 'examples/*', ...(reachable || process.env.CI === 'true' ? ['packages/api-server/vitest.postgres.config.ts'] : [])],
+      // By default vitest keeps a core free; the quick run is waited on, and much of it waits on timers and sockets.
+      ...(quick ? { maxWorkers: availableParallelism() } : {}),
+      projects: quick
+        ? _quickProjects()
+        : ['packages/*', 'examples/*', ...(reachable || process.env.CI === 'true' ? ['packages/api-server/vitest.postgres.config.ts'] : [])],
     },
   }
 })
+
+/** Each package's and example's own project, less what QUICK_LEAVES_OUT names. */
+function _quickProjects(): TestProjectInlineConfiguration[] {
+  const folders = ['packages', 'examples'].flatMap((dir) =>
+    _folders(dir).filter((folder) => existsSync(join(ROOT, folder, 'vitest.config.ts')) && QUICK_LEAVES_OUT[folder] !== true),
+  )
+  return folders.map((folder) => {
+    const leaves = QUICK_LEAVES_OUT[folder]
+    return {
+      extends: join(ROOT, folder, 'vitest.config.ts'),
+      test: { root: join(ROOT, folder), exclude: [...configDefaults.exclude, ...(Array.isArray(leaves) ? leaves : [])] },
+    }
+  })
+}
+
+function _folders(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => `${dir}/${entry.name}`)
+}
 
 /** Whether something listens at the URL's host and port (a TCP connect, 2 s at most). */
 function _reachable(url: string): Promise<boolean> {

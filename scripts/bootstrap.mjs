@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Every command the README gives (`npm start`, `npm test`, `npm run build`,
-// `npm run example -- receiver-node`, …) lands here, so that a fresh machine
+// Every command the README gives (`npm start`, `npm test`, `npm run test:quick`,
+// `npm run build`, `npm run example -- receiver-node`, …) lands here, so that a fresh machine
 // with only Node and npm needs nothing else: pnpm is fetched by npx at the
 // pinned version when it is not installed, dependencies are installed from the
 // lockfile, and then the real task runs. The README's commands are checked, and
@@ -46,9 +46,17 @@ switch (task) {
     // `test:full` is the same suite with the reliability tests at full size
     // (every kill -9 trial, the long load run): COMPLIB_FULL=1 scales them.
     if (task === 'test:full') process.env.COMPLIB_FULL = '1'
+    // The whole suite, whatever the shell exported for a quick run.
+    delete process.env.COMPLIB_QUICK
     _run(pnpm[0], [...pnpm.slice(1), 'exec', 'turbo', 'run', 'typecheck', '--output-logs=errors-only'])
     // A full run also checks that every route has a success and a failure test.
     if (rest.length === 0) process.env.COMPLIB_CHECK_ROUTE_COVERAGE = '1'
+    _run(pnpm[0], [...pnpm.slice(1), 'exec', 'vitest', 'run', ...rest])
+    break
+  case 'test:quick':
+    // The loop while working: no type-check, and only what runs in process
+    // (vitest.config.ts names what COMPLIB_QUICK=1 leaves out). `npm test` before pushing.
+    process.env.COMPLIB_QUICK = '1'
     _run(pnpm[0], [...pnpm.slice(1), 'exec', 'vitest', 'run', ...rest])
     break
   case 'build':
@@ -79,7 +87,7 @@ switch (task) {
     _run(pnpm[0], [...pnpm.slice(1), 'exec', 'node', '--import', 'tsx', join(root, 'bench/run.ts'), ...rest])
     break
   default:
-    console.error(`usage: node scripts/bootstrap.mjs start|test|test:full|bench|build|typecheck|vitest|changeset|example [args…]`)
+    console.error(`usage: node scripts/bootstrap.mjs start|test|test:quick|test:full|bench|build|typecheck|vitest|changeset|example [args…]`)
     process.exit(2)
 }
 

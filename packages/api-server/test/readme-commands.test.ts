@@ -26,7 +26,7 @@ const HOW_TO_GET: Record<string, RegExp> = {
 }
 /** Commands checked but not run, and why. */
 const NOT_RUN: [RegExp, string][] = [
-  [/^npm (test|run (test:full|vitest))\b|^npx vitest\b|^python3 -m unittest\b/, 'the test suite itself (CI runs `npm test`)'],
+  [/^npm (test|run (test:full|test:quick|vitest))\b|^npx vitest\b|^python3 -m unittest\b/, 'the test suite itself (CI runs `npm test`)'],
   [/^npm run (bench|build|typecheck)\b/, 'CI runs them: `npm test` type-checks, `.ci/run` runs `npm run bench -- --quick`, which builds'],
   [/^npm run changeset\b/, 'interactive'],
   [/^npm i(nstall)? -g\b/, 'installs globally'],
