@@ -6,11 +6,11 @@ const churn = fileURLToPath(new URL('./fixtures/checkpointer-churn.ts', import.m
 
 describe('the WAL checkpointer', () => {
   // On Node 24 (better-sqlite3 13), terminating the checkpointer's thread while it
-  // loaded the addon or opened the file aborted the process (FATAL ERROR: Error::New
-  // napi_get_last_error_info): a CI run lost a test worker that way. The churn runs
-  // in a child process, so such an abort fails this test instead of the runner.
-  // With the old close (terminate) it aborted in 6 runs of 6 on Node 24; on Node 20
-  // (better-sqlite3 12) it passes either way.
+  // loads the addon or opens the file aborts the process (FATAL ERROR: Error::New
+  // napi_get_last_error_info; decision 0003). The churn runs in a child process, so
+  // such an abort fails this test instead of the runner. A close that terminated the
+  // thread fails it on every run on Node 24; on Node 20 (better-sqlite3 12) it passes
+  // either way.
   it('closes while its thread is still starting without bringing the process down', { timeout: 90_000 }, async () => {
     const { code, signal, output } = await new Promise<{ code: number | null; signal: string | null; output: string }>((resolve) => {
       const child = spawn(process.execPath, ['--import', 'tsx', churn, '300'], { stdio: ['ignore', 'pipe', 'pipe'] })

@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 
-// The PostgreSQL driver (pg) was loaded by every server, a seventh of an embedded server's
-// start: it is loaded when a library on PostgreSQL is opened, and not before.
+// Loading the PostgreSQL driver (pg) weighs on a server's start: it is loaded when a library
+// on PostgreSQL is opened, and not before (decision 0108).
 const SCRIPT = `
 import { createRequire } from 'node:module'
 const loaded = () => Object.keys(createRequire(import.meta.url).cache).some((k) => /[\\\\/]node_modules[\\\\/]pg[\\\\/]/.test(k))

@@ -161,8 +161,7 @@ export class PostgresDatabase {
   /**
    * VACUUM (ANALYZE) of the schema's tables, outside any transaction: after a
    * bulk load (`complib copy`), so the planner has statistics and no read
-   * wades through the versions the load left (the live count's one row was
-   * updated once per component: 540 pages that every page of 50 read).
+   * wades through the row versions the load left (decision 0317).
    */
   async vacuum(): Promise<void> {
     await this._withClient(async (client) => {

@@ -37,15 +37,16 @@ export interface DatabaseBlobs {
 
 /**
  * The storage on PostgreSQL, for a library that several servers share. The
- * stores are the embedded engine's (written once against SqlExecutor); the
- * engine, schema and search differ (postgres/). Creates or migrates the
- * schema on open.
+ * stores are those of every engine (stores/, written once against
+ * SqlExecutor); the engine, dialect, schema and search are its own
+ * (postgres/; decision 0100). Creates or migrates the schema on open.
  *
  * @example
  * const storage = await createPostgresStorage({ url: 'postgres://localhost/complib' })
  */
 export async function createPostgresStorage(options: PostgresStorageOptions): Promise<PostgresStorage> {
-  // Loaded here, not at import: the driver (pg) was a seventh of an embedded server's start.
+  // Loaded here, not at import: an embedded server never pays for loading the driver (pg;
+  // decision 0108).
   const [{ PostgresDatabase }, { RunClaims }] = await Promise.all([import('./engine'), import('./claims')])
   const db = await PostgresDatabase.open(options)
   const claims = new RunClaims(options.url, options.log, options.schema)

@@ -8,8 +8,8 @@ import { addIdentifierKeys } from '../stores/identifier-keys'
  * order; `meta.schema_version` records how many ran. Append, never edit.
  *
  * Conventions: ids are TEXT primary keys (`cmp_…`); timestamps are ISO 8601
- * TEXT set by the application (never `datetime('now')`: journal replay must
- * reproduce the same bytes); `version` bumps on every change of a record.
+ * TEXT set by the application (never `datetime('now')`: both engines store the
+ * same text, and a view shows it as stored); `version` bumps on every change of a record.
  *
  * An entry is SQL text, a list of single statements, or a function for a step
  * SQLite cannot do alone (it runs inside the same transaction).

@@ -97,9 +97,9 @@ function _pageQuery(
     params.push(query.updatedSince)
   }
   const filter = where.length ? `WHERE ${where.join(' AND ')}` : ''
-  // Unfiltered, the live count is kept by triggers (schema.ts, component_totals): no scan per page.
-  // Its one row is read by its key: on PostgreSQL every write that adds or removes a component
-  // leaves a dead version of it, and a scan read all their pages (541 after a copy, a quarter of a page's time).
+  // Unfiltered, the live count is kept by triggers (each engine's schema.ts, component_totals): no
+  // scan per page (decision 1203). Its one row is read by its key: on PostgreSQL every write that
+  // adds or removes a component leaves a dead version of it, and a scan read them all (decision 0311).
   const unfiltered = where.length === 1 && where[0] === 'c.deleted_at IS NULL'
   const totalSql = unfiltered ? '(SELECT live FROM component_totals WHERE id = 1)' : `(SELECT count(*) FROM components c ${filter})`
 

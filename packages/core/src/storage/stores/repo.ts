@@ -3,7 +3,7 @@ import type { SqlExecutor } from '../_internal/sql-executor'
 /**
  * The engine-neutral shape of a store: each method `(…args) => Promise<R>` of
  * the contract becomes `(ex, …args) => R | Promise<R>`, written against an
- * executor and bound to one by the engine (`createSqliteStorage`).
+ * executor and bound to one by each engine (`bindSession`, _internal/session.ts).
  */
 export type StoreRepo<S> = {
   [K in keyof S]: S[K] extends (...args: infer A) => Promise<infer R> ? (ex: SqlExecutor, ...args: A) => R | Promise<R> : never
