@@ -88,3 +88,18 @@ export type {
   ParameterTypeStore, RunBatchPatch, RunCreate, RunPatch, RunStore, SearchStore, Storage, StorageBackup, StorageSession, StoredConnector, TagStore,
   WriteOptions,
 } from './storage/types'
+
+// imports: planning an import over a StorageSession. The engine-neutral part of
+// `POST /api/imports` and its commit (decisions 0600–0613): rows in, planned creates
+// and updates out, applied in the caller's transaction; reading an upload (CSV,
+// encodings, size limits) stays with the server. createYielder and lastSegmentOf
+// serve the server's bulk and attachment routes as well.
+export { applyImport, planImport, type ImportPlan, type ImportResult, type ImportRowError, type PlannedExtras, type PlannedRow } from './imports/plan'
+export type { FieldChange } from './imports/changes'
+export { emptyFieldSummary, pageRowOutcomes, toPlanView, type PartView, type PlanView } from './imports/outcomes'
+export { detectPreset, proposeMapping, type PresetId } from './imports/presets'
+export { cellOf, rawCellOf, type ImportCell, type ImportRow } from './imports/row'
+export { formatStockItem, joinList } from './imports/codec'
+export { toLocationPaths } from './imports/location-paths'
+export { createYielder } from './yielder'
+export { lastSegmentOf } from './url-name'

@@ -1,6 +1,5 @@
-import type { Component, LocationTreeNode, Storage } from '@complib/core'
+import { formatStockItem, joinList, toLocationPaths, type Component, type Storage } from '@complib/core'
 import { stringify } from 'csv-stringify/sync'
-import { formatStockItem, joinList } from './codec'
 
 /**
  * A component as exported: everything it carries, in a form the import reads
@@ -90,13 +89,3 @@ export function toCsv(components: ExportedComponent[]): string {
 
 /** The KiCad columns: the explicit Value (empty for the default rule) and the exclusion flags as `true`/`false`. */
 const KICAD_HEADER = ['kicadValue', 'excludeFromBom', 'excludeFromBoard', 'excludeFromSim']
-
-/** Each location's path (names from the root) by its id. */
-export function toLocationPaths(nodes: LocationTreeNode[], prefix: string[] = [], out = new Map<string, string[]>()): Map<string, string[]> {
-  for (const n of nodes) {
-    const path = [...prefix, n.name]
-    out.set(n.id, path)
-    toLocationPaths(n.children, path, out)
-  }
-  return out
-}

@@ -1,4 +1,4 @@
-import { Attachment, AttachmentFromUrl, AttachmentKind, AttachmentListQuery, AttachmentPatch, AttachmentUploadMeta, ComplibError, FileName, fromZodError, idSchema } from '@complib/core'
+import { Attachment, AttachmentFromUrl, AttachmentKind, AttachmentListQuery, AttachmentPatch, AttachmentUploadMeta, ComplibError, FileName, fromZodError, idSchema, lastSegmentOf } from '@complib/core'
 import * as z from 'zod'
 import type { CountUsers } from '../blobs'
 import { attachmentDisposition } from '../routing/content-disposition'
@@ -6,7 +6,6 @@ import { defineRoute, type AppServices } from '../routing/define-route'
 import { PAGE_HEADERS, pageHeaders } from '../routing/paging'
 import { created, noContent, withHeaders } from '../routing/reply'
 import { ifMatchVersion, readBodyBytes } from '../routing/request'
-import { lastSegmentOf } from '../_internal/url-name'
 
 const Params = z.object({ id: idSchema('attachment') })
 /** Largest upload: datasheets and CAD files, not video. */

@@ -1,6 +1,5 @@
-import { BULK_BODY_LIMIT, BulkCreate, BulkIds, BulkPatch, BulkRestore, BulkResult, ComplibError, Job, idSchema, isComplibError, type Component, type StorageSession } from '@complib/core'
+import { BULK_BODY_LIMIT, BulkCreate, BulkIds, BulkPatch, BulkRestore, BulkResult, ComplibError, Job, createYielder, idSchema, isComplibError, type Component, type StorageSession } from '@complib/core'
 import * as z from 'zod'
-import { createYielder } from '../_internal/yielder'
 import { defineRoute } from '../routing/define-route'
 import { noContent } from '../routing/reply'
 

@@ -1,10 +1,11 @@
-import { ComplibError, ExportQuery, ImportCreateQuery, ImportPatch, ImportRowOutcome, ImportRowsQuery, ImportSession, idSchema, isComplibError, type ImportRecord, type ImportTarget, type StorageSession, type UpsertKey } from '@complib/core'
+import {
+  ComplibError, ExportQuery, ImportCreateQuery, ImportPatch, ImportRowOutcome, ImportRowsQuery, ImportSession, applyImport, detectPreset, emptyFieldSummary, idSchema,
+  isComplibError, pageRowOutcomes, planImport, proposeMapping, toPlanView, type ImportPlan, type ImportRecord, type ImportRow, type ImportTarget, type PlanView,
+  type StorageSession, type UpsertKey,
+} from '@complib/core'
 import * as z from 'zod'
 import { exportComponents, toCsv, type ExportedComponent } from '../imports/export'
-import { emptyFieldSummary, pageRowOutcomes, toPlanView, type PlanView } from '../imports/outcomes'
-import { applyImport, planImport, type ImportPlan } from '../imports/plan'
-import { detectPreset, proposeMapping } from '../imports/presets'
-import { IMPORT_BODY_LIMIT, columnsOf, decodeUpload, readRows, type FileShape, type ImportRow } from '../imports/read-rows'
+import { IMPORT_BODY_LIMIT, columnsOf, decodeUpload, readRows, type FileShape } from '../imports/read-rows'
 import { defineRoute } from '../routing/define-route'
 import { PAGE_HEADERS, pageHeaders } from '../routing/paging'
 import { created, noContent, withHeaders } from '../routing/reply'

@@ -1,4 +1,5 @@
-import type { ComponentStatus, ImportTarget } from '@complib/core'
+import type { ImportTarget } from '../schemas/import'
+import type { ComponentStatus } from '../status'
 
 /**
  * Known file formats: which one a file's columns are, and the whole mapping

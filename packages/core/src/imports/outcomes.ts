@@ -1,4 +1,6 @@
-import { ComplibError, ImportField, type ImportFieldSummary, type ImportOutcome, type ImportRowOutcome, type ImportTarget, type Page } from '@complib/core'
+import { ComplibError } from '../errors'
+import { ImportField, type ImportFieldSummary, type ImportOutcome, type ImportRowOutcome, type ImportTarget } from '../schemas/import'
+import type { Page } from '../storage/types'
 import type { FieldChange } from './changes'
 import type { ImportPlan, ImportRowError, ImportResult, PlannedRow } from './plan'
 

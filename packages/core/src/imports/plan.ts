@@ -1,8 +1,12 @@
-import { ComplibError, ComponentCreate, ComponentPatch, foldKey, type Component, type ImportTarget, type StorageSession, type UpsertKey } from '@complib/core'
 import * as z from 'zod'
-import { createYielder } from '../_internal/yielder'
+import { ComplibError } from '../errors'
+import { foldKey } from '../identifiers'
+import { ComponentCreate, ComponentPatch, type Component } from '../schemas/component'
+import type { ImportTarget, UpsertKey } from '../schemas/import'
+import type { StorageSession } from '../storage/types'
+import { createYielder } from '../yielder'
 import { findChanges, type ChangeLookups, type FieldChange } from './changes'
-import type { ImportRow } from './read-rows'
+import type { ImportRow } from './row'
 import { readRowInput, type LibRef, type LinkInput, type RowInput, type StockInput } from './row-input'
 
 export interface ImportRowError {

@@ -1,5 +1,8 @@
-import { foldKey, type Component, type ComponentPatchParsed, type ImportField, type StorageSession } from '@complib/core'
-import { toLocationPaths } from './export'
+import { foldKey } from '../identifiers'
+import type { Component, ComponentPatchParsed } from '../schemas/component'
+import type { ImportField } from '../schemas/import'
+import type { StorageSession } from '../storage/types'
+import { toLocationPaths } from './location-paths'
 import type { LibRef, LinkInput, StockInput } from './row-input'
 
 /** A field an update changes: the stored value and the value after the commit, in the form the file gives it. */

@@ -1,8 +1,9 @@
-import { AttachmentKind, type ImportTarget } from '@complib/core'
-import { lastSegmentOf } from '../_internal/url-name'
+import { AttachmentKind } from '../schemas/attachment'
+import type { ImportTarget } from '../schemas/import'
+import { lastSegmentOf } from '../url-name'
 import { parseLibRef, parseStockItem, readListCell, splitList } from './codec'
 import { readStatus } from './presets'
-import { cellOf, rawCellOf, type ImportRow } from './read-rows'
+import { cellOf, rawCellOf, type ImportRow } from './row'
 
 /** A symbol or footprint an imported row links: by `Library:Name` (found, or made at commit). */
 export interface LibRef {
