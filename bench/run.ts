@@ -10,7 +10,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import { BULK_BODY_LIMIT, BULK_MAX_CHILDREN, BULK_MAX_ITEMS, COMPONENT_LIMITS } from '@complib/core'
-import { IMPORT_BODY_LIMIT, IMPORT_MAX_CELLS, IMPORT_MAX_ROWS } from '../packages/api-server/src/imports/read-rows'
+import { IMPORT_BODY_LIMIT, IMPORT_MAX_CELLS, IMPORT_MAX_ROWS } from '@complib/api-server'
 import { benchFairness } from './fairness'
 import { benchColdStart, benchFullListing, benchSuggest, type BenchRow, type HttpBenchContext } from './http'
 import { hasWrk, type Generator } from './lib/load'
