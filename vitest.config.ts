@@ -31,7 +31,6 @@ const QUICK_LEAVES_OUT: Record<string, true | string[]> = {
     'test/crash.test.ts',
     'test/checkpointer.test.ts',
     // The storage contract and the engine on a PostgreSQL server (the same contract runs on SQLite).
-    'src/storage/postgres.test.ts',
     'src/storage/postgres/**/*.test.ts',
     'test/postgres-engine.test.ts',
   ],
@@ -79,7 +78,14 @@ function _quickProjects(): TestProjectInlineConfiguration[] {
     const leaves = QUICK_LEAVES_OUT[folder]
     return {
       extends: join(ROOT, folder, 'vitest.config.ts'),
-      test: { root: join(ROOT, folder), exclude: [...configDefaults.exclude, ...(Array.isArray(leaves) ? leaves : [])] },
+      test: {
+        root: join(ROOT, folder),
+        exclude: [...configDefaults.exclude, ...(Array.isArray(leaves) ? leaves : [])],
+        // The files a worker runs share the modules it loaded (the server's load once per
+        // worker, not once per file): most of the quick run's time was loading. `npm test`
+        // isolates every file, so a test that needs fresh modules still gets a run that says so.
+        isolate: false,
+      },
     }
   })
 }
