@@ -1,22 +1,20 @@
 import { afterEach, beforeEach, describe } from 'vitest'
 import type { Storage } from '../storage/types'
-import { attachmentsSuite } from './storage/attachment-store'
-import { catalogSuite } from './storage/catalog-suite'
-import { categoriesSuite } from './storage/category-store'
-import { componentsSuite } from './storage/component-store'
-import { connectorsSuite } from './storage/connector-store'
-import { documentsSuite } from './storage/document-store'
+import { attachmentStoreSuite } from './storage/attachment-store'
+import { categoryStoreSuite } from './storage/category-store'
+import { componentStoreSuite } from './storage/component-store'
+import { connectorStoreSuite } from './storage/connector-store'
+import { documentStoreSuite } from './storage/document-store'
 import { identifiersSuite } from './storage/identifiers'
-import { libraryItemsSuite } from './storage/library-item-store'
-import { librarySuite } from './storage/library-suite'
-import { locationsSuite } from './storage/location-store'
-import { operationsSuite } from './storage/operations-suite'
-import { runsSuite } from './storage/run-store'
-import { searchSuite as searchContractSuite } from './storage/search-store'
-import { searchSuite } from './storage/search-suite'
-import { mpnsSuite } from './storage/mpn-store'
-import { parametersSuite } from './storage/parameter-store'
-import { tagsSuite } from './storage/tag-store'
+import { libraryItemStoreSuite } from './storage/library-item-store'
+import { locationStoreSuite } from './storage/location-store'
+import { manufacturerStoreSuite } from './storage/manufacturer-store'
+import { mpnStoreSuite } from './storage/mpn-store'
+import { parameterStoreSuite } from './storage/parameter-store'
+import { runStoreSuite } from './storage/run-store'
+import { searchStoreSuite } from './storage/search-store'
+import { statsStoreSuite } from './storage/stats-store'
+import { tagStoreSuite } from './storage/tag-store'
 import { transactionsSuite } from './storage/transactions'
 
 /** Makes a new, empty storage for one test. */
@@ -24,7 +22,10 @@ export type StorageFactory = () => Promise<Storage>
 
 /**
  * The contract every Storage implementation passes: call it from the
- * implementation's own test file.
+ * implementation's own test file. Both engines run the same stores, so they
+ * answer to one contract (decision 0100): a suite per store in `storage/`,
+ * named like the store, beside the transactions and identifiers suites that
+ * span several stores.
  *
  * @example
  * testStorage('sqlite', () => createSqliteStorage())
@@ -44,22 +45,20 @@ export function testStorage(name: string, factory: StorageFactory): void {
       return storage
     }
     transactionsSuite(get)
-    componentsSuite(get)
-    catalogSuite(get)
-    tagsSuite(get)
-    categoriesSuite(get)
+    componentStoreSuite(get)
+    tagStoreSuite(get)
+    categoryStoreSuite(get)
+    parameterStoreSuite(get)
+    mpnStoreSuite(get)
+    manufacturerStoreSuite(get)
+    libraryItemStoreSuite(get)
+    attachmentStoreSuite(get)
+    locationStoreSuite(get)
     identifiersSuite(get)
-    parametersSuite(get)
-    mpnsSuite(get)
-    librarySuite(get)
-    libraryItemsSuite(get)
-    attachmentsSuite(get)
-    locationsSuite(get)
-    searchSuite(get)
-    operationsSuite(get)
-    searchContractSuite(get)
-    connectorsSuite(get)
-    runsSuite(get)
-    documentsSuite(get)
+    searchStoreSuite(get)
+    connectorStoreSuite(get)
+    runStoreSuite(get)
+    documentStoreSuite(get)
+    statsStoreSuite(get)
   })
 }

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import type { AttachmentInput, Storage } from '../../storage/types'
+import { MISSING_COMPONENT } from './_fixtures'
 
-const MISSING_COMPONENT = 'cmp_01JD7W3T9X4QF5B8S2M6K0N1PZ'
 const MISSING_ATTACHMENT = 'att_01JD7W3T9X4QF5B8S2M6K0N1PZ'
 
 /** Attachments: files or links, attached to a component or not, and what the component shows of them. */
-export function attachmentsSuite(storage: () => Storage): void {
-  describe('attachments', () => {
+export function attachmentStoreSuite(storage: () => Storage): void {
+  describe('attachment store', () => {
     it('creates an unattached attachment at version 1 and reads it back', async () => {
       const a = await storage().attachments.create(_input({ name: 'notes.txt', url: 'https://example.com/notes.txt', sha256: null, size: null }))
       expect(a).toMatchObject({ componentId: null, name: 'notes.txt', kind: 'datasheet', url: 'https://example.com/notes.txt', size: null, version: 1 })
@@ -121,6 +121,23 @@ export function attachmentsSuite(storage: () => Storage): void {
       expect(await s.attachments.countBySha256('cafe')).toBe(0)
       await s.attachments.delete(first.id)
       expect(await s.attachments.countBySha256('f00d')).toBe(1)
+    })
+
+    it('attaches to a live component, shows in it, and detaches on delete', async () => {
+      const s = storage()
+      const c = await s.components.create({ name: 'A' })
+      const a = await s.attachments.create({ componentId: c.id, name: 'ds.pdf', kind: 'datasheet', contentType: 'application/pdf', size: 3, sha256: 'abc', url: null })
+      expect((await s.components.get(c.id)).attachments).toEqual([{ id: a.id, name: 'ds.pdf' }])
+      expect(await s.attachments.countBySha256('abc')).toBe(1)
+      expect((await s.attachments.delete(a.id)).sha256).toBe('abc')
+      expect((await s.components.get(c.id)).attachments).toEqual([])
+    })
+
+    it('rejects an attachment to a component that does not exist', async () => {
+      await expect(
+        storage().attachments.create({ componentId: 'cmp_01JD7W3T9X4QF5B8S2M6K0N1PZ', name: 'x', kind: 'other', contentType: 'text/plain', size: 1, sha256: null, url: null }),
+      ).rejects.toMatchObject({ code: 'VALIDATION_FAILED', errors: [{ path: 'body.componentId' }] })
+      expect((await storage().attachments.list({ limit: 10 })).total).toBe(0)
     })
   })
 }

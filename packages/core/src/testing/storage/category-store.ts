@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest'
 import type { Storage } from '../../storage/types'
 
 /** The category tree: records made from the paths components name, renamed with their components. */
-export function categoriesSuite(storage: () => Storage): void {
-  describe('categories', () => {
+export function categoryStoreSuite(storage: () => Storage): void {
+  describe('category store', () => {
     it('makes a record per path segment when a component names a path, and reuses them in any spelling', async () => {
       const s = storage()
       await s.components.create({ name: 'R', category: 'Passives/Resistors/Thick film' })

@@ -7,8 +7,8 @@ const text = (json: Uint8Array) => new TextDecoder().decode(json)
 const q = (over: Partial<ComponentListQuery> = {}): ComponentListQuery => ({ limit: 100, sort: 'id', includeDeleted: false, ...over })
 
 /** Components: create, read, list, change, lifecycle, history and change feed. */
-export function componentsSuite(storage: () => Storage): void {
-  describe('components', () => {
+export function componentStoreSuite(storage: () => Storage): void {
+  describe('component store', () => {
     it('creates with defaults, a generated ipn and its children', async () => {
       const c = await storage().components.create({
         name: 'R 10k',

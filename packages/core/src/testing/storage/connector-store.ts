@@ -5,8 +5,8 @@ const config = { url: 'http://127.0.0.1:9/hook', requestsPerSecond: 10, concurre
 const input = { type: 'webhook', name: 'ERP', enabled: true, config, secret: 'whsec_one', code: null }
 
 /** Connectors as stored: config, secrets and their rotation, versions. */
-export function connectorsSuite(storage: () => Storage): void {
-  describe('connectors', () => {
+export function connectorStoreSuite(storage: () => Storage): void {
+  describe('connector store', () => {
     it('creates a connector at version 1 with its config, secret and code as given', async () => {
       const s = storage()
       const c = await s.connectors.create({ ...input, enabled: false, code: 'export default {}' })
@@ -77,6 +77,15 @@ export function connectorsSuite(storage: () => Storage): void {
       await expect(s.runs.getBatchPayload(run.id, 0)).rejects.toMatchObject({ code: 'NOT_FOUND' })
       expect((await s.runs.get(kept.id)).id).toBe(kept.id)
       expect((await s.connectors.list({ limit: 10 })).total).toBe(1)
+    })
+
+    it('stores a connector and rotates its secret, keeping the old one for the grace period', async () => {
+      const s = storage()
+      const c = await s.connectors.create({ type: 'webhook', name: 'Hook', enabled: true, config, secret: 'whsec_old', code: null })
+      expect(c).toMatchObject({ name: 'Hook', enabled: true, config, secret: 'whsec_old', version: 1 })
+      const rotated = await s.connectors.rotateSecret(c.id, 'whsec_new', '2030-01-01T00:00:00.000Z')
+      expect(rotated).toMatchObject({ secret: 'whsec_new', previousSecret: 'whsec_old', previousSecretExpiresAt: '2030-01-01T00:00:00.000Z', version: 2 })
+      await expect(s.connectors.update(c.id, { name: 'x' }, { ifVersion: 1 })).rejects.toMatchObject({ code: 'PRECONDITION_FAILED' })
     })
   })
 }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import type { Storage } from '../../storage/types'
 
-/** Jobs and import sessions (JSON documents), and the library counts. */
-export function documentsSuite(storage: () => Storage): void {
-  describe('documents', () => {
+/** Jobs and import sessions: JSON documents in collections of their own, with versions. */
+export function documentStoreSuite(storage: () => Storage): void {
+  describe('document store', () => {
     it('stores a job and an import with their data, at version 1', async () => {
       const s = storage()
       const job = await s.jobs.create({ kind: 'bulk-patch', status: 'running', data: { done: 0, ids: ['cmp_1'], nested: { ok: true } } })
@@ -52,44 +52,14 @@ export function documentsSuite(storage: () => Storage): void {
       await expect(s.jobs.get(job.id)).rejects.toMatchObject({ code: 'NOT_FOUND' })
       await expect(s.jobs.delete(job.id)).rejects.toMatchObject({ code: 'NOT_FOUND' })
     })
-  })
 
-  describe('stats', () => {
-    it('counts an empty library as zeros', async () => {
-      const { databaseBytes, ...counts } = await storage().stats()
-      expect(Object.values(counts).every((n) => n === 0)).toBe(true)
-      expect(Object.keys(counts).sort()).toEqual(
-        ['attachments', 'components', 'connectors', 'deletedComponents', 'footprints', 'locations', 'manufacturers', 'mpns', 'parameterTypes', 'runs', 'symbols', 'tags'],
-      )
-      // The size of the database as the storage holds it: an empty one still has its schema.
-      expect(databaseBytes).toBeGreaterThan(0)
-    })
-
-    it('counts live and deleted components apart, and every other record', async () => {
+    it('keeps jobs and imports apart, with versions', async () => {
       const s = storage()
-      await s.components.create({ name: 'R 10k', ipn: 'RES-1', tags: ['smd', 'passive'], mpns: [{ manufacturer: 'Yageo', partNumber: 'RC0603FR-0710KL' }, { manufacturer: 'Vishay', partNumber: 'CRCW060310K0FKEA' }] })
-      const gone = await s.components.create({ name: 'R 22k', ipn: 'RES-2', mpns: [{ manufacturer: 'Yageo', partNumber: 'RC0603FR-0722KL' }] })
-      await s.components.delete(gone.id)
-      await s.symbols.create({ name: 'R' })
-      await s.footprints.create({ name: 'R_0603' })
-      await s.locations.create({ name: 'Shelf' })
-      const c = await s.connectors.create({ type: 'webhook', name: 'Hook', enabled: true, config: {}, secret: null, code: null })
-      await s.runs.create({ connectorId: c.id, trigger: 'manual', batches: [] })
-      expect(await s.stats()).toEqual({
-        components: 1,
-        deletedComponents: 1,
-        symbols: 1,
-        footprints: 1,
-        attachments: 0,
-        manufacturers: 2,
-        mpns: 3,
-        parameterTypes: 0,
-        tags: 2,
-        locations: 1,
-        connectors: 1,
-        runs: 1,
-        databaseBytes: expect.any(Number),
-      })
+      const job = await s.jobs.create({ kind: 'bulk-patch', status: 'running', data: { done: 0 } })
+      expect((await s.jobs.update(job.id, { status: 'succeeded', data: { done: 5 } })).version).toBe(2)
+      await expect(s.imports.get(job.id)).rejects.toMatchObject({ code: 'NOT_FOUND' })
+      await s.jobs.delete(job.id)
+      await expect(s.jobs.get(job.id)).rejects.toMatchObject({ code: 'NOT_FOUND' })
     })
   })
 }

@@ -10,7 +10,7 @@ const LOOKALIKES: ReadonlyArray<[string, string]> = [
 ]
 
 /**
- * Identifiers compare as people read them (decisions 0420 and 0421):
+ * Identifiers compare as people read them (decision 0420 and decision 0421):
  * ipn, and the names of tags, manufacturers (and aliases), locations (among
  * siblings) and parameter types are the same when their foldKey is; the
  * stored value stays as it was given.

@@ -4,13 +4,9 @@ import type { Storage } from '../../storage/types'
 const config = { url: 'http://127.0.0.1:9/hook' }
 const attempt = (status: number | null, i = 0) => ({ at: new Date(Date.UTC(2030, 0, 1, 0, 0, i)).toISOString(), status, durationMs: 12, error: status === null ? 'timeout' : null })
 
-async function _connector(s: Storage, name = 'Hook') {
-  return s.connectors.create({ type: 'webhook', name, enabled: true, config, secret: 'whsec_x', code: null })
-}
-
 /** Push runs: frozen batches, progress, attempts, bounded logs, exact bodies for resends. */
-export function runsSuite(storage: () => Storage): void {
-  describe('runs', () => {
+export function runStoreSuite(storage: () => Storage): void {
+  describe('run store', () => {
     it('creates a queued run with one pending batch per slice of ids, in order', async () => {
       const s = storage()
       const c = await _connector(s)
@@ -148,5 +144,40 @@ export function runsSuite(storage: () => Storage): void {
       await expect(s.runs.getBatchPayload(run.id, 1)).rejects.toMatchObject({ code: 'NOT_FOUND' })
       expect(await s.runs.get(run.id)).toEqual(run)
     })
+
+    it('records a run with its batches, attempts and bounded logs', async () => {
+      const s = storage()
+      const c = await s.connectors.create({ type: 'webhook', name: 'Hook', enabled: true, config, secret: 'whsec_x', code: null })
+      const run = await s.runs.create({
+        connectorId: c.id,
+        trigger: 'manual',
+        batches: [
+          { webhookId: 'msg_1', ids: ['cmp_a', 'cmp_b'] },
+          { webhookId: 'msg_2', ids: ['cmp_c'] },
+        ],
+      })
+      expect(run).toMatchObject({ status: 'queued', total: 3, batchesTotal: 2 })
+      expect(run.batches.map((b) => [b.webhookId, b.size, b.status])).toEqual([
+        ['msg_1', 2, 'pending'],
+        ['msg_2', 1, 'pending'],
+      ])
+      expect((await s.runs.listActive()).map((r) => r.id)).toEqual([run.id])
+      await s.runs.updateBatch(run.id, 0, { status: 'sending', body: new Uint8Array([1, 2, 3]), appendAttempt: { at: new Date().toISOString(), status: 500, durationMs: 3, error: null } })
+      const payload = await s.runs.getBatchPayload(run.id, 0)
+      expect(payload.ids).toEqual(['cmp_a', 'cmp_b'])
+      expect([...payload.body!]).toEqual([1, 2, 3])
+      await s.runs.update(run.id, { status: 'running', appendLogs: Array.from({ length: 1005 }, (_, i) => `line ${i}`) })
+      const detail = await s.runs.get(run.id)
+      expect(detail.logs).toHaveLength(1000)
+      expect(detail.logs[0]).toBe('line 5')
+      expect(detail.batches[0]!.attempts).toHaveLength(1)
+      await expect(s.runs.updateBatch(run.id, 9, { status: 'failed' })).rejects.toMatchObject({ code: 'NOT_FOUND' })
+      await s.connectors.delete(c.id)
+      await expect(s.runs.get(run.id)).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    })
   })
+}
+
+async function _connector(s: Storage, name = 'Hook') {
+  return s.connectors.create({ type: 'webhook', name, enabled: true, config, secret: 'whsec_x', code: null })
 }

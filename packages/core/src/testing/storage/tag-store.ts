@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest'
 import type { Storage } from '../../storage/types'
 
 /** Tags: the vocabulary, its counts, renames, merges, and the tags of one component. */
-export function tagsSuite(storage: () => Storage): void {
-  describe('tags', () => {
+export function tagStoreSuite(storage: () => Storage): void {
+  describe('tag store', () => {
     it('lists tags by name regardless of case, with counts of live components only', async () => {
       const s = storage()
       await s.components.create({ name: 'A', tags: ['smd', 'Passive'] })
@@ -196,6 +196,52 @@ export function tagsSuite(storage: () => Storage): void {
       await expect(s.tags.removeFromComponent(c.id, x.id)).rejects.toMatchObject({ code: 'NOT_FOUND' })
       expect((await s.components.get(c.id)).version).toBe(2)
       expect(await s.tags.get(x.id)).toMatchObject({ count: 0 })
+    })
+
+    it('lists tags by name with counts of live components', async () => {
+      const s = storage()
+      await s.components.create({ name: 'A', tags: ['smd', 'passive'] })
+      const b = await s.components.create({ name: 'B', tags: ['smd'] })
+      await s.components.delete(b.id)
+      const page = await s.tags.list({ limit: 10 })
+      expect(page.items.map((t) => [t.name, t.count])).toEqual([
+        ['passive', 1],
+        ['smd', 1],
+      ])
+    })
+
+    it('rejects a duplicate name with CONFLICT', async () => {
+      await storage().tags.create({ name: 'SMD' })
+      await expect(storage().tags.create({ name: 'smd' })).rejects.toMatchObject({ code: 'CONFLICT' })
+    })
+
+    it('renaming a tag bumps the components that show it', async () => {
+      const c = await storage().components.create({ name: 'A', tags: ['old'] })
+      const tag = (await storage().tags.list({ limit: 1 })).items[0]!
+      await storage().tags.update(tag.id, { name: 'new' })
+      expect(await storage().components.get(c.id)).toMatchObject({ tags: ['new'], version: 2 })
+    })
+
+    it('merges tags: carriers get the target once, sources go', async () => {
+      const s = storage()
+      const c = await s.components.create({ name: 'A', tags: ['smd', 'SMT'] })
+      const tags = (await s.tags.list({ limit: 10 })).items
+      const smd = tags.find((t) => t.name === 'smd')!
+      const smt = tags.find((t) => t.name === 'SMT')!
+      const merged = await s.tags.merge(smd.id, [smt.id])
+      expect(merged.count).toBe(1)
+      expect((await s.components.get(c.id)).tags).toEqual(['smd'])
+      await expect(s.tags.get(smt.id)).rejects.toMatchObject({ code: 'NOT_FOUND' })
+      await expect(s.tags.merge(smd.id, [smd.id])).rejects.toMatchObject({ code: 'VALIDATION_FAILED' })
+    })
+
+    it('sets and removes tags of a component', async () => {
+      const c = await storage().components.create({ name: 'A' })
+      const after = await storage().tags.setForComponent(c.id, ['x', 'y'])
+      expect(after.tags).toEqual(['x', 'y'])
+      const x = (await storage().tags.list({ limit: 10, q: 'x' })).items[0]!
+      expect((await storage().tags.removeFromComponent(c.id, x.id)).tags).toEqual(['y'])
+      await expect(storage().tags.removeFromComponent(c.id, x.id)).rejects.toMatchObject({ code: 'NOT_FOUND' })
     })
   })
 }
