@@ -60,7 +60,7 @@ function random(seed: number): () => number {
   }
 }
 
-const SPECIAL = ['\r', '\n', '\r\n', '\0', ' ', '\t', ':', '<', '"', '%', '%ZZ', '\u00ff', '\u0080', '/', '?', '#', '[', ']', '@', '..', '\\', ',', ';']
+const ODD_CHARACTERS = ['\r', '\n', '\r\n', '\0', ' ', '\t', ':', '<', '"', '%', '%ZZ', '\u00ff', '\u0080', '/', '?', '#', '[', ']', '@', '..', '\\', ',', ';']
 const HOSTS = ['1.2.3.4.5', '327.0.0.1', 'a.1', '', ' ', '[::1', '127.0.0.1:99999', 'exa mple', 'xn--', '%41', 'evil.example', '127.0.0.1\r\nHost: b', '[::ffff:127.0.0.1]', 'localhost:-1']
 
 function mutate(input: string, rand: () => number): Buffer {
@@ -74,7 +74,7 @@ function mutate(input: string, rand: () => number): Buffer {
         text = text.slice(0, at) + String.fromCharCode(Math.floor(rand() * 256)) + text.slice(at + 1)
         break
       case 1: // insert a special sequence
-        text = text.slice(0, at) + pick(SPECIAL) + text.slice(at)
+        text = text.slice(0, at) + pick(ODD_CHARACTERS) + text.slice(at)
         break
       case 2: // delete a run
         text = text.slice(0, at) + text.slice(at + 1 + Math.floor(rand() * 8))
@@ -100,7 +100,7 @@ function mutate(input: string, rand: () => number): Buffer {
       default: // mangle the request line
         text = text.replace(/^\S+ \S+ \S+/, (line) => {
           const [method, target, version] = line.split(' ')
-          return pick([`${method} ${target}${pick(SPECIAL)} ${version}`, `${method}  ${target} ${version}`, `${method} ${target} HTTP/9.9`, `${pick(['GET', 'PoSt', 'BREW', 'CONNECT', 'TRACE'])} ${target} ${version}`, `${method} ${pick(['*', 'http://[::1', '//x', 'a', '/api/%', '/api/\u00e9'])} ${version}`])
+          return pick([`${method} ${target}${pick(ODD_CHARACTERS)} ${version}`, `${method}  ${target} ${version}`, `${method} ${target} HTTP/9.9`, `${pick(['GET', 'PoSt', 'BREW', 'CONNECT', 'TRACE'])} ${target} ${version}`, `${method} ${pick(['*', 'http://[::1', '//x', 'a', '/api/%', '/api/\u00e9'])} ${version}`])
         })
     }
   }
