@@ -1,13 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createTestApi, type TestApi } from './harness'
+import { describe, expect, it } from 'vitest'
+import { useTestApi } from './harness'
 
-let api: TestApi
-beforeEach(async () => {
-  api = await createTestApi()
-})
-afterEach(async () => {
-  await api.close()
-})
+const api = useTestApi()
 
 describe('categories', () => {
   it('lists the tree a component’s path makes, and renames keeping ids: components and KiCad follow', async () => {

@@ -5,7 +5,7 @@ import { createPostgresStorage } from '@complib/core/postgres'
 import { createSqliteStorage } from '@complib/core/sqlite'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
-import { expect } from 'vitest'
+import { afterEach, beforeEach, expect } from 'vitest'
 import { createApp } from '../src/app'
 import { recordCall } from './route-coverage'
 
@@ -24,6 +24,40 @@ export interface TestApi {
   /** Calls and expects `status` (200 by default), returning the body: for the happy path of a test. */
   ok<T = any>(method: string, path: string, body?: unknown, status?: number): Promise<T>
   close(): Promise<void>
+}
+
+/**
+ * A fresh API (createTestApi) for every test of the calling file, opened before
+ * and closed after each. The handle it returns stands for the current one.
+ *
+ * @example
+ * const api = useTestApi()
+ * it('lists tags', async () => expect(await api.ok('GET', '/api/tags')).toEqual([]))
+ */
+export function useTestApi(): TestApi {
+  let current: TestApi | undefined
+  beforeEach(async () => {
+    current = await createTestApi()
+  })
+  afterEach(async () => {
+    await current?.close()
+    current = undefined
+  })
+  const now = (): TestApi => {
+    if (!current) throw new Error('useTestApi: the API exists only while a test runs')
+    return current
+  }
+  return {
+    get storage() {
+      return now().storage
+    },
+    get runner() {
+      return now().runner
+    },
+    call: (...args) => now().call(...args),
+    ok: (...args) => now().ok(...args),
+    close: () => now().close(),
+  }
 }
 
 /**

@@ -1,15 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createTestApi, type TestApi } from './harness'
+import { describe, expect, it } from 'vitest'
+import { useTestApi } from './harness'
 
 // Cells and column names an import must refuse or read safely: a row error (in a 201 preview) or a 4xx, never a 5xx, and never a change to the server's own objects.
 
-let api: TestApi
-beforeEach(async () => {
-  api = await createTestApi()
-})
-afterEach(async () => {
-  await api.close()
-})
+const api = useTestApi()
 
 const upload = (body: string, type: string) => api.call('POST', '/api/imports', { rawBody: body, headers: { 'content-type': type } })
 

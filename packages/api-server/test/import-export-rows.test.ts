@@ -1,15 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createTestApi, type CallResult, type TestApi } from './harness'
+import { describe, expect, it } from 'vitest'
+import { useTestApi, type CallResult } from './harness'
 
 // A preview a user can trust. Every row's outcome, paged; every error; per-field counts.
 
-let api: TestApi
-beforeEach(async () => {
-  api = await createTestApi()
-})
-afterEach(async () => {
-  await api.close()
-})
+const api = useTestApi()
 
 const upload = (body: string) => api.call('POST', '/api/imports', { rawBody: body, headers: { 'content-type': 'text/csv' } })
 

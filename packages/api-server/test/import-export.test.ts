@@ -1,13 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createTestApi, type TestApi } from './harness'
+import { describe, expect, it } from 'vitest'
+import { useTestApi } from './harness'
 
-let api: TestApi
-beforeEach(async () => {
-  api = await createTestApi()
-})
-afterEach(async () => {
-  await api.close()
-})
+const api = useTestApi()
 
 const CSV = `ipn,Name,Description,Category,Tags,Manufacturer,MPN,Resistance,Tolerance
 RES-00001,R 10k 0603,thick film,Resistors,smd; passive,Yageo,RC0603FR-0710KL,10k,1%

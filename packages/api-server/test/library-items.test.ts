@@ -1,13 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createTestApi, type TestApi } from './harness'
+import { describe, expect, it } from 'vitest'
+import { useTestApi } from './harness'
 
-let api: TestApi
-beforeEach(async () => {
-  api = await createTestApi()
-})
-afterEach(async () => {
-  await api.close()
-})
+const api = useTestApi()
 
 const ok = (method: string, path: string, body?: unknown, status?: number) => api.ok(method, path, body, status)
 const MISSING = { sym: 'sym_01JD7W3T9X4QF5B8S2M6K0N1PZ', fp: 'fp_01JD7W3T9X4QF5B8S2M6K0N1PZ', cmp: 'cmp_01JD7W3T9X4QF5B8S2M6K0N1PZ' }

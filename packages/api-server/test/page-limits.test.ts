@@ -1,14 +1,8 @@
 import { createId } from '@complib/core'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createTestApi, type TestApi } from './harness'
+import { describe, expect, it } from 'vitest'
+import { useTestApi } from './harness'
 
-let api: TestApi
-beforeEach(async () => {
-  api = await createTestApi()
-})
-afterEach(async () => {
-  await api.close()
-})
+const api = useTestApi()
 
 // The list routes whose page holds at most 1,000 items: the schema each publishes says so,
 // and a larger `limit` is refused like any other bad input, never silently shortened.

@@ -1,15 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createTestApi, type TestApi } from './harness'
+import { describe, expect, it } from 'vitest'
+import { useTestApi } from './harness'
 
-let api: TestApi
-beforeEach(async () => {
-  api = await createTestApi()
-})
-afterEach(async () => {
-  await api.close()
-})
+const api = useTestApi()
 
 describe('system routes', () => {
   it('reports health, version and stats', async () => {
