@@ -21,7 +21,7 @@ const POSTGRES_URL = process.env.COMPLIB_TEST_DATABASE_URL ?? 'postgres://postgr
 /**
  * What the quick run leaves out, by project folder: a whole project (`true`)
  * or some of its files. All of it starts real processes or browsers, packs,
- * builds, or needs Python or a PostgreSQL server; `npm test` still runs it.
+ * builds, or needs Python or a PostgreSQL server; `npm test` still runs it (decision 0012).
  */
 const QUICK_LEAVES_OUT: Record<string, true | string[]> = {
   // A real browser against a real server, and a production build of the page.

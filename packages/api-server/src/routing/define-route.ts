@@ -85,7 +85,7 @@ export type ResponseBody<S> = S extends { schema: infer T extends z.ZodType } ? 
 export interface RouteSpec<P extends z.ZodObject | undefined, Q extends z.ZodObject | undefined, B extends z.ZodType | undefined, R extends Responses> extends _RouteBase<P, Q, B> {
   /** Success responses by status; the lowest 2xx is the default status of a returned value. */
   responses: R
-  /** Typed by `responses` (RouteAnswer): a body or status the route does not declare is a compile error. */
+  /** Typed by `responses` (RouteAnswer, decision 0511): a body or status the route does not declare is a compile error. */
   handler: (ctx: RouteContext<Infer<P>, Infer<Q>, Infer<B>>) => RouteAnswer<NoInfer<R>> | Promise<RouteAnswer<NoInfer<R>>>
 }
 

@@ -6,7 +6,8 @@ import { api } from '../api'
  * Keys of what is read about components. Every list of components (the
  * library's pages, the suggestions, the bulk edit's selection) sits under
  * `lists()`, so a change of one component refreshes them all with one prefix;
- * a component's own record and its history sit apart, refreshed by name.
+ * a component's own record and its history sit apart, refreshed by name
+ * (decision 1410).
  */
 export const componentKeys = {
   all: () => ['components'] as const,
