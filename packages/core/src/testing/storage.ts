@@ -23,10 +23,9 @@ export type StorageFactory = () => Promise<Storage>
 /**
  * The contract every Storage implementation passes: call it from the
  * implementation's own test file. Both engines run the same stores, so they
- * answer to one contract (decision 0100): a suite per store in `storage/`
- * (decision 0109),
- * named like the store, beside the transactions and identifiers suites that
- * span several stores.
+ * answer to one contract (decision 0100): a suite per store in `storage/`,
+ * named like the store (decision 0109), beside the transactions and
+ * identifiers suites that span several stores.
  *
  * @example
  * testStorage('sqlite', () => createSqliteStorage())
