@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
-import createSqliteStorage from '../src/storage/sqlite/storage'
+import { createSqliteStorage } from '../src/storage/sqlite/storage'
 
 const writer = fileURLToPath(new URL('./fixtures/crash-writer.ts', import.meta.url))
 const dir = mkdtempSync(join(tmpdir(), 'complib-crash-'))

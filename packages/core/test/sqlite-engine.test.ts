@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
-import createSqliteStorage from '../src/storage/sqlite/storage'
+import { createSqliteStorage } from '../src/storage/sqlite/storage'
 import { SqliteExecutor } from '../src/storage/sqlite/engine/executor'
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/legacy-sqljs', import.meta.url))

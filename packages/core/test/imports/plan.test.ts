@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { applyImport, planImport, proposeMapping, toPlanView, type ImportRow, type Storage } from '../../src/index'
-import createSqliteStorage from '../../src/storage/sqlite/storage'
+import { createSqliteStorage } from '../../src/storage/sqlite/storage'
 
 // The planner on its own, over a StorageSession and without the server: what
 // the HTTP tests check through `POST /api/imports` holds for any caller.

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openSqlite } from './engine/driver'
 import { afterEach, describe, expect, it } from 'vitest'
-import createSqliteStorage from '../sqlite/storage'
+import { createSqliteStorage } from '../sqlite/storage'
 import { SCHEMA_VERSION_BEFORE_CATEGORY_RECORDS, SCHEMA_VERSION_BEFORE_KICAD_FIELDS } from './schema'
 
 const dirs: string[] = []

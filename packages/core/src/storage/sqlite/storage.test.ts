@@ -1,7 +1,7 @@
 import { expect } from 'vitest'
 import { testStorage } from '../../testing'
 import { computeComponents } from '../stores/component-core'
-import createSqliteStorage, { type SqliteStorage } from './storage'
+import { createSqliteStorage, type SqliteStorage } from './storage'
 
 // Reads show the view stored with the history event each component's
 // view_seq points at. After every contract test, that must be the

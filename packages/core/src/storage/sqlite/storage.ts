@@ -35,7 +35,7 @@ export interface SqliteStorage extends Storage {
  * const part = await storage.components.create({ name: 'R 10k 0603' })
  * await storage.close()
  */
-export default async function createSqliteStorage(options: SqliteStorageOptions = {}): Promise<SqliteStorage> {
+export async function createSqliteStorage(options: SqliteStorageOptions = {}): Promise<SqliteStorage> {
   const db = SqliteDatabase.open({ ...options, migrate: (ex) => migrate(ex, options.log) })
   const root = bindSession((fn) => db.run(fn))
   return defineStorage<SqliteStorage>({
@@ -68,7 +68,6 @@ export default async function createSqliteStorage(options: SqliteStorageOptions 
   })
 }
 
-export { createSqliteStorage }
 
 // Connector signing secrets never leave the server whole, not even in a backup (decisions 0722
 // and 0107): after a restore, set each connector's secret again

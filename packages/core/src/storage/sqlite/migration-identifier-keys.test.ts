@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openSqlite } from '../sqlite/engine/driver'
+import { openSqlite } from './engine/driver'
 import { afterEach, describe, expect, it } from 'vitest'
-import createSqliteStorage from '../sqlite/storage'
-import { SqliteExecutor } from '../sqlite/engine/executor'
-import { migrate, SCHEMA_VERSION_BEFORE_IDENTIFIER_KEYS } from '../sqlite/schema'
+import { createSqliteStorage } from './storage'
+import { SqliteExecutor } from './engine/executor'
+import { migrate, SCHEMA_VERSION_BEFORE_IDENTIFIER_KEYS } from './schema'
 
 const dirs: string[] = []
 afterEach(() => {

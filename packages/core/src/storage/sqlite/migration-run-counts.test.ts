@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openSqlite } from '../sqlite/engine/driver'
+import { openSqlite } from './engine/driver'
 import { afterEach, describe, expect, it } from 'vitest'
-import createSqliteStorage from '../sqlite/storage'
+import { createSqliteStorage } from './storage'
 
 const dirs: string[] = []
 afterEach(() => {
