@@ -26,6 +26,7 @@ const NO_OUTSIDE_REFERENCES = /^(packages|examples|bench)\//
 const _ABSENT_DOC = 'SP' + 'EC'
 const _ISSUE = 'issue' + ' 18'
 const _FINDING = 'finding' + ' 4'
+const _SESSION = 'session' + ' 11'
 
 describe('citations in source and docs', () => {
   const records = _records()
@@ -61,7 +62,7 @@ describe('citations in source and docs', () => {
       'as docs/decisions/0001-no-such-topic.md says',
       'the core README, "No such heading" explains',
       `a leftover from ${_ISSUE}, ${_FINDING}`,
-      'done in session 11',
+      `done in ${_SESSION}`,
       `the ${_ABSENT_DOC} says so`,
       'details in docs/decisions.md',
     ].join('\n')
@@ -73,7 +74,7 @@ describe('citations in source and docs', () => {
       'cites "No such heading" of packages/core/README.md, which has no such section',
       `mentions "${_ISSUE}", which the repository does not hold: cite a decision record or say why inline`,
       `mentions "${_FINDING}", which the repository does not hold: cite a decision record or say why inline`,
-      'mentions "session 11", which the repository does not hold: cite a decision record or say why inline',
+      `mentions "${_SESSION}", which the repository does not hold: cite a decision record or say why inline`,
       `mentions "${_ABSENT_DOC}", which the repository does not hold: cite a decision record or say why inline`,
     ])
     // Good citations pass.
