@@ -62,7 +62,7 @@ export interface BytesRow {
  * never branch on an engine's name (decision 0100).
  */
 export interface Dialect {
-  /** The engine's name, for messages and for `Storage.name`. */
+  /** The engine's name, for messages and debugging; stores never branch on it. */
   readonly name: 'sqlite' | 'postgres'
 
   // --- text ---------------------------------------------------------------
