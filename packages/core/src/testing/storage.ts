@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe } from 'vitest'
 import type { Storage } from '../storage/types'
 import { attachmentStoreSuite } from './storage/attachment-store'
+import { authSessionStoreSuite } from './storage/auth-session-store'
 import { categoryStoreSuite } from './storage/category-store'
 import { componentStoreSuite } from './storage/component-store'
 import { connectorStoreSuite } from './storage/connector-store'
@@ -13,9 +14,12 @@ import { mpnStoreSuite } from './storage/mpn-store'
 import { parameterStoreSuite } from './storage/parameter-store'
 import { runStoreSuite } from './storage/run-store'
 import { searchStoreSuite } from './storage/search-store'
+import { settingsStoreSuite } from './storage/settings-store'
 import { statsStoreSuite } from './storage/stats-store'
 import { tagStoreSuite } from './storage/tag-store'
+import { tokenStoreSuite } from './storage/token-store'
 import { transactionsSuite } from './storage/transactions'
+import { userStoreSuite } from './storage/user-store'
 
 /** Makes a new, empty storage for one test. */
 export type StorageFactory = () => Promise<Storage>
@@ -60,5 +64,9 @@ export function testStorage(name: string, factory: StorageFactory): void {
     runStoreSuite(get)
     documentStoreSuite(get)
     statsStoreSuite(get)
+    userStoreSuite(get)
+    authSessionStoreSuite(get)
+    tokenStoreSuite(get)
+    settingsStoreSuite(get)
   })
 }
