@@ -60,6 +60,27 @@ describe('copyLibrary', () => {
     }
   })
 
+  it.each(engines)('copies accounts and tokens to %s, and leaves the sign-in sessions behind', { timeout: 30_000 }, async (engine) => {
+    const source = await createSqliteStorage()
+    const target = await _open(engine)
+    try {
+      const ada = await source.users.create({ username: 'ada', displayName: 'Ada', role: 'admin', passwordHash: 'hash-ada' })
+      const token = await source.tokens.create({ name: 'ci', scope: 'read', ownerId: ada.id, hash: 'sha-ci', prefix: 'clt_ci', expiresAt: null })
+      const start = new Date()
+      const session = { idHash: 'sha-session', userId: ada.id, createdAt: start.toISOString(), expiresAt: new Date(start.getTime() + 3_600_000).toISOString() }
+      await source.authSessions.create(session)
+      const report = await copyLibrary(source, target)
+      expect(report.tables.map((t) => t.table)).not.toContain('auth_sessions')
+      expect(await target.users.findCredentials('ada')).toEqual({ user: ada, passwordHash: 'hash-ada' })
+      expect(await target.tokens.resolve('sha-ci')).toEqual({ token, owner: ada })
+      expect(await _rows(target, 'auth_sessions', ['id_hash'])).toEqual([])
+      expect(await source.authSessions.resolve(session.idHash, start.toISOString(), start.toISOString())).not.toBeNull()
+    } finally {
+      await _close(target)
+      await source.close()
+    }
+  })
+
   it.each(engines)('writes a chunk to %s in as few statements as its bound-parameter limit allows', { timeout: 60_000 }, async (engine) => {
     const source = await createSqliteStorage()
     const target = await _open(engine)

@@ -100,6 +100,9 @@ describe('backup', () => {
     const ids: string[] = []
     for (let i = 0; i < 50; i++) ids.push((await storage.components.create({ name: `part ${i}`, tags: ['t'] })).id)
     const connector = await storage.connectors.create({ type: 'webhook', name: 'ERP', enabled: true, config: { url: 'http://127.0.0.1:9/h' }, secret: 'whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0', code: null })
+    const ada = await storage.users.create({ username: 'ada', displayName: 'Ada', role: 'admin', passwordHash: 'hash-ada' })
+    const signedIn = { idHash: 'sha-session', userId: ada.id, createdAt: new Date().toISOString(), expiresAt: new Date(Date.now() + 3_600_000).toISOString() }
+    await storage.authSessions.create(signedIn)
     // Writes keep going while the backup runs.
     let writing = true
     const writer = (async () => {
@@ -127,6 +130,9 @@ describe('backup', () => {
       expect(ids.every((id) => copy.items.some((c) => c.id === id && c.tags.length === 1))).toBe(true)
       expect(copy.total).toBe(copy.items.length)
       expect((await again.connectors.get(connector.id)).secret).toBeNull()
+      // Accounts come back; their sign-in sessions do not.
+      expect(await again.users.get(ada.id)).toEqual(ada)
+      expect(await again.authSessions.resolve(signedIn.idHash, signedIn.createdAt, signedIn.createdAt)).toBeNull()
       const check = new SqliteExecutor(again.database.db).get<{ quick_check: string }>('PRAGMA quick_check')
       expect(check).toEqual({ quick_check: 'ok' })
     } finally {

@@ -13,7 +13,8 @@ export interface CopyReport {
  * Copies every table of a library from one storage into an empty one, either
  * engine to either engine: components with their whole history (the change
  * feed keeps its numbers), catalog records, stock, attachment records,
- * connectors with their secrets, runs and their batches, import sessions.
+ * connectors with their secrets, runs and their batches, import sessions,
+ * accounts and API tokens. Sign-in sessions stay behind (NOT_COPIED).
  * Attachment bytes are the server's (its blob store): the caller copies them.
  *
  * The target is written in one transaction: a copy that fails leaves it
@@ -30,7 +31,7 @@ export async function copyLibrary(source: Storage, target: Storage, options: { l
   const report: CopyReport = { tables: [] }
   await to.write(async (ex) => {
     const targetTables = await ex.dialect.tables(ex)
-    const order = await _parentsFirst(ex, [...targetTables.keys()].filter((t) => sourceTables.has(t)))
+    const order = await _parentsFirst(ex, [...targetTables.keys()].filter((t) => sourceTables.has(t) && !NOT_COPIED.has(t)))
     for (const table of order) {
       const n = (await ex.get<{ n: number }>(`SELECT count(*) AS n FROM ${table}`))!.n
       if (n > 0) throw new ComplibError('CONFLICT', `the target library is not empty (${table} has ${n} rows); copy into a new data folder or an empty database`)
@@ -88,6 +89,12 @@ export async function copyLibrary(source: Storage, target: Storage, options: { l
   if (target.name === 'postgres') await (target as PostgresStorage).database.vacuum()
   return report
 }
+
+/**
+ * Tables left out of a copy. Sign-in sessions belong to the server that opened
+ * them, as in a backup (sqlite/storage.ts): on the new library, people sign in again.
+ */
+const NOT_COPIED: ReadonlySet<string> = new Set(['auth_sessions'])
 
 interface _Raw {
   read<T>(fn: (ex: SqlExecutor) => Promise<T>): Promise<T>

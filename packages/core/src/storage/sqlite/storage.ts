@@ -71,5 +71,6 @@ export async function createSqliteStorage(options: SqliteStorageOptions = {}): P
 
 // Connector signing secrets never leave the server whole, not even in a backup (decisions 0722
 // and 0107): after a restore, set each connector's secret again
-// (POST /api/connectors/:id/secret/rotate).
-const BACKUP_REDACTIONS = ['UPDATE connectors SET secret = NULL, previous_secret = NULL, previous_secret_expires_at = NULL']
+// (POST /api/connectors/:id/secret/rotate). Nor do sign-in sessions, though only their ids'
+// hashes are kept: a session belongs to the server that opened it, and after a restore people sign in again.
+const BACKUP_REDACTIONS = ['UPDATE connectors SET secret = NULL, previous_secret = NULL, previous_secret_expires_at = NULL', 'DELETE FROM auth_sessions']
