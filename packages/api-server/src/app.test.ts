@@ -2,8 +2,8 @@ import { type Storage } from '@complib/core'
 import { createSqliteStorage } from '@complib/core/sqlite'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createApp } from './app'
-import { isAuthorized, isLoopbackHost } from './auth'
-import { assertSafeBinding } from './server'
+import { isAuthorized } from './auth/api-key'
+import { isLoopbackHost } from './auth/loopback'
 
 let storage: Storage
 beforeEach(async () => {
@@ -31,9 +31,10 @@ describe('system', () => {
 })
 
 describe('api key', () => {
-  it('rejects a request without the key with a 401 problem', async () => {
+  it('rejects a request without the key with a 401 problem; health stays open', async () => {
     const app = createApp({ storage, apiKey: 's3cret' })
-    const res = await app.fetch(new Request('http://local/api/health'))
+    expect((await app.fetch(new Request('http://local/api/health'))).status).toBe(200)
+    const res = await app.fetch(new Request('http://local/api/stats'))
     expect(res.status).toBe(401)
     expect(res.headers.get('content-type')).toBe('application/problem+json')
     expect(res.headers.get('www-authenticate')).toContain('Bearer')
@@ -42,13 +43,13 @@ describe('api key', () => {
 
   it('rejects a wrong key', async () => {
     const app = createApp({ storage, apiKey: 's3cret' })
-    const res = await app.fetch(new Request('http://local/api/health', { headers: { authorization: 'Bearer s3cre' } }))
+    const res = await app.fetch(new Request('http://local/api/stats', { headers: { authorization: 'Bearer s3cre' } }))
     expect(res.status).toBe(401)
   })
 
   it('accepts the right key', async () => {
     const app = createApp({ storage, apiKey: 's3cret' })
-    const res = await app.fetch(new Request('http://local/api/health', { headers: { authorization: 'Bearer s3cret' } }))
+    const res = await app.fetch(new Request('http://local/api/stats', { headers: { authorization: 'Bearer s3cret' } }))
     expect(res.status).toBe(200)
   })
 
@@ -63,10 +64,12 @@ describe('api key', () => {
     for (const h of ['0.0.0.0', '::', '192.168.1.10', 'example.com']) expect(isLoopbackHost(h)).toBe(false)
   })
 
-  it('refuses to bind off loopback without a key, with a message that says what to do', () => {
-    expect(() => assertSafeBinding('0.0.0.0', undefined)).toThrow(/--api-key/)
-    expect(() => assertSafeBinding('0.0.0.0', 'k')).not.toThrow()
-    expect(() => assertSafeBinding('127.0.0.1', undefined)).not.toThrow()
+  it('off loopback (requireCredentials) refuses every route but health and sign-in without a credential, even with no account', async () => {
+    const app = createApp({ storage, requireCredentials: true })
+    expect((await app.fetch(new Request('http://local/api/health'))).status).toBe(200)
+    const res = await app.fetch(new Request('http://local/api/components'))
+    expect(res.status).toBe(401)
+    expect(((await res.json()) as { detail: string }).detail).toMatch(/sign in|Bearer/)
   })
 })
 

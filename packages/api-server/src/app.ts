@@ -2,7 +2,7 @@ import { ComplibError, ERROR_STATUS, isComplibError, type ConnectorDefinition, t
 import { H3, type HTTPError } from 'h3'
 import { join } from 'node:path'
 import { createPushRunner, type PushRunner } from '@complib/connector-webhook'
-import { isAuthorized } from './auth'
+import { createAccountServices } from './auth/account-services'
 import { type BlobStore, createFileBlobStore, createMemoryBlobStore } from './blobs'
 import { BUILT_IN_CONNECTOR_TYPES } from './connectors/registry'
 import { toProblemResponse } from './problem'
@@ -23,8 +23,26 @@ export interface AppOptions {
   blobs?: BlobStore | undefined
   /** Connector types loaded as plugins, besides the built-in webhook type (the runner must know them too). */
   connectors?: readonly ConnectorDefinition[] | undefined
-  /** When set, every request must carry `Authorization: Bearer <apiKey>`. */
+  /**
+   * The bootstrap admin credential: sent as `Authorization: Bearer <apiKey>`, it
+   * acts as an admin without an account (decision 1504). Setting it makes
+   * every route but health and sign-in need a credential.
+   */
   apiKey?: string | undefined
+  /**
+   * Every route but health and sign-in needs a credential, whatever the
+   * accounts (startServer sets it off loopback). Otherwise credentials are
+   * needed once an account exists (or an API key is set).
+   */
+  requireCredentials?: boolean | undefined
+  /** Believe `X-Forwarded-For` and `X-Forwarded-Proto` from a reverse proxy in front (README, "Teams"). */
+  trustProxy?: boolean | undefined
+  /** A sign-in session unused this long ends (default 12 hours). */
+  sessionIdleMs?: number | undefined
+  /** A sign-in session ends this long after sign-in (default 14 days). */
+  sessionMaxMs?: number | undefined
+  /** How long a checked token or session is believed before the database is asked again (default 2000 ms). */
+  credentialCacheMs?: number | undefined
   /**
    * Web origins besides the server's own whose pages may change the library
    * (and read answers, through CORS): decisions 1000 and 1003.
@@ -69,34 +87,19 @@ export function createApp(options: AppOptions): H3 {
     },
   })
 
-  // Before anything else (the API key too): a page on another site learns nothing, not even whether a key is needed.
+  // Before anything else (credentials too): a page on another site learns nothing, not even whether a credential is needed.
   app.use((event) => {
     safety.check(event)
     assertIdentityEncoding(event)
     const cors = safety.corsHeaders(event)
     if (cors) for (const [name, value] of Object.entries(cors)) event.res.headers.set(name, value)
   })
-  // OPTIONS: what a path allows; for an allowed origin, the CORS preflight answer too. Needs no key.
+  // OPTIONS: what a path allows; for an allowed origin, the CORS preflight answer too. Needs no credential.
   app.on('OPTIONS', '/**', (event) => {
     const allow = allowedMethods(routes, event.url.pathname)
     if (allow.length === 0) throw new ComplibError('NOT_FOUND', `no route for ${event.url.pathname}`)
     return new Response(null, { status: 204, headers: { allow: allow.join(', '), ...safety.corsHeaders(event) } })
   })
-
-  if (options.apiKey) {
-    const apiKey = options.apiKey
-    app.use((event) => {
-      // A CORS preflight never carries credentials; OPTIONS tells only which methods a path allows.
-      if (event.req.method === 'OPTIONS') return
-      // The web interface's files are public; the page asks for the key before it calls the API.
-      if (!event.url.pathname.startsWith('/api/') && (event.req.method === 'GET' || event.req.method === 'HEAD')) return
-      if (!isAuthorized(event.req.headers.get('authorization'), apiKey)) {
-        throw new ComplibError('UNAUTHORIZED', 'send the API key as `Authorization: Bearer <key>`', {
-          headers: { 'www-authenticate': 'Bearer realm="complib"' },
-        })
-      }
-    })
-  }
 
   registerRoutes(app, routes, {
     storage: options.storage,
@@ -104,6 +107,16 @@ export function createApp(options: AppOptions): H3 {
     blobs: options.blobs ?? (options.dataDir ? createFileBlobStore(join(options.dataDir, 'attachments')) : createMemoryBlobStore()),
     connectorTypes: [...BUILT_IN_CONNECTOR_TYPES, ...(options.connectors ?? [])],
     runner: options.runner ?? createPushRunner({ storage: options.storage, connectors: options.connectors, log: options.log }),
+    accounts: createAccountServices({
+      storage: options.storage,
+      apiKey: options.apiKey,
+      alwaysRequired: options.requireCredentials,
+      trustProxy: options.trustProxy,
+      sessionIdleMs: options.sessionIdleMs,
+      sessionMaxMs: options.sessionMaxMs,
+      cacheMs: options.credentialCacheMs,
+      log: options.log,
+    }),
   })
 
   const webUi = options.webDir === false ? undefined : createWebUi(options.webDir)

@@ -3,11 +3,13 @@ export { createApp, type AppOptions } from './app'
 export { APP_VERSION } from './version'
 
 // server
-export { DEFAULTS, assertSafeBinding, startServer, type RunningServer, type ServerOptions } from './server'
+export { DEFAULTS, startServer, type RunningServer, type ServerOptions } from './server'
 
 // limits of an import upload (what POST /api/imports takes)
 export { IMPORT_BODY_LIMIT, IMPORT_MAX_CELLS, IMPORT_MAX_COLUMNS, IMPORT_MAX_ROWS } from './imports/read-rows'
 
 // helpers
-export { isAuthorized, isLoopbackHost } from './auth'
+export { isLoopbackHost } from './auth/loopback'
+export { PERMISSIONS, ROLE_PERMISSIONS, SCOPE_ROLE, type Permission } from './auth/permissions'
+export { hashPassword, verifyPassword, SCRYPT_PARAMS } from './auth/passwords'
 export { problem, toProblemResponse } from './problem'

@@ -9,7 +9,7 @@ import { createSqliteStorage } from '@complib/core/sqlite'
 import { toNodeHandler } from 'h3/node'
 import { createApp } from './app'
 import { type BlobStore, createDatabaseBlobStore } from './blobs'
-import { isLoopbackHost } from './auth'
+import { isLoopbackHost } from './auth/loopback'
 import { configuredConnectorModules, loadConnectorTypes } from './connectors/load'
 import { answerClientError } from './client-error'
 import { toOrigin } from './http/browser-safety'
@@ -26,7 +26,10 @@ export interface ServerOptions {
    * in the database too; the data folder keeps only `complib.config.json`.
    */
   databaseUrl?: string | undefined
+  /** The bootstrap admin credential (decision 1504). */
   apiKey?: string | undefined
+  /** Believe `X-Forwarded-For`/`X-Forwarded-Proto` from a reverse proxy in front (`--trust-proxy`). */
+  trustProxy?: boolean | undefined
   /** Web origins whose pages may use the API besides the server's own (`--allowed-origin`). */
   allowedOrigins?: readonly string[] | undefined
   /** Names besides localhost, 127.0.0.1 and [::1] that a loopback server answers to (`--allowed-host`). */
@@ -52,15 +55,15 @@ export interface RunningServer {
 export const DEFAULTS = { host: '127.0.0.1', port: 4000, dataDir: './data' } as const
 
 /**
- * Opens the library in the data folder and serves the API.
- * Off loopback it refuses to start without an API key.
+ * Opens the library in the data folder and serves the API. Off loopback every
+ * route but health and sign-in needs a credential (an account's, a token, or
+ * the API key); on loopback, once an account exists.
  */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const host = options.host ?? DEFAULTS.host
   const port = options.port ?? DEFAULTS.port
   const dataDir = resolve(options.dataDir ?? DEFAULTS.dataDir)
   const log = options.log ?? ((m, cause) => (cause ? console.error(m, cause) : console.error(m)))
-  assertSafeBinding(host, options.apiKey)
   _assertDataFolder(dataDir)
   // A typo in an origin stops the start, before the data folder is touched.
   const allowedOrigins = (options.allowedOrigins ?? []).map(toOrigin)
@@ -116,8 +119,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     dataDir,
     blobs,
     apiKey: options.apiKey,
+    requireCredentials: !isLoopbackHost(host),
+    trustProxy: options.trustProxy,
     allowedOrigins,
-    // On loopback, Host must name this machine (DNS rebinding); off loopback the API key guards the door.
+    // On loopback, Host must name this machine (DNS rebinding); off loopback credentials guard the door.
     allowedHosts: isLoopbackHost(host) ? (options.allowedHosts ?? []) : undefined,
     log,
     debug: process.env.COMPLIB_DEBUG ? (m) => console.error(m) : undefined,
@@ -151,14 +156,4 @@ function _assertDataFolder(dataDir: string): void {
     return // created on open
   }
   if (!stats.isDirectory()) throw new Error(`--data ${dataDir} is a file, not a folder; name a folder for the library (it is created if missing)`)
-}
-
-/** Throws when `host` is reachable from other machines and no API key is set. */
-export function assertSafeBinding(host: string, apiKey: string | undefined): void {
-  if (!isLoopbackHost(host) && !apiKey) {
-    throw new Error(
-      `refusing to listen on ${host} without an API key: anyone on the network could change the library. ` +
-        'Pass --api-key <key> (or set COMPLIB_API_KEY), or listen on 127.0.0.1.',
-    )
-  }
 }

@@ -10,7 +10,7 @@ import { created, jsonResponse, noContent, Reply, withHeaders } from '../src/rou
 const Part = z.object({ id: z.string(), name: z.string(), stock: z.int().default(0) })
 const Problemish = z.object({ detail: z.string() })
 const part = { id: 'p1', name: 'R1', stock: 3 }
-const base = { method: 'GET', path: '/api/parts/{id}', group: 'components', operationId: 'getPart', summary: 'A part' } as const
+const base = { method: 'GET', path: '/api/parts/{id}', group: 'components', operationId: 'getPart', permission: 'library:read', summary: 'A part' } as const
 
 // A handler answering what the route declares compiles, returned as is or awaited.
 defineRoute({ ...base, responses: { 200: { description: 'The part', schema: Part } }, handler: () => part })

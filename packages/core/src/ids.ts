@@ -24,6 +24,8 @@ export const ID_PREFIXES = {
   job: 'job',
   import: 'imp',
   message: 'msg',
+  user: 'usr',
+  token: 'tok',
 } as const
 
 export type IdKind = keyof typeof ID_PREFIXES

@@ -35,7 +35,7 @@ export { CategoryName, Category, CategoryCreate, CategoryPatch } from './schemas
 export { identifierSchema, Timestamp, recordFields, LinkSummary, Name, Description, QueryBoolean, PageQuery } from './schemas/common'
 export {
   ComponentParameter, ComponentMpn, Ipn, TagName, Component, COMPONENT_LIMITS, ComponentCreate, ComponentPatch, ComponentSort, ComponentListQuery,
-  ComponentHistoryEntry, ComponentChange, ComponentGetQuery, NextIpnQuery, NextIpn, ComponentChangesQuery, ComponentChanges, ComponentDuplicate,
+  ComponentHistoryEntry, ComponentChange, ComponentGetQuery, NextIpnQuery, NextIpn, ComponentChangesQuery, ComponentChanges, ComponentDuplicate, ComponentRevert,
 } from './schemas/component'
 export type { ComponentCreateParsed, ComponentPatchParsed } from './schemas/component'
 export { ConnectorCode, ConnectorCodeUpdate, ConnectorTypeInfo, DryRunResult } from './schemas/connector-code'
@@ -60,6 +60,15 @@ export {
 } from './schemas/search'
 export { Health, Version, LibraryStats } from './schemas/system'
 export { Tag, TagCreate, TagPatch, TagMerge, TagListQuery } from './schemas/tag'
+export {
+  ROLES, Role, Username, Password, User, UserCreate, UserPatch, UserListQuery, PasswordChange, LoginRequest, ACTOR_KINDS, ActorKind, CHANNELS, Channel, Actor, Me,
+  TokenScope, ApiToken, TokenCreate, TokenCreated, TokenListQuery,
+} from './schemas/account'
+export { AuditEntry, AuditQuery, AuditVerification, AuditPrune } from './schemas/audit'
+export { OutboundPolicy, Settings, SettingsPatch, DEFAULT_SETTINGS } from './schemas/settings'
+
+// who makes the current writes (set by the API server per request, recorded by the stores)
+export { withChange, currentChange, type ChangeContext } from './change-context'
 
 // storage
 export { defineStorage, isStorage } from './storage/define'
@@ -86,7 +95,7 @@ export type {
   AttachmentInput, AttachmentStore, CategoryStore, ComponentStore, ConnectorStore, DeliveryRead, DocumentRecord, DocumentStore, ImportRecord,
   JobRecord, LibraryItemQuery, LibraryItemStore, LocationStore, ManufacturerStore, MpnStore, Page, PageOptions, ParameterInput, ParameterStore,
   ParameterTypeStore, RunBatchPatch, RunCreate, RunPatch, RunStore, SearchStore, Storage, StorageBackup, StorageSession, StoredConnector, TagStore,
-  WriteOptions,
+  WriteOptions, UserStore, UserCredentials, AuthSession, AuthSessionStore, TokenStore, TokenCreateInput, AuditStore, AuditInput, SettingsStore,
 } from './storage/types'
 
 // imports: planning an import over a StorageSession. The engine-neutral part of

@@ -1,6 +1,6 @@
 import { ComplibError } from '@complib/core'
 import type { H3Event } from 'h3'
-import { isLoopbackHost } from '../auth'
+import { isLoopbackHost } from '../auth/loopback'
 
 /**
  * What a browser may do with this server (decisions 1000–1004).

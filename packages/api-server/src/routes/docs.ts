@@ -13,6 +13,7 @@ export function docsRoutes(routes: readonly AnyRoute[]): AnyRoute[] {
     path: '/api/docs',
     group: 'system',
     operationId: 'getOpenApiDocument',
+    permission: 'account',
     summary: 'The OpenAPI 3.1 document of this API',
     responses: { 200: { description: 'OpenAPI 3.1 document', contentType: 'application/json' } },
     // The document has no schema of its own to check a value against: its text is the answer.

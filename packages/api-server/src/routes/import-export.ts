@@ -36,6 +36,7 @@ export const importExportRoutes = [
     path: '/api/imports',
     group: 'import-export',
     operationId: 'createImport',
+    permission: 'library:write',
     summary: 'Upload a CSV or JSON file of components to preview an import',
     description:
       'The body is the file (text/csv, or application/json with an array of objects): complib\'s own export, InvenTree\'s part, manufacturer-part and supplier-part exports, Part-DB\'s CSV or JSON export, or a plain spreadsheet. The encoding (UTF-8, UTF-16 with a BOM, else Windows-1252) and the CSV delimiter (`,` `;` or tab) are detected, and the recognised format (`preset`) proposes the whole mapping. Nothing changes until commit: the answer shows the mapping, what each row would do (create, or update by ipn, MPN or name), and every invalid cell.',
@@ -69,6 +70,7 @@ export const importExportRoutes = [
     path: '/api/imports/{id}',
     group: 'import-export',
     operationId: 'getImport',
+    permission: 'library:read',
     summary: 'An import session: mapping, preview, errors',
     params: Params,
     responses: { 200: { description: 'The import session', schema: ImportSession } },
@@ -79,6 +81,7 @@ export const importExportRoutes = [
     path: '/api/imports/{id}/rows',
     group: 'import-export',
     operationId: 'listImportRows',
+    permission: 'library:read',
     summary: "Every row of an import and what committing does with it, page by page",
     description:
       'In file order: each row\'s number, its outcome (`create`, `update`, `unchanged`: an update whose every value equals the stored one, left alone by the commit, or `invalid`), the component it creates or updates, every error of the row (field, column, message) and, for an update, each field that changes with its value before and after. `outcome` narrows the list. As planned when the session was uploaded or last changed; after a commit, as committed (created components with their id).',
@@ -104,6 +107,7 @@ export const importExportRoutes = [
     path: '/api/imports/{id}',
     group: 'import-export',
     operationId: 'patchImport',
+    permission: 'library:write',
     ifMatch: true,
     summary: 'Change the column mapping or the upsert key; the preview is recomputed',
     params: Params,
@@ -137,6 +141,7 @@ export const importExportRoutes = [
     path: '/api/imports/{id}',
     group: 'import-export',
     operationId: 'deleteImport',
+    permission: 'library:write',
     summary: 'Discard an import session',
     params: Params,
     responses: { 204: { description: 'Deleted' } },
@@ -150,6 +155,7 @@ export const importExportRoutes = [
     path: '/api/imports/{id}/commit',
     group: 'import-export',
     operationId: 'commitImport',
+    permission: 'library:write',
     summary: 'Apply the import: every row or none',
     description:
       'Refused with a 400 listing the invalid rows while any row is invalid, leaving the session pending. The plan is recomputed first, so changes made since the preview are taken into account. A part the file gives nothing new is left alone (`result.unchanged`): no new version, no history entry. A session commits once: a second commit, or one made while another runs, is a 409.',
@@ -185,6 +191,7 @@ export const importExportRoutes = [
     path: '/api/exports/components',
     group: 'import-export',
     operationId: 'exportComponents',
+    permission: 'library:read',
     summary: 'Every component as a CSV or JSON file',
     description:
       'Everything a component carries, in a form `POST /api/imports` reads back unchanged: several MPNs, parameters with units, tags, category, status, symbols and footprints as `Library:Name`, stock per location path, attachments (links; an uploaded file\'s bytes are in the backup). JSON: the components with `stock` added and `library`, `url` on their links. CSV: one column per field, `manufacturer N`/`partNumber N` per MPN, one column per parameter type (and `<type> unit`).',
@@ -205,6 +212,9 @@ export const importExportRoutes = [
     path: '/api/exports/backup',
     group: 'import-export',
     operationId: 'exportBackup',
+    permission: 'backup:read',
+    // A copy of the whole library leaving the server: an entry of the audit trail.
+    audit: true,
     summary: 'A consistent copy of the whole library (for the embedded storage, a SQLite file)',
     description: 'A library on PostgreSQL answers 501: back it up with the database\'s own tools (pg_dump); `GET /api/exports/components` exports its content on either engine.',
     responses: { 200: { description: 'The backup file', contentType: 'application/octet-stream' } },

@@ -15,6 +15,11 @@ import { parameterRoutes } from './parameters'
 import { searchRoutes } from './search'
 import { systemRoutes } from './system'
 import { tagRoutes } from './tags'
+import { authRoutes } from './auth'
+import { userRoutes } from './users'
+import { tokenRoutes } from './tokens'
+import { auditRoutes } from './audit'
+import { settingsRoutes } from './settings'
 
 /** Every route of the API, in the order of the groups (docs routes are added by createApp). */
 export const ROUTES: readonly AnyRoute[] = [
@@ -34,4 +39,9 @@ export const ROUTES: readonly AnyRoute[] = [
   ...importExportRoutes,
   ...kicadRoutes,
   ...connectorRoutes,
+  ...authRoutes,
+  ...userRoutes,
+  ...tokenRoutes,
+  ...auditRoutes,
+  ...settingsRoutes,
 ]

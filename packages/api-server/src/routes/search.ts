@@ -8,6 +8,7 @@ export const searchRoutes = [
     path: '/api/suggest',
     group: 'search',
     operationId: 'suggest',
+    permission: 'library:read',
     summary: 'Suggestions as you type, best match first',
     description: 'A field that starts with `q` ranks before a word that does, before `q` anywhere. Deleted components never appear.',
     query: SuggestQuery,
@@ -19,6 +20,7 @@ export const searchRoutes = [
     path: '/api/search',
     group: 'search',
     operationId: 'search',
+    permission: 'library:read',
     summary: 'Search everything, grouped by kind',
     query: SearchQuery,
     responses: {
@@ -31,6 +33,9 @@ export const searchRoutes = [
     path: '/api/search/parametric',
     group: 'search',
     operationId: 'searchParametric',
+    permission: 'library:read',
+    // Changes nothing: not an entry of the audit trail.
+    audit: false,
     summary: 'Components whose parameters meet every condition',
     description: 'Numbers compare with SI prefixes: `{ "type": "Resistance", "min": "1k", "max": "10k" }`.',
     body: ParametricSearch,

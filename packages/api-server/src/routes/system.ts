@@ -10,6 +10,7 @@ export const systemRoutes = [
     path: '/api/health',
     group: 'system',
     operationId: 'getHealth',
+    permission: 'public',
     summary: 'Whether the service is up',
     responses: { 200: { description: 'The service answers', schema: Health } },
     handler: ({ services }) => ({
@@ -24,6 +25,7 @@ export const systemRoutes = [
     path: '/api/version',
     group: 'system',
     operationId: 'getVersion',
+    permission: 'library:read',
     summary: 'Version of the application build',
     responses: { 200: { description: 'The version', schema: Version } },
     handler: () => ({ version: APP_VERSION }),
@@ -33,6 +35,7 @@ export const systemRoutes = [
     path: '/api/stats',
     group: 'system',
     operationId: 'getStats',
+    permission: 'library:read',
     summary: 'Counts of everything in the library',
     responses: { 200: { description: 'Counts', schema: LibraryStats } },
     handler: ({ services }) => services.storage.stats(),

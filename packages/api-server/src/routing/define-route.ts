@@ -4,7 +4,10 @@ import type * as z from 'zod'
 import type { PushRunner } from '@complib/connector-webhook'
 import type { BlobStore } from '../blobs'
 import type { ConnectorType } from '../connectors/registry'
+import type { AccountServices } from '../auth/account-services'
 import type { Reply } from './reply'
+import type { RequestAuth } from '../auth/request-auth'
+import type { Permission } from '../auth/permissions'
 
 /** The resource groups; one OpenAPI tag each (decision 0509). */
 export const GROUPS = {
@@ -24,6 +27,11 @@ export const GROUPS = {
   'import-export': 'Import CSV/JSON, export and backup',
   kicad: 'KiCad HTTP library',
   connectors: 'Outbound connectors (webhook): configuration, code, push runs',
+  auth: 'Signing in and out, who is calling, one’s own password',
+  users: 'Accounts and their roles (admins)',
+  tokens: 'API tokens: for scripts, CI and KiCad',
+  audit: 'The audit trail: who did what, when, how and why (admins)',
+  settings: 'Server settings (admins)',
 } as const
 export type Group = keyof typeof GROUPS
 
@@ -40,6 +48,8 @@ export interface AppServices {
   runner: PushRunner
   /** Connector types this server can run (the built-in webhook, plus plugins). */
   connectorTypes: readonly ConnectorType[]
+  /** Credentials: who a request is, sessions, the audit trail (auth/). */
+  accounts: AccountServices
 }
 
 export interface RouteContext<P, Q, B> {
@@ -49,6 +59,8 @@ export interface RouteContext<P, Q, B> {
   body: B
   services: AppServices
   url: URL
+  /** Who is calling, through which channel, with which request id and comment. */
+  auth: RequestAuth
 }
 
 export interface ResponseSpec {
@@ -132,6 +144,17 @@ interface _RouteBase<P extends z.ZodObject | undefined, Q extends z.ZodObject | 
   path: string
   group: Group
   operationId: string
+  /**
+   * Who may call it (auth/permissions.ts): checked before the request is read,
+   * shown in the OpenAPI document. Required, so a route without one does not compile.
+   */
+  permission: Permission
+  /**
+   * Whether a successful call is an entry of the audit trail: by default every
+   * method but GET. False for a POST that changes nothing (a search); true for a
+   * GET worth knowing about (a backup downloaded).
+   */
+  audit?: boolean | undefined
   summary: string
   description?: string | undefined
   params?: P

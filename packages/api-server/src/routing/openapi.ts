@@ -3,6 +3,7 @@ import * as z from 'zod'
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from 'zod-openapi'
 import { APP_VERSION } from '../version'
 import { GROUPS, type AnyRoute } from './define-route'
+import { PERMISSIONS, rolesWith } from '../auth/permissions'
 
 /**
  * The OpenAPI 3.1 document, generated from the same route objects that
@@ -22,13 +23,20 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[]): ReturnType<ty
       license: { name: 'MIT', identifier: 'MIT' },
       description:
         'A local service over a library of electronic components. Errors are RFC 9457 application/problem+json. ' +
-        'On loopback no key is needed; off loopback send `Authorization: Bearer <key>`.',
+        'Credentials: on loopback with no account, none are needed (one person’s laptop); once an account exists, or off loopback, ' +
+        'every operation but health and sign-in needs one: a token or the API key as `Authorization: Bearer <token>` (or `Token <token>`), ' +
+        'or the session cookie of a sign-in. Each operation says the permission it needs (`x-permission`) and which roles hold it.',
     },
     // Relative: the document describes the server it is served by (the paths carry /api).
     servers: [{ url: '/', description: 'This complib server' }],
     tags: Object.entries(GROUPS).map(([name, description]) => ({ name, description })),
-    components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'Required when the server listens off loopback' } } },
-    security: [{}, { apiKey: [] }],
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'An API token (`clt_…`, POST /api/tokens) or the server’s API key; `Token <token>` is accepted too' },
+        session: { type: 'apiKey', in: 'cookie', name: 'complib_session', description: 'The session a sign-in starts (POST /api/auth/login)' },
+      },
+    },
+    security: [{ bearer: [] }, { session: [] }],
     paths,
   })
 }
@@ -46,11 +54,15 @@ function _operation(route: AnyRoute): ZodOpenApiOperationObject {
     const status = String(ERROR_STATUS[code]) as '400'
     responses[status] ??= { description: _errorDescription(code), content: { 'application/problem+json': { schema: Problem } } }
   }
+  const notes = [route.description, route.method === 'PATCH' ? MERGE_PATCH_NOTE : undefined, _permissionNote(route)]
   return {
     operationId: route.operationId,
     summary: route.summary,
-    ...(route.description || route.method === 'PATCH' ? { description: [route.description, route.method === 'PATCH' ? MERGE_PATCH_NOTE : undefined].filter(Boolean).join('\n\n') } : {}),
+    description: notes.filter(Boolean).join('\n\n'),
     tags: [route.group],
+    // Who may call it, read by tools and by the test that walks every operation with every role.
+    'x-permission': route.permission,
+    ...(route.permission === 'public' ? { security: [] } : {}),
     ...(route.params || route.query || route.ifMatch
       ? {
           requestParams: {
@@ -99,8 +111,8 @@ function _headers(headers: Record<string, { description: string }>) {
 }
 
 function _errorCodes(route: AnyRoute): ErrorCode[] {
-  // Every route refuses unknown query parameters (400) and, with an API key set, a missing key (401).
-  const codes = new Set<ErrorCode>(['VALIDATION_FAILED', 'UNAUTHORIZED', ...(route.errors ?? [])])
+  // Every route refuses unknown query parameters (400); every one that needs a credential, a missing one (401) and too few rights (403).
+  const codes = new Set<ErrorCode>(['VALIDATION_FAILED', ...(route.permission === 'public' ? [] : (['UNAUTHORIZED', 'FORBIDDEN'] as const)), ...(route.errors ?? [])])
   if (route.params) codes.add('NOT_FOUND')
   if (route.ifMatch) codes.add('PRECONDITION_FAILED')
   if (route.body || route.rawBody) {
@@ -120,9 +132,9 @@ function _errorDescription(code: ErrorCode): string {
     case 400:
       return 'Invalid input: the problem names each offending field in `errors`'
     case 401:
-      return 'An API key is required (off loopback) and was missing or wrong'
+      return 'A credential is needed (an account exists, or the server listens off loopback) and was missing, wrong, expired or revoked'
     case 403:
-      return 'Refused: sent from a page of another origin, or to a Host that is not this server (decisions 1000 and 1002)'
+      return 'Refused: the credential lacks the permission, or the request came from a page of another origin or to a Host that is not this server (decisions 1000 and 1002)'
     case 404:
       return 'No such record'
     case 409:
@@ -138,4 +150,11 @@ function _errorDescription(code: ErrorCode): string {
     default:
       return code
   }
+}
+
+/** The line each operation carries about who may call it. */
+function _permissionNote(route: AnyRoute): string {
+  if (route.permission === 'public') return '**Who may call it:** anyone, without a credential.'
+  const roles = rolesWith(route.permission)
+  return `**Who may call it:** \`${route.permission}\` (${PERMISSIONS[route.permission].toLowerCase()}): ${roles.join(', ')}; tokens whose scope reaches that role.`
 }

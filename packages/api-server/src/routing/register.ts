@@ -1,4 +1,4 @@
-import { ComplibError, fromZodError } from '@complib/core'
+import { ComplibError, fromZodError, isId, ID_PREFIXES, withChange, type IdKind } from '@complib/core'
 import { getRouterParams, type H3, type H3Event } from 'h3'
 import * as z from 'zod'
 import type { AnyRoute, AppServices } from './define-route'
@@ -15,14 +15,23 @@ export function registerRoutes(app: H3, routes: readonly AnyRoute[], services: A
     const status = successStatus(route)
     // Unknown query parameters are errors, not silently ignored typos.
     const query = route.query ? route.query.strict() : undefined
+    const audited = route.audit ?? route.method !== 'GET'
     const handle = async (event: H3Event) => {
+      // Who is calling comes first: a caller without the permission learns nothing of the input's rules.
+      const auth = await services.accounts.authorize(event, route)
       // h3 parses the URL once (lazily, srvx FastURL); no second parse per request.
       const url = event.url
       const params = route.params ? _parse(route.params, getRouterParams(event, { decode: true }), 'path') : undefined
       const parsedQuery = query ? _parse(query, queryObject(url), 'query') : _rejectQuery(url)
       const body = route.body ? _parse(route.body, await readJsonBody(event.req, route.bodyLimit ?? DEFAULT_BODY_LIMIT), 'body') : undefined
-      const result = await route.handler({ event, params, query: parsedQuery, body, services, url })
-      return toResponse(result, status)
+      // Every write the handler makes records who made it and why (core's change context).
+      const change = { actor: auth.principal.actor, channel: auth.channel, requestId: auth.requestId, comment: auth.comment }
+      const result = await withChange(change, () => route.handler({ event, params, query: parsedQuery, body, services, url, auth }))
+      const response = toResponse(result, status)
+      if (audited && response.status < 300) {
+        await services.accounts.audit.record(change, route.operationId, auth.auditTarget ?? _target(params), { status: response.status, ...auth.auditDetails })
+      }
+      return response
     }
     app.on(route.method, toH3Path(route.path), handle)
     // HEAD is GET without the body (RFC 9110 §9.3.2): the same status and headers.
@@ -99,3 +108,16 @@ function _rejectQuery(url: URL): undefined {
   }
   return undefined
 }
+
+/** The record a request acted on, from its path: the first parameter that is an id. */
+function _target(params: unknown): { type: string; id: string } | null {
+  if (!params || typeof params !== 'object') return null
+  for (const value of Object.values(params)) {
+    if (typeof value !== 'string') continue
+    const kind = _KIND_BY_PREFIX.get(value.slice(0, value.indexOf('_')))
+    if (kind && isId(kind, value)) return { type: kind, id: value }
+  }
+  return null
+}
+
+const _KIND_BY_PREFIX = new Map(Object.entries(ID_PREFIXES).map(([kind, prefix]) => [prefix as string, kind as IdKind]))

@@ -16,7 +16,7 @@ vi.mock('node:crypto', async (importOriginal) => {
     },
   }
 })
-const { isAuthorized } = await import('../../src/auth')
+const { isAuthorized } = await import('../../src/auth/api-key')
 
 const KEY = 'k3y-with-some-length-0123456789abcdef'
 

@@ -1,6 +1,7 @@
 import * as z from 'zod'
 import { idSchema } from '../ids'
 import { ComponentStatus } from '../status'
+import { Actor, Channel } from './account'
 import { Description, LinkSummary, Name, QueryBoolean, PageQuery, Timestamp, identifierSchema, recordFields } from './common'
 
 /** A parameter as embedded in a component: `{ type, value, unit? }`. `value` is text (e.g. `10k`). */
@@ -146,6 +147,10 @@ export const ComponentHistoryEntry = z
     at: Timestamp,
     changes: z.array(z.string()).meta({ description: 'Names of the fields that changed' }),
     snapshot: Component,
+    actor: Actor.nullable().meta({ description: 'Who made the change; null for changes made before accounts were recorded' }),
+    channel: Channel.nullable(),
+    comment: z.string().nullable().meta({ description: 'The comment sent with the write (`Complib-Comment`)' }),
+    revertedTo: z.int().nullable().meta({ description: 'Set when this version restored an older one' }),
   })
   .meta({ id: 'ComponentHistoryEntry' })
 export type ComponentHistoryEntry = z.infer<typeof ComponentHistoryEntry>
@@ -186,3 +191,7 @@ export type ComponentChanges = z.infer<typeof ComponentChanges>
 /** Body of `POST /api/components/:id/duplicate`. */
 export const ComponentDuplicate = z.strictObject({ name: z.string().trim().min(1).max(200).optional(), ipn: Ipn.optional() }).meta({ id: 'ComponentDuplicate' })
 export type ComponentDuplicate = z.input<typeof ComponentDuplicate>
+
+/** Body of `POST /api/components/:id/revert`. */
+export const ComponentRevert = z.strictObject({ version: z.int().min(1).meta({ description: 'The version to make again (see the history)' }) }).meta({ id: 'ComponentRevert' })
+export type ComponentRevert = z.infer<typeof ComponentRevert>

@@ -8,6 +8,9 @@ import type { Mpn, MpnResolveResult } from '../schemas/mpn'
 import type { Parameter, ParameterType, ParametricCondition } from '../schemas/parameter'
 import type { RunBatch, RunDetail, Run } from '../schemas/run'
 import type { Tag } from '../schemas/tag'
+import type { Actor, ApiToken, Channel, Role, TokenScope, User } from '../schemas/account'
+import type { AuditEntry, AuditQuery, AuditVerification } from '../schemas/audit'
+import type { Settings, SettingsPatch } from '../schemas/settings'
 import type { SuggestEntity, Suggestion } from '../schemas/search'
 import type { LibraryStats } from '../schemas/system'
 
@@ -78,6 +81,11 @@ export interface StorageSession {
   readonly runs: RunStore
   readonly jobs: DocumentStore<JobRecord>
   readonly imports: DocumentStore<ImportRecord>
+  readonly users: UserStore
+  readonly authSessions: AuthSessionStore
+  readonly tokens: TokenStore
+  readonly audit: AuditStore
+  readonly settings: SettingsStore
   /** Counts for `GET /api/stats`. */
   stats(): Promise<LibraryStats>
 }
@@ -150,6 +158,15 @@ export interface ComponentStore {
   nextIpn(prefix?: string): Promise<string>
   /** Newest first. */
   history(id: string, page: PageOptions): Promise<Page<ComponentHistoryEntry>>
+  /**
+   * Makes the component's fields (not its attachments or stock) what they were
+   * at `version`, as a new version whose history entry has `revertedTo`.
+   * NOT_FOUND for an unknown version; CONFLICT naming the field when that
+   * state cannot be made again now (its ipn taken since, a symbol or footprint
+   * deleted since); INVALID_TRANSITION for a status the lifecycle forbids.
+   * A version equal to the current fields still makes a new version.
+   */
+  revert(id: string, version: number, options?: WriteOptions): Promise<Component>
   /** The change feed: entries with `seq > since`, oldest first. */
   changes(since: number, limit: number): Promise<{ items: ComponentChange[]; lastSeq: number }>
   /** Categories of non-deleted components with how many each holds, by name. */
@@ -346,6 +363,8 @@ export interface RunCreate {
    * servers sharing a database start one run per tick.
    */
   scheduledFor?: string | undefined
+  /** Who started it (null or left out: a scheduled run). */
+  startedBy?: Actor | null | undefined
 }
 
 export type RunPatch = Partial<Pick<Run, 'status' | 'error' | 'startedAt' | 'finishedAt' | 'resumedAt' | 'batchesSucceeded' | 'batchesFailed' | 'entitiesSent' | 'entitiesSkipped'>> & {
@@ -397,4 +416,116 @@ export interface DocumentStore<T extends DocumentRecord> {
   get(id: string): Promise<T>
   update(id: string, patch: { status?: string; data?: T['data'] }, options?: WriteOptions): Promise<T>
   delete(id: string): Promise<void>
+}
+
+/** An account with what signing in checks: never sent over the API. */
+export interface UserCredentials {
+  user: User
+  passwordHash: string
+}
+
+export interface UserStore {
+  /** By user name. */
+  list(query: PageOptions & { q?: string | undefined }): Promise<Page<User>>
+  get(id: string): Promise<User>
+  /** Null for an unknown name (disabled accounts too: the caller says why it refuses). */
+  findCredentials(username: string): Promise<UserCredentials | null>
+  /** The stored hash of a user's password (NOT_FOUND for an unknown id). */
+  passwordHash(id: string): Promise<string>
+  /** CONFLICT (field `username`) when the name is taken. */
+  create(input: { username: string; displayName: string; role: Role; passwordHash: string }): Promise<User>
+  /** A new password hash also ends every session of the user (authSessions) in the same transaction. */
+  update(id: string, patch: { displayName?: string; role?: Role; disabled?: boolean; passwordHash?: string }, options?: WriteOptions): Promise<User>
+  /** Sets lastLoginAt (no new version). */
+  recordLogin(id: string, at: string): Promise<void>
+  /** How many accounts exist, disabled ones included: the server asks for credentials once there is one. */
+  count(): Promise<number>
+}
+
+/** A sign-in session as stored: its id is kept only as a hash. */
+export interface AuthSession {
+  idHash: string
+  userId: string
+  createdAt: string
+  lastSeenAt: string
+  expiresAt: string
+}
+
+export interface AuthSessionStore {
+  create(input: { idHash: string; userId: string; createdAt: string; expiresAt: string }): Promise<AuthSession>
+  /**
+   * The session and its user, or null when there is none, it is past
+   * `expiresAt`, or it was last seen before `idleSince`. One statement: every
+   * request signed in through the web interface reads it.
+   */
+  resolve(idHash: string, now: string, idleSince: string): Promise<{ session: AuthSession; user: User } | null>
+  /** Sets lastSeenAt (callers do it at most about once a minute per session). */
+  touch(idHash: string, at: string): Promise<void>
+  delete(idHash: string): Promise<void>
+  /** Ends every session of a user (but `exceptIdHash`): on a password change, a reset, a disable. */
+  deleteForUser(userId: string, exceptIdHash?: string | undefined): Promise<number>
+  /** Removes sessions past their end or idle since `idleSince`; returns how many. */
+  prune(now: string, idleSince: string): Promise<number>
+}
+
+/** A token as stored: the hash of its secret, never the secret. */
+export interface TokenCreateInput {
+  name: string
+  scope: TokenScope
+  ownerId: string
+  /** SHA-256 (hex) of the whole token. */
+  hash: string
+  prefix: string
+  expiresAt: string | null
+}
+
+export interface TokenStore {
+  create(input: TokenCreateInput): Promise<ApiToken>
+  /** Newest first; one owner's, or everyone's when `ownerId` is undefined. */
+  list(query: PageOptions & { ownerId?: string | undefined }): Promise<Page<ApiToken>>
+  get(id: string): Promise<ApiToken>
+  /**
+   * The token with this hash and its owner, or null when there is none. Expiry
+   * and a disabled owner are the caller's to judge (it says why it refuses).
+   * One statement: every request with a token reads it.
+   */
+  resolve(hash: string): Promise<{ token: ApiToken; owner: User } | null>
+  /** Sets lastUsedAt (callers do it at most about once a minute per token). */
+  touch(id: string, at: string): Promise<void>
+  /** Revokes: the token is gone. NOT_FOUND when unknown. */
+  delete(id: string): Promise<void>
+}
+
+/** What a caller gives to append to the audit trail; seq, time and hashes are the store's. */
+export interface AuditInput {
+  actor: Actor
+  channel: Channel
+  requestId: string | null
+  action: string
+  target: { type: string; id: string } | null
+  comment: string | null
+  details: Record<string, unknown> | null
+  /** Defaults to now. */
+  at?: string | undefined
+}
+
+export interface AuditStore {
+  /** Appends one entry, chained to the last by hash (under the write lock, so servers sharing the database make one chain). */
+  append(entry: AuditInput): Promise<AuditEntry>
+  /** Newest first, filtered. */
+  list(query: AuditQuery): Promise<Page<AuditEntry>>
+  /** Walks the chain from the oldest kept entry. */
+  verify(): Promise<AuditVerification>
+  /**
+   * Removes the entries older than `before` and appends `entry` (the pruning,
+   * with how many went in its details) in the same transaction; the oldest kept
+   * entry's prevHash anchors the rest.
+   */
+  prune(before: string, entry: AuditInput): Promise<{ removed: number; entry: AuditEntry }>
+}
+
+export interface SettingsStore {
+  /** The defaults (DEFAULT_SETTINGS) until an admin changes one. */
+  get(): Promise<Settings>
+  update(patch: SettingsPatch): Promise<Settings>
 }

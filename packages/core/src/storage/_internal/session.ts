@@ -14,6 +14,12 @@ import { runAccess, runs } from '../stores/run-store'
 import { search, searchAccess } from '../stores/search-store'
 import { stats, statsAccess } from '../stores/stats-store'
 import { tagAccess, tags } from '../stores/tag-store'
+import { userAccess, users } from '../stores/user-store'
+import { authSessionAccess, authSessions } from '../stores/auth-session-store'
+import { tokenAccess, tokens } from '../stores/token-store'
+import { auditAccess, audit } from '../stores/audit-store'
+import { settingsAccess, settings } from '../stores/settings-store'
+import { currentChange, withChange, type ChangeContext } from '../../change-context'
 import type { StorageSession } from '../types'
 
 /**
@@ -38,6 +44,11 @@ export const STORES = {
   runs: { repo: runs, access: runAccess },
   jobs: { repo: documents('jobs'), access: documentAccess },
   imports: { repo: documents('imports'), access: documentAccess },
+  users: { repo: users, access: userAccess },
+  authSessions: { repo: authSessions, access: authSessionAccess },
+  tokens: { repo: tokens, access: tokenAccess },
+  audit: { repo: audit, access: auditAccess },
+  settings: { repo: settings, access: settingsAccess },
 }
 
 /**
@@ -58,7 +69,12 @@ export function bindSession(run: Runner): StorageSession {
       // The declarations are checked against the contract at compile time; a method of the repo
       // beyond the contract would have none.
       if (kind === undefined) throw new Error(`[storage] ${name} declares no access (stores/repo.ts, Access)`)
-      bound[method] = (...args: unknown[]) => run((ex) => fn(ex, ...args), kind, name)
+      // The change context (who writes, and why) is taken where the call is made and set
+      // again where it runs: an engine may run it from a queue, outside the caller's context.
+      bound[method] = (...args: unknown[]) => {
+        const change = currentChange()
+        return run((ex) => (change ? withChange(change, () => fn(ex, ...args)) : fn(ex, ...args)), kind, name)
+      }
     }
     session[group] = bound
   }
@@ -77,7 +93,7 @@ export interface AtomicSqlExecutor extends SqlExecutor {
  * transaction can go on. A call that was not awaited still lands inside the
  * transaction; one made after it ended fails loudly instead of writing outside it.
  */
-export async function inTransaction<T>(ex: AtomicSqlExecutor, fn: (tx: StorageSession) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(ex: AtomicSqlExecutor, fn: (tx: StorageSession) => Promise<T>, change: ChangeContext | undefined): Promise<T> {
   let open = true
   let tail: Promise<unknown> = Promise.resolve()
   const session = bindSession((f) => {
@@ -87,7 +103,8 @@ export async function inTransaction<T>(ex: AtomicSqlExecutor, fn: (tx: StorageSe
     return call
   })
   try {
-    const result = await fn(session)
+    // `change` is the caller's context, taken when it called transaction(): the engine may run this later, from its queue.
+    const result = await (change ? withChange(change, () => fn(session)) : fn(session))
     await tail
     return result
   } finally {

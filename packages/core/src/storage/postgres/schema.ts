@@ -368,6 +368,67 @@ const MIGRATIONS: readonly string[] = [
   ALTER INDEX tags_trgm SET (fastupdate = off);
   SELECT gin_clean_pending_list(i::regclass) FROM unnest(ARRAY['components_words', 'components_trgm', 'mpns_words', 'mpns_trgm', 'tags_trgm']) AS i;
   `,
+  // Accounts, sign-in sessions, API tokens, the audit trail and server settings, as in
+  // sqlite/schema.ts (decision 1500).
+  /* sql */ `
+  CREATE TABLE users (
+    id text PRIMARY KEY,
+    username text NOT NULL UNIQUE,
+    display_name text NOT NULL,
+    role text NOT NULL,
+    password_hash text NOT NULL,
+    disabled integer NOT NULL DEFAULT 0,
+    last_login_at text,
+    created_at text NOT NULL,
+    updated_at text NOT NULL,
+    version integer NOT NULL
+  );
+  CREATE TABLE auth_sessions (
+    id_hash text PRIMARY KEY,
+    user_id text NOT NULL REFERENCES users (id),
+    created_at text NOT NULL,
+    last_seen_at text NOT NULL,
+    expires_at text NOT NULL
+  );
+  CREATE INDEX auth_sessions_user ON auth_sessions (user_id);
+  CREATE TABLE api_tokens (
+    id text PRIMARY KEY,
+    name text NOT NULL,
+    scope text NOT NULL,
+    owner_id text NOT NULL REFERENCES users (id),
+    hash text NOT NULL UNIQUE,
+    prefix text NOT NULL,
+    created_at text NOT NULL,
+    expires_at text,
+    last_used_at text
+  );
+  CREATE INDEX api_tokens_owner ON api_tokens (owner_id, created_at);
+  CREATE TABLE audit_log (
+    seq bigint PRIMARY KEY,
+    at text NOT NULL,
+    actor_kind text NOT NULL,
+    actor_id text,
+    actor_name text NOT NULL,
+    channel text NOT NULL,
+    request_id text,
+    action text NOT NULL,
+    target_type text,
+    target_id text,
+    comment text,
+    details text,
+    prev_hash text NOT NULL,
+    hash text NOT NULL
+  );
+  CREATE INDEX audit_log_at ON audit_log (at);
+  CREATE INDEX audit_log_action ON audit_log (action, seq);
+  CREATE INDEX audit_log_target ON audit_log (target_id, seq);
+  CREATE INDEX audit_log_actor ON audit_log (actor_id, seq);
+  CREATE TABLE settings (key text PRIMARY KEY, value text NOT NULL, updated_at text NOT NULL);
+  ALTER TABLE component_events
+    ADD COLUMN actor_kind text, ADD COLUMN actor_id text, ADD COLUMN actor_name text, ADD COLUMN channel text,
+    ADD COLUMN comment text, ADD COLUMN request_id text, ADD COLUMN reverted_to integer;
+  ALTER TABLE runs ADD COLUMN started_by text;
+  `,
 ]
 
 /** The lock key that serialises migrations (and writes: see engine.ts) across servers. */

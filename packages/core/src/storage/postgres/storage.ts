@@ -1,5 +1,6 @@
 import { ComplibError } from '../../errors'
 import { defineStorage } from '../define'
+import { currentChange } from '../../change-context'
 import { bindSession, inTransaction } from '../_internal/session'
 import type { RunClaims } from './claims'
 import type { PostgresDatabase } from './engine'
@@ -56,7 +57,8 @@ export async function createPostgresStorage(options: PostgresStorageOptions): Pr
     database: db,
     ...root,
     transaction<T>(fn: (tx: StorageSession) => Promise<T>): Promise<T> {
-      return db.run((ex) => inTransaction(ex, fn))
+      const change = currentChange()
+      return db.run((ex) => inTransaction(ex, fn, change))
     },
     backup() {
       return Promise.reject(

@@ -389,6 +389,73 @@ const MIGRATIONS: ReadonlyArray<Migration> = [
   // Categories as records (decision 0408): a tree of names with ids, made from the
   // paths components hold (addCategoryRecords).
   addCategoryRecords,
+  // Accounts, sign-in sessions, API tokens, the audit trail and server settings
+  // (decision 1500). Sessions and tokens keep only a hash of their secret; the
+  // audit trail's seq is given by the store (it is part of each entry's hash).
+  // History events record who made them and why.
+  [
+    `CREATE TABLE users (
+      id TEXT PRIMARY KEY,
+      username TEXT NOT NULL UNIQUE,
+      display_name TEXT NOT NULL,
+      role TEXT NOT NULL,
+      password_hash TEXT NOT NULL,
+      disabled INTEGER NOT NULL DEFAULT 0,
+      last_login_at TEXT,
+      created_at TEXT NOT NULL,
+      updated_at TEXT NOT NULL,
+      version INTEGER NOT NULL
+    )`,
+    `CREATE TABLE auth_sessions (
+      id_hash TEXT PRIMARY KEY,
+      user_id TEXT NOT NULL REFERENCES users (id),
+      created_at TEXT NOT NULL,
+      last_seen_at TEXT NOT NULL,
+      expires_at TEXT NOT NULL
+    )`,
+    'CREATE INDEX auth_sessions_user ON auth_sessions (user_id)',
+    `CREATE TABLE api_tokens (
+      id TEXT PRIMARY KEY,
+      name TEXT NOT NULL,
+      scope TEXT NOT NULL,
+      owner_id TEXT NOT NULL REFERENCES users (id),
+      hash TEXT NOT NULL UNIQUE,
+      prefix TEXT NOT NULL,
+      created_at TEXT NOT NULL,
+      expires_at TEXT,
+      last_used_at TEXT
+    )`,
+    'CREATE INDEX api_tokens_owner ON api_tokens (owner_id, created_at)',
+    `CREATE TABLE audit_log (
+      seq INTEGER PRIMARY KEY,
+      at TEXT NOT NULL,
+      actor_kind TEXT NOT NULL,
+      actor_id TEXT,
+      actor_name TEXT NOT NULL,
+      channel TEXT NOT NULL,
+      request_id TEXT,
+      action TEXT NOT NULL,
+      target_type TEXT,
+      target_id TEXT,
+      comment TEXT,
+      details TEXT,
+      prev_hash TEXT NOT NULL,
+      hash TEXT NOT NULL
+    )`,
+    'CREATE INDEX audit_log_at ON audit_log (at)',
+    'CREATE INDEX audit_log_action ON audit_log (action, seq)',
+    'CREATE INDEX audit_log_target ON audit_log (target_id, seq)',
+    'CREATE INDEX audit_log_actor ON audit_log (actor_id, seq)',
+    'CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL, updated_at TEXT NOT NULL)',
+    'ALTER TABLE component_events ADD COLUMN actor_kind TEXT',
+    'ALTER TABLE component_events ADD COLUMN actor_id TEXT',
+    'ALTER TABLE component_events ADD COLUMN actor_name TEXT',
+    'ALTER TABLE component_events ADD COLUMN channel TEXT',
+    'ALTER TABLE component_events ADD COLUMN comment TEXT',
+    'ALTER TABLE component_events ADD COLUMN request_id TEXT',
+    'ALTER TABLE component_events ADD COLUMN reverted_to INTEGER',
+    'ALTER TABLE runs ADD COLUMN started_by TEXT',
+  ],
 ]
 
 /**

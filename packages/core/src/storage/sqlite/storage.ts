@@ -5,6 +5,7 @@ import { Readable } from 'node:stream'
 import { defineStorage } from '../define'
 import { SqliteDatabase } from './engine/database'
 import { migrate } from './schema'
+import { currentChange } from '../../change-context'
 import { bindSession, inTransaction } from '../_internal/session'
 import type { Storage, StorageSession } from '../types'
 
@@ -43,7 +44,8 @@ export async function createSqliteStorage(options: SqliteStorageOptions = {}): P
     database: db,
     ...root,
     transaction<T>(fn: (tx: StorageSession) => Promise<T>): Promise<T> {
-      return db.run((ex) => inTransaction(ex, fn))
+      const change = currentChange()
+      return db.run((ex) => inTransaction(ex, fn, change))
     },
     async backup() {
       const folder = mkdtempSync(join(options.dir ?? tmpdir(), '.backup-'))
