@@ -1,5 +1,6 @@
 import * as z from 'zod'
 import { idSchema } from '../ids'
+import { Actor } from './account'
 import { Timestamp } from './common'
 
 export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const
@@ -43,6 +44,7 @@ export const Run = z
     id: idSchema('run'),
     connectorId: idSchema('connector'),
     trigger: z.enum(['manual', 'cron', 'test']),
+    startedBy: Actor.nullable().meta({ description: 'Who started the run; null for a scheduled run and for runs from before accounts were recorded' }),
     status: RunStatus,
     total: z.int().meta({ description: 'Components frozen at the start of the run' }),
     batchesTotal: z.int(),

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe } from 'vitest'
 import type { Storage } from '../storage/types'
 import { attachmentStoreSuite } from './storage/attachment-store'
+import { auditStoreSuite } from './storage/audit-store'
 import { authSessionStoreSuite } from './storage/auth-session-store'
 import { categoryStoreSuite } from './storage/category-store'
 import { componentStoreSuite } from './storage/component-store'
@@ -68,5 +69,6 @@ export function testStorage(name: string, factory: StorageFactory): void {
     authSessionStoreSuite(get)
     tokenStoreSuite(get)
     settingsStoreSuite(get)
+    auditStoreSuite(get)
   })
 }

@@ -1,3 +1,4 @@
+import { currentChange } from '../../change-context'
 import { ComplibError } from '../../errors'
 import type { Component } from '../../schemas/component'
 import type { Dialect, SqlExecutor, SqlParam } from '../_internal/sql-executor'
@@ -237,6 +238,25 @@ export async function loadComponent(ex: SqlExecutor, id: string, includeDeleted 
 
 export type ComponentEventOp = 'create' | 'update' | 'delete' | 'restore' | 'purge'
 
+/**
+ * The INSERT of a history event: component_id, op, version, at, changes,
+ * snapshot, then who made it and why (changeValues).
+ */
+export const EVENT_INSERT = `INSERT INTO component_events (component_id, op, version, at, changes, snapshot, actor_kind, actor_id, actor_name, channel, comment, request_id, reverted_to)
+  VALUES (${placeholders(13)})`
+
+/**
+ * The attribution of a history event, from the change context of the call
+ * (change-context.ts): actor_kind, actor_id, actor_name, channel, comment,
+ * request_id, reverted_to. All NULL without one (a write made outside a
+ * request, such as a test's or an import's own).
+ */
+export function changeValues(): SqlParam[] {
+  const change = currentChange()
+  if (!change) return [null, null, null, null, null, null, null]
+  return [change.actor.kind, change.actor.id, change.actor.name, change.channel, change.comment, change.requestId, change.revertedTo ?? null]
+}
+
 /** Column assignments for touchComponent to make in its own UPDATE of the row: `column = ?` and the values. */
 export interface ComponentSets {
   columns: string[]
@@ -283,13 +303,14 @@ export async function touchComponent(
   }
   if (!row) throw notFound('component', id)
   const component = JSON.parse(row.json) as Component
-  await ex.run('INSERT INTO component_events (component_id, op, version, at, changes, snapshot) VALUES (?, ?, ?, ?, ?, ?)', [
+  await ex.run(EVENT_INSERT, [
     id,
     op,
     component.version,
     at,
     JSON.stringify(changes),
     JSON.stringify(component),
+    ...changeValues(),
   ])
   await ex.dialect.reindexComponent(ex, id)
   return component
@@ -298,21 +319,21 @@ export async function touchComponent(
 /** touchComponent of a change whose next view the caller gives: the row's UPDATE and the event, no view built. */
 async function _touchKnown(ex: SqlExecutor, id: string, op: ComponentEventOp, changes: readonly string[], at: string, sets: ComponentSets, next: Component): Promise<Component> {
   const snapshot = JSON.stringify(next)
-  const event = [id, op, next.version, at, JSON.stringify(changes), snapshot]
+  const event = [id, op, next.version, at, JSON.stringify(changes), snapshot, ...changeValues()]
   const update = `UPDATE components SET ${[...sets.columns, 'version = version + 1', 'updated_at = ?'].join(', ')} WHERE id = ? AND version = ?`
   const values = [...sets.values, at, id, next.version - 1]
   let changed: number
   if (ex.dialect.writableCte) {
     // One statement: the event's trigger sets view_seq once the UPDATE has run (AFTER triggers fire at the statement's end).
     const row = await ex.get<{ n: number }>(
-      `WITH e AS (INSERT INTO component_events (component_id, op, version, at, changes, snapshot) VALUES (?, ?, ?, ?, ?, ?)), u AS (${update} RETURNING 1)
+      `WITH e AS (${EVENT_INSERT}), u AS (${update} RETURNING 1)
        SELECT count(*) AS n FROM u`,
       [...event, ...values],
     )
     changed = Number(row?.n ?? 0)
   } else {
     changed = (await ex.run(update, values)).changes
-    if (changed === 1) await ex.run('INSERT INTO component_events (component_id, op, version, at, changes, snapshot) VALUES (?, ?, ?, ?, ?, ?)', event)
+    if (changed === 1) await ex.run(EVENT_INSERT, event)
   }
   // The caller read the row at version - 1 in this transaction, under the write lock: a miss is a bug, not a race.
   if (changed !== 1) throw new Error(`[storage] component ${id} is not at version ${next.version - 1} as read`)

@@ -1,13 +1,29 @@
+import { currentChange, withChange, type ChangeContext } from '../../change-context'
+import { ComplibError } from '../../errors'
 import { foldKey } from '../../identifiers'
 import { createId } from '../../ids'
+import type { Actor, Channel } from '../../schemas/account'
 import type { Component, ComponentChange, ComponentCreateParsed, ComponentHistoryEntry, ComponentPatchParsed } from '../../schemas/component'
 import { assertTransition } from '../../status'
 import type { SqlExecutor } from '../_internal/sql-executor'
 import type { ComponentStore } from '../types'
 import { checkVersion, conflict, decodeCursor, encodeCursor, notFound, now } from './_shared'
 import { ensureCategoryPath } from './category-store'
-import { setLinks, setMpns, setParameters, setTags } from './component-children'
-import { deletedComponent, loadComponent, loadComponentJsonList, readComponentsForDelivery, rereadComponentsForDelivery, VIEW_OF_ROW, loadComponentList, requireComponentRow, requireComponentWithView, touchComponent } from './component-core'
+import { LINK_TABLES, type LinkKind, setLinks, setMpns, setParameters, setTags } from './component-children'
+import {
+  changeValues,
+  deletedComponent,
+  EVENT_INSERT,
+  loadComponent,
+  loadComponentJsonList,
+  readComponentsForDelivery,
+  rereadComponentsForDelivery,
+  VIEW_OF_ROW,
+  loadComponentList,
+  requireComponentRow,
+  requireComponentWithView,
+  touchComponent,
+} from './component-core'
 import { queryComponentIds, queryComponentJsonPage } from './component-query'
 import type { StoreAccess, StoreRepo } from './repo'
 
@@ -55,47 +71,28 @@ export const components = {
 
   create: async (ex, input) => await _create(ex, input),
 
-  async update(ex, id, patch, options) {
-    const { row, view: before } = await requireComponentWithView(ex, id)
+  update: async (ex, id, patch, options) => await _update(ex, id, patch, options?.ifVersion, false),
+
+  async revert(ex, id, version, options) {
+    const row = await requireComponentRow(ex, id)
     checkVersion('component', id, row.version, options?.ifVersion)
-    if (patch.status !== undefined) assertTransition(row.status, patch.status)
-    // A path names a category of the tree, made where missing, as its stored names.
-    if (patch.category) patch = { ...patch, category: await ensureCategoryPath(ex, patch.category) }
-    // The same ipn sent back unchanged is no change (a component kept from before foldKey holds no key: identifier-keys.ts).
-    const ipnChanged = patch.ipn !== undefined && patch.ipn !== row.ipn
-    if (ipnChanged) await _assertIpnFree(ex, patch.ipn!, id)
-    const changed = _changedFields(before, patch)
-    if (changed.length === 0) return before
-    const at = now()
-    const fields: string[] = []
-    const values: (string | number | null)[] = []
-    for (const [key, column] of _COLUMNS) {
-      if (patch[key] !== undefined) {
-        fields.push(`${column} = ?`)
-        values.push(patch[key] ?? null)
-      }
+    const event = await ex.get<{ snapshot: string }>(
+      'SELECT snapshot FROM component_events WHERE component_id = ? AND version = ? AND snapshot IS NOT NULL ORDER BY seq DESC LIMIT 1',
+      [id, version],
+    )
+    if (!event) throw new ComplibError('NOT_FOUND', `component ${id} has no version ${version} in its history`)
+    const then = JSON.parse(event.snapshot) as Component
+    const patch: Record<string, unknown> = {}
+    for (const key of _REVERTED) {
+      const value = then[key]
+      // A snapshot from before a field existed leaves that field as it is.
+      if (value !== undefined) patch[key] = key === 'symbols' || key === 'footprints' ? (value as Component['symbols']).map((x) => x.id) : value
     }
-    for (const [key, column] of _FLAGS) {
-      if (patch[key] !== undefined) {
-        fields.push(`${column} = ?`)
-        values.push(patch[key] ? 1 : 0)
-      }
-    }
-    if (ipnChanged) {
-      fields.push('ipn_key = ?')
-      values.push(foldKey(patch.ipn!))
-    }
-    // A patch of the row's own columns knows its next view: the database builds none (touchComponent).
-    if (_CHILDREN.every((key) => patch[key] === undefined)) {
-      const next: Record<string, unknown> = { ...before }
-      for (const [key] of _COLUMNS) if (patch[key] !== undefined) next[key] = patch[key] ?? null
-      for (const [key] of _FLAGS) if (patch[key] !== undefined) next[key] = patch[key]
-      next.updatedAt = at
-      next.version = row.version + 1
-      return await touchComponent(ex, id, 'update', changed, at, { columns: fields, values }, next as Component)
-    }
-    await _writeChildren(ex, id, patch, at)
-    return await touchComponent(ex, id, 'update', changed, at, { columns: fields, values })
+    // Through update (its ipn, status and category rules); a link to an item deleted since cannot be made again: a
+    // conflict with the library as it is now, not a malformed request.
+    for (const kind of ['symbol', 'footprint'] as const) await _assertLinksExist(ex, kind, (patch[LINK_TABLES[kind].field] as string[] | undefined) ?? [])
+    const change: ChangeContext = currentChange() ?? _SYSTEM_CHANGE
+    return await withChange({ ...change, revertedTo: version }, () => _update(ex, id, patch as ComponentPatchParsed, options?.ifVersion, true))
   },
 
   async delete(ex, id, options) {
@@ -118,7 +115,7 @@ export const components = {
     // The data goes (snapshots), the feed keeps its sequence so consumers see create … purge.
     await ex.run(`UPDATE component_events SET snapshot = NULL, changes = '[]' WHERE component_id = ?`, [id])
     await ex.run('DELETE FROM components WHERE id = ?', [id])
-    await ex.run(`INSERT INTO component_events (component_id, op, version, at, changes, snapshot) VALUES (?, 'purge', ?, ?, '[]', NULL)`, [id, row.version, now()])
+    await ex.run(EVENT_INSERT, [id, 'purge', row.version, now(), '[]', null, ...changeValues()])
   },
 
   async duplicate(ex, id, overrides) {
@@ -147,7 +144,8 @@ export const components = {
     const total = (await ex.get<{ n: number }>('SELECT count(*) AS n FROM component_events WHERE component_id = ?', [id]))!.n
     const before = page.cursor ? Number(decodeCursor(page.cursor, 1)[0]) : Number.MAX_SAFE_INTEGER
     const rows = await ex.all<_EventRow>(
-      `SELECT seq, component_id, op, version, at, changes, snapshot FROM component_events WHERE component_id = ? AND seq < ? AND snapshot IS NOT NULL ORDER BY seq DESC LIMIT ?`,
+      `SELECT seq, component_id, op, version, at, changes, snapshot, actor_kind, actor_id, actor_name, channel, comment, reverted_to
+       FROM component_events WHERE component_id = ? AND seq < ? AND snapshot IS NOT NULL ORDER BY seq DESC LIMIT ?`,
       [id, before, page.limit + 1],
     )
     const more = rows.length > page.limit
@@ -160,6 +158,10 @@ export const components = {
       at: r.at,
       changes: JSON.parse(r.changes) as string[],
       snapshot: JSON.parse(r.snapshot!) as Component,
+      actor: r.actor_kind === null ? null : { kind: r.actor_kind, id: r.actor_id, name: r.actor_name ?? '' },
+      channel: r.channel,
+      comment: r.comment,
+      revertedTo: r.reverted_to,
     }))
     return { items, total, nextCursor: more ? encodeCursor([rows.at(-1)!.seq]) : null }
   },
@@ -197,6 +199,7 @@ export const componentAccess = {
   liveIds: 'read',
   create: 'write',
   update: 'write',
+  revert: 'write',
   delete: 'write',
   restore: 'write',
   purge: 'write',
@@ -229,6 +232,12 @@ type _Listed = (typeof _COLUMNS)[number][0] | (typeof _FLAGS)[number][0] | (type
 const _EVERY_FIELD_LISTED: Record<Exclude<keyof ComponentPatchParsed, _Listed>, never> = {}
 void _EVERY_FIELD_LISTED
 
+/** The fields a revert makes again: all a patch takes (children included), not attachments or stock. */
+const _REVERTED = [..._COLUMNS.map(([key]) => key), ..._FLAGS.map(([key]) => key), ..._CHILDREN] as const
+
+/** Who a revert is recorded as when the call carries no change context. */
+const _SYSTEM_CHANGE: ChangeContext = { actor: { kind: 'system', id: null, name: 'system' }, channel: 'system', requestId: null, comment: null }
+
 interface _EventRow {
   seq: number
   component_id: string
@@ -237,6 +246,73 @@ interface _EventRow {
   at: string
   changes: string
   snapshot: string | null
+  actor_kind: Actor['kind'] | null
+  actor_id: string | null
+  actor_name: string | null
+  channel: Channel | null
+  comment: string | null
+  reverted_to: number | null
+}
+
+/**
+ * Applies a patch: checks, writes the row and children, records the event.
+ * With `always` (a revert), a new version even when nothing changed, and only
+ * the fields that changed are written (children rewritten only when they differ).
+ */
+async function _update(ex: SqlExecutor, id: string, patch: ComponentPatchParsed, ifVersion: number | undefined, always: boolean): Promise<Component> {
+  const { row, view: before } = await requireComponentWithView(ex, id)
+  checkVersion('component', id, row.version, ifVersion)
+  if (patch.status !== undefined) assertTransition(row.status, patch.status)
+  // A path names a category of the tree, made where missing, as its stored names.
+  if (patch.category) patch = { ...patch, category: await ensureCategoryPath(ex, patch.category) }
+  // The same ipn sent back unchanged is no change (a component kept from before foldKey holds no key: identifier-keys.ts).
+  const ipnChanged = patch.ipn !== undefined && patch.ipn !== row.ipn
+  if (ipnChanged) await _assertIpnFree(ex, patch.ipn!, id)
+  const changed = _changedFields(before, patch)
+  if (changed.length === 0 && !always) return before
+  if (always) patch = Object.fromEntries(changed.map((key) => [key, patch[key as keyof ComponentPatchParsed]])) as ComponentPatchParsed
+  const at = now()
+  const fields: string[] = []
+  const values: (string | number | null)[] = []
+  for (const [key, column] of _COLUMNS) {
+    if (patch[key] !== undefined) {
+      fields.push(`${column} = ?`)
+      values.push(patch[key] ?? null)
+    }
+  }
+  for (const [key, column] of _FLAGS) {
+    if (patch[key] !== undefined) {
+      fields.push(`${column} = ?`)
+      values.push(patch[key] ? 1 : 0)
+    }
+  }
+  if (ipnChanged && patch.ipn !== undefined) {
+    fields.push('ipn_key = ?')
+    values.push(foldKey(patch.ipn))
+  }
+  // A patch of the row's own columns knows its next view: the database builds none (touchComponent).
+  if (_CHILDREN.every((key) => patch[key] === undefined)) {
+    const next: Record<string, unknown> = { ...before }
+    for (const [key] of _COLUMNS) if (patch[key] !== undefined) next[key] = patch[key] ?? null
+    for (const [key] of _FLAGS) if (patch[key] !== undefined) next[key] = patch[key]
+    next.updatedAt = at
+    next.version = row.version + 1
+    return await touchComponent(ex, id, 'update', changed, at, { columns: fields, values }, next as Component)
+  }
+  await _writeChildren(ex, id, patch, at)
+  return await touchComponent(ex, id, 'update', changed, at, { columns: fields, values })
+}
+
+/** CONFLICT naming the field when a symbol or footprint among `ids` no longer exists. */
+async function _assertLinksExist(ex: SqlExecutor, kind: LinkKind, ids: readonly string[]): Promise<void> {
+  const { items, field } = LINK_TABLES[kind]
+  for (const [i, itemId] of ids.entries()) {
+    if (!await ex.get(`SELECT 1 FROM ${items} WHERE id = ?`, [itemId])) {
+      throw new ComplibError('CONFLICT', `${kind} ${itemId} was deleted since that version: it cannot be linked again`, {
+        errors: [{ path: `body.${field}[${i}]`, message: `${kind} ${itemId} no longer exists` }],
+      })
+    }
+  }
 }
 
 async function _create(ex: SqlExecutor, input: ComponentCreateParsed): Promise<Component> {

@@ -1,5 +1,6 @@
 import { ComplibError } from '../../errors'
 import { createId, deterministicId } from '../../ids'
+import type { Actor } from '../../schemas/account'
 import type { Run, RunBatch, RunDetail } from '../../schemas/run'
 import type { SqlExecutor, SqlParam } from '../_internal/sql-executor'
 import type { RunStore } from '../types'
@@ -22,13 +23,14 @@ export const runs = {
       throw new ComplibError('CONFLICT', `the run of connector ${input.connectorId} for ${input.scheduledFor} was started already`)
     }
     const total = input.batches.reduce((n, b) => n + b.ids.length, 0)
-    await ex.run(`INSERT INTO runs (id, connector_id, trigger, status, total, batches_total, created_at) VALUES (?, ?, ?, 'queued', ?, ?, ?)`, [
+    await ex.run(`INSERT INTO runs (id, connector_id, trigger, status, total, batches_total, created_at, started_by) VALUES (?, ?, ?, 'queued', ?, ?, ?, ?)`, [
       id,
       input.connectorId,
       input.trigger,
       total,
       input.batches.length,
       now(),
+      input.startedBy ? JSON.stringify({ kind: input.startedBy.kind, id: input.startedBy.id, name: input.startedBy.name }) : null,
     ])
     for (const [idx, b] of input.batches.entries()) {
       await ex.run(`INSERT INTO run_batches (run_id, idx, webhook_id, ids, size, status) VALUES (?, ?, ?, ?, ?, 'pending')`, [id, idx, b.webhookId, JSON.stringify(b.ids), b.ids.length])
@@ -119,6 +121,8 @@ interface _Row {
   id: string
   connector_id: string
   trigger: Run['trigger']
+  /** The Actor who started it, as JSON text. */
+  started_by: string | null
   status: Run['status']
   total: number
   batches_total: number
@@ -175,6 +179,7 @@ function _view(r: _Row): Run {
     id: r.id,
     connectorId: r.connector_id,
     trigger: r.trigger,
+    startedBy: r.started_by === null ? null : (JSON.parse(r.started_by) as Actor),
     status: r.status,
     total: r.total,
     batchesTotal: r.batches_total,

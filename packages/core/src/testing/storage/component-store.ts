@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest'
+import { withChange, type ChangeContext } from '../../change-context'
 import type { ComponentListQuery } from '../../schemas/component'
 import type { Storage } from '../../storage/types'
+import { MISSING_COMPONENT } from './_fixtures'
 
 /** UTF-8 bytes as text. */
 const text = (json: Uint8Array) => new TextDecoder().decode(json)
 const q = (over: Partial<ComponentListQuery> = {}): ComponentListQuery => ({ limit: 100, sort: 'id', includeDeleted: false, ...over })
+const ada: ChangeContext = { actor: { kind: 'user', id: 'usr_01JD7W3T9X4QF5B8S2M6K0N1PZ', name: 'ada' }, channel: 'web', requestId: 'req-1', comment: 'datasheet rev C' }
 
 /** Components: create, read, list, change, lifecycle, history and change feed. */
 export function componentStoreSuite(storage: () => Storage): void {
@@ -283,6 +286,79 @@ export function componentStoreSuite(storage: () => Storage): void {
       expect(await storage().components.get(c.id)).toEqual(cleared)
       const copy = await storage().components.duplicate(c.id)
       expect(copy).toMatchObject({ kicadValue: null, excludeFromBom: true, excludeFromBoard: true, excludeFromSim: false })
+    })
+
+    it('records who made each change, how and why, in history; nulls for a change made without a change context', async () => {
+      const s = storage()
+      const c = await s.components.create({ name: 'A' })
+      // A patch of the row's own columns, a patch of children, a delete and a restore: each path writes its event its own way.
+      await withChange(ada, () => s.components.update(c.id, { name: 'B' }))
+      await withChange({ ...ada, channel: 'kicad', comment: null, requestId: null }, () => s.components.update(c.id, { tags: ['t'] }))
+      const bot: ChangeContext = { actor: { kind: 'token', id: 'tok_01JD7W3T9X4QF5B8S2M6K0N1PZ', name: 'ci' }, channel: 'api', requestId: 'req-2', comment: 'sweep' }
+      await withChange(bot, () => s.transaction(async (tx) => await tx.components.delete(c.id)))
+      await s.components.restore(c.id)
+      const history = await s.components.history(c.id, { limit: 10 })
+      expect(history.items.map((h) => [h.version, h.op, h.actor, h.channel, h.comment, h.revertedTo])).toEqual([
+        [5, 'restore', null, null, null, null],
+        [4, 'delete', bot.actor, 'api', 'sweep', null],
+        [3, 'update', ada.actor, 'kicad', null, null],
+        [2, 'update', ada.actor, 'web', 'datasheet rev C', null],
+        [1, 'create', null, null, null, null],
+      ])
+    })
+
+    it('reverts to an older version: its fields back, as a new version recording which one it restored', async () => {
+      const s = storage()
+      const sym = await s.symbols.create({ name: 'R', library: 'Device' })
+      const c = await s.components.create({
+        name: 'R 10k', ipn: 'RES-1', description: 'thick film', category: 'Passives/Resistors', tags: ['smd', 'e96'],
+        parameters: [{ type: 'Resistance', value: '10k', unit: 'Ω' }, { type: 'Package', value: '0603' }], mpns: [{ manufacturer: 'Yageo', partNumber: 'RC0603' }],
+        symbols: [sym.id], kicadValue: '10k', excludeFromBom: true,
+      })
+      await s.components.update(c.id, {
+        name: 'R 22k', ipn: 'RES-2', description: null, status: 'nrnd', category: null, tags: ['tht'], parameters: [], mpns: [],
+        symbols: [], kicadValue: null, excludeFromBom: false, excludeFromSim: true,
+      })
+      const back = await withChange(ada, () => s.components.revert(c.id, 1))
+      const same = (x: typeof c) => ({ ...x, version: 0, updatedAt: '' })
+      expect(same(back)).toEqual(same(c))
+      expect(back.version).toBe(3)
+      expect(await s.components.get(c.id)).toEqual(back)
+      const [reverted] = (await s.components.history(c.id, { limit: 1 })).items
+      expect(reverted).toMatchObject({ version: 3, op: 'update', actor: ada.actor, channel: 'web', comment: ada.comment, revertedTo: 1 })
+      expect(reverted!.changes.sort()).toEqual(['category', 'description', 'excludeFromBom', 'excludeFromSim', 'ipn', 'kicadValue', 'mpns', 'name', 'parameters', 'status', 'symbols', 'tags'])
+      // Without a change context the system is recorded; a version equal to the current fields is still a new version.
+      await s.components.revert(c.id, 3)
+      expect((await s.components.history(c.id, { limit: 1 })).items[0]).toMatchObject({
+        version: 4, changes: [], actor: { kind: 'system', id: null, name: 'system' }, channel: 'system', comment: null, revertedTo: 3,
+      })
+      expect(same(await s.components.get(c.id))).toEqual(same(c))
+    })
+
+    it('refuses a revert the library can no longer take, naming the field, and changes nothing', async () => {
+      const s = storage()
+      const sym = await s.symbols.create({ name: 'R', library: 'Device' })
+      const c = await s.components.create({ name: 'A', ipn: 'X-1', symbols: [sym.id] })
+      await s.components.update(c.id, { name: 'B', ipn: 'X-2' })
+      const taken = await s.components.create({ name: 'C', ipn: 'x-1' })
+      await expect(s.components.revert(c.id, 1)).rejects.toMatchObject({ code: 'CONFLICT', errors: [{ path: 'body.ipn' }] })
+      await s.components.delete(taken.id)
+      await s.components.update(c.id, { symbols: [] })
+      await s.symbols.delete(sym.id)
+      // A symbol deleted since is a conflict with the library now, not a missing record.
+      await expect(s.components.revert(c.id, 1)).rejects.toMatchObject({ code: 'CONFLICT', errors: [{ path: 'body.symbols[0]' }] })
+      await expect(s.components.revert(c.id, 2, { ifVersion: 2 })).rejects.toMatchObject({ code: 'PRECONDITION_FAILED' })
+      await expect(s.components.revert(c.id, 9)).rejects.toMatchObject({ code: 'NOT_FOUND', detail: expect.stringContaining('version 9') })
+      expect(await s.components.get(c.id)).toMatchObject({ name: 'B', ipn: 'X-2', symbols: [], version: 3 })
+      expect((await s.components.history(c.id, { limit: 10 })).total).toBe(3)
+      // The status lifecycle holds: nrnd cannot go back to draft.
+      const d = await s.components.create({ name: 'D', status: 'draft' })
+      await s.components.update(d.id, { status: 'active' })
+      await s.components.update(d.id, { status: 'nrnd' })
+      await expect(s.components.revert(d.id, 1)).rejects.toMatchObject({ code: 'INVALID_TRANSITION' })
+      await expect(s.components.revert(MISSING_COMPONENT, 1)).rejects.toMatchObject({ code: 'NOT_FOUND' })
+      await s.components.delete(d.id)
+      await expect(s.components.revert(d.id, 2)).rejects.toMatchObject({ code: 'NOT_FOUND', detail: expect.stringContaining('was deleted') })
     })
 
     it('duplicates as a draft copy without MPNs', async () => {

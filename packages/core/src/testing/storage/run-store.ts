@@ -57,6 +57,19 @@ export function runStoreSuite(storage: () => Storage): void {
       expect((await s.stats()).runs).toBe(3)
     })
 
+    it('records who started a run: an actor, or null (a scheduled run)', async () => {
+      const s = storage()
+      const c = await _connector(s)
+      const ada = { kind: 'user', id: 'usr_01JD7W3T9X4QF5B8S2M6K0N1PZ', name: 'ada' } as const
+      const manual = await s.runs.create({ connectorId: c.id, trigger: 'manual', batches: [], startedBy: ada })
+      const cron = await s.runs.create({ connectorId: c.id, trigger: 'cron', batches: [] })
+      expect([manual.startedBy, cron.startedBy]).toEqual([ada, null])
+      expect((await s.runs.get(manual.id)).startedBy).toEqual(ada)
+      expect((await s.runs.list(c.id, { limit: 10 })).items.map((r) => r.startedBy)).toEqual([null, ada])
+      await s.runs.update(manual.id, { status: 'running' })
+      expect((await s.runs.listActive()).find((r) => r.id === manual.id)?.startedBy).toEqual(ada)
+    })
+
     it('refuses a run for an unknown connector and stores nothing', async () => {
       const s = storage()
       await expect(s.runs.create({ connectorId: 'con_01JD7W3T9X4QF5B8S2M6K0N1PZ', trigger: 'manual', batches: [] })).rejects.toMatchObject({ code: 'NOT_FOUND' })
