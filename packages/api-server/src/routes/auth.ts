@@ -24,7 +24,7 @@ export const authRoutes = [
       'Sets the `complib_session` cookie (HttpOnly, SameSite=Lax, Secure behind TLS). Failed attempts are recorded and, after a few, ' +
       'slowed per account and per client address: 429 with Retry-After.',
     body: LoginRequest,
-    errors: ['TOO_MANY_REQUESTS'],
+    errors: ['UNAUTHORIZED', 'TOO_MANY_REQUESTS'],
     responses: { 200: { description: 'Signed in', schema: Me, headers: { 'set-cookie': { description: 'The session cookie' } } } },
     handler: async ({ event, body, services, auth }) => {
       const { accounts } = services

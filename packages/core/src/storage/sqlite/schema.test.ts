@@ -26,6 +26,7 @@ describe('schema migrations', () => {
     // The same library as the schema version before view_seq (5) held it: no view_seq, no
     // trigger, and none of the later steps (each undone here, newest first).
     const db = openSqlite(join(dir, 'complib.db'))
+    _undoAccounts(db)
     db.exec('DROP TABLE categories')
     _undoKicadFields(db)
     db.exec('DROP INDEX components_cmp_number')
@@ -62,6 +63,7 @@ describe('schema migrations', () => {
     await before.close()
 
     const db = openSqlite(join(dir, 'complib.db'))
+    _undoAccounts(db)
     db.exec('DROP TABLE categories')
     _undoKicadFields(db)
     const old = db.prepare('SELECT snapshot FROM component_events ORDER BY seq').all() as Array<{ snapshot: string }>
@@ -96,6 +98,7 @@ describe('schema migrations', () => {
     await before.components.create({ name: 'B', category: 'Passives/Capacitors' })
     await before.close()
     const db = openSqlite(join(dir, 'complib.db'))
+    _undoAccounts(db)
     db.exec('DROP TABLE categories')
     // As an older version stored it: a spelling of its own.
     db.prepare('UPDATE components SET category = ? WHERE id = ?').run('passives/resistors/Thick film', a.id)
@@ -119,6 +122,13 @@ describe('schema migrations', () => {
     }
   })
 })
+
+/** Undoes the accounts step: its tables, and the columns it added to history events and runs. */
+function _undoAccounts(db: ReturnType<typeof openSqlite>): void {
+  for (const table of ['api_tokens', 'auth_sessions', 'users', 'audit_log', 'settings']) db.exec(`DROP TABLE ${table}`)
+  for (const column of ['actor_kind', 'actor_id', 'actor_name', 'channel', 'comment', 'request_id', 'reverted_to']) db.exec(`ALTER TABLE component_events DROP COLUMN ${column}`)
+  db.exec('ALTER TABLE runs DROP COLUMN started_by')
+}
 
 /** Undoes the KiCad fields step: their columns, and their keys in every stored view. */
 function _undoKicadFields(db: ReturnType<typeof openSqlite>): void {
