@@ -15,6 +15,14 @@ describe('createClient', () => {
     expect(requests[0]!.headers.get('authorization')).toBe('Bearer k')
   })
 
+  it('sends a token as a bearer token, in place of the api key when both are given', async () => {
+    const { fetch, requests } = fakeFetch(() => json({ status: 'ok' }))
+    await createClient({ baseUrl: 'http://x', token: 'clt_abc', fetch }).health()
+    await createClient({ baseUrl: 'http://x', token: 'clt_abc', apiKey: 'k', fetch }).health()
+    await createClient({ baseUrl: 'http://x', fetch }).health()
+    expect(requests.map((r) => r.headers.get('authorization'))).toEqual(['Bearer clt_abc', 'Bearer clt_abc', null])
+  })
+
   it('sends a list query as text: arrays repeat the key, booleans are true/false, undefined is left out', async () => {
     const { fetch, requests } = fakeFetch(() => json([component(1)], { 'x-total-count': '7', link: '</api/components?limit=1&cursor=c2>; rel="next"' }))
     const client = createClient({ baseUrl: 'http://x', fetch })
@@ -66,12 +74,56 @@ describe('writes', () => {
     expect(requests[0]!.headers.get('content-type')).toBe('application/json')
   })
 
+  it('reverts with the version in the body and If-Match, and does not retry a lost answer', async () => {
+    const { fetch, requests } = fakeFetch((_req, _body, n) => (n === 1 ? json(component(1, { version: 5 })) : problem(503, 'SERVICE_UNAVAILABLE')))
+    const client = createClient({ baseUrl: 'http://x', fetch, retryDelayMs: 1 })
+    expect((await client.components.revert('cmp_1', 2, { ifMatch: 4 })).version).toBe(5)
+    expect(requests[0]).toMatchObject({ method: 'POST', body: '{"version":2}' })
+    expect(requests[0]!.url.pathname).toBe('/api/components/cmp_1/revert')
+    expect(requests[0]!.headers.get('if-match')).toBe('"4"')
+    await expect(client.components.revert('cmp_1', 2)).rejects.toMatchObject({ status: 503 })
+    expect(requests).toHaveLength(2)
+  })
+
   it('uploads raw bytes with the metadata in the query', async () => {
     const { fetch, requests } = fakeFetch(() => json({}, {}, 201))
     await createClient({ baseUrl: 'http://x', fetch }).attachments.upload(new TextEncoder().encode('%PDF'), { name: 'ds.pdf', contentType: 'application/pdf' })
     expect(requests[0]!.url.search).toBe('?name=ds.pdf')
     expect(requests[0]!.headers.get('content-type')).toBe('application/pdf')
     expect(requests[0]!.body).toBe('%PDF')
+  })
+})
+
+describe('withComment', () => {
+  it('sends the comment with every request of the client it returns, keeping the options; the original sends none', async () => {
+    const { fetch, requests } = fakeFetch((req) => (req.method === 'GET' ? json([], { 'x-total-count': '0' }) : json(component(1, { version: 2 }))))
+    const client = createClient({ baseUrl: 'http://x:4000/', token: 'clt_abc', fetch })
+    const commented = client.withComment('Datasheet rev C')
+    await commented.components.patch('cmp_1', { description: 'x' }, { ifMatch: 1 })
+    await commented.tags.list()
+    await client.components.patch('cmp_1', { description: 'y' })
+    expect(requests.map((r) => [r.url.href, r.headers.get('authorization'), r.headers.get('complib-comment')])).toEqual([
+      ['http://x:4000/api/components/cmp_1', 'Bearer clt_abc', 'Datasheet rev C'],
+      ['http://x:4000/api/tags', 'Bearer clt_abc', 'Datasheet rev C'],
+      ['http://x:4000/api/components/cmp_1', 'Bearer clt_abc', null],
+    ])
+    expect(requests[0]!.headers.get('if-match')).toBe('"1"')
+  })
+
+  it('percent-encodes a comment that is not printable ASCII, or holds a %, as the server decodes it', async () => {
+    const { fetch, requests } = fakeFetch(() => json(component(1)))
+    const client = createClient({ baseUrl: 'http://x', fetch })
+    const comments = ['plain: (ok) #1 ~', 'Widerstand geändert, Ω → kΩ', 'tolerance 1% now', 'two\nlines']
+    for (const comment of comments) await client.withComment(comment).components.get('cmp_1')
+    const sent = requests.map((r) => r.headers.get('complib-comment')!)
+    expect(sent).toEqual(['plain: (ok) #1 ~', encodeURIComponent('Widerstand geändert, Ω → kΩ'), 'tolerance%201%25%20now', 'two%0Alines'])
+    expect(sent.map((v) => (v.includes('%') ? decodeURIComponent(v) : v))).toEqual(comments)
+  })
+
+  it('replaces the comment when called on a commented client', async () => {
+    const { fetch, requests } = fakeFetch(() => json(component(1)))
+    await createClient({ baseUrl: 'http://x', fetch }).withComment('first').withComment('second').components.get('cmp_1')
+    expect(requests[0]!.headers.get('complib-comment')).toBe('second')
   })
 })
 

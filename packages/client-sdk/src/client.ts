@@ -1,7 +1,9 @@
 import type { Health, LibraryStats, Version } from '@complib/core'
-import { createTransport, type CallOptions, type Method, type RawResult } from './_internal/transport'
+import { createTransport, type CallOptions, type Method, type RawResult, type Transport, type TransportOptions } from './_internal/transport'
 import type { ClientOptions } from './options'
 import { createAttachmentsResource } from './resources/attachments'
+import { createAuditResource } from './resources/audit'
+import { createAuthResource } from './resources/auth'
 import { createBulkResource, createJobsResource } from './resources/bulk'
 import { createComponentsResource } from './resources/components'
 import { createConnectorsResource, createRunsResource } from './resources/connectors'
@@ -13,7 +15,10 @@ import { createMpnsResource } from './resources/mpns'
 import { createParametersResource, createParameterTypesResource } from './resources/parameters'
 import { createSearchMethods } from './resources/search'
 import { createCategoriesResource } from './resources/categories'
+import { createSettingsResource } from './resources/settings'
 import { createTagsResource } from './resources/tags'
+import { createTokensResource } from './resources/tokens'
+import { createUsersResource } from './resources/users'
 
 /** Options of the untyped `request` escape hatch. */
 export interface RequestOptions extends CallOptions {
@@ -28,13 +33,38 @@ export interface RequestOptions extends CallOptions {
  * typed errors and retries.
  *
  * @example
- * const client = createClient({ baseUrl: 'http://127.0.0.1:4000' })
+ * const client = createClient({ baseUrl: 'http://127.0.0.1:4000', token: process.env.COMPLIB_TOKEN })
  * for await (const c of client.components.iterate({ category: 'Resistors' })) {
  *   if (!c.description) await client.components.patch(c.id, { description: `${c.name}, thick film` }, { ifMatch: c.version })
  * }
  */
-export function createClient(options: ClientOptions) {
-  const t = createTransport(options)
+export function createClient(options: ClientOptions): ComplibClient {
+  return _client(options)
+}
+
+/** The client `createClient` makes. */
+export interface ComplibClient extends _Resources {
+  /**
+   * The same client (base URL, credential, retries), every request of which
+   * carries `comment` as its `Complib-Comment` header: the reason the
+   * server records with each change, in the component's history and in the
+   * audit trail. One line, at most 1,000 characters; any text (it is sent
+   * percent-encoded when it is not plain ASCII).
+   *
+   * @example
+   * const fix = client.withComment('Datasheet rev C: tolerance is 1 %')
+   * await fix.components.patch(c.id, { description: '10k 1% 0603' }, { ifMatch: c.version })
+   */
+  withComment(comment: string): ComplibClient
+}
+
+type _Resources = ReturnType<typeof _resources>
+
+function _client(options: TransportOptions): ComplibClient {
+  return { ..._resources(createTransport(options)), withComment: (comment) => _client({ ...options, comment }) }
+}
+
+function _resources(t: Transport) {
   return {
     // system
     /** `GET /api/health`. */
@@ -64,6 +94,11 @@ export function createClient(options: ClientOptions) {
     exports: createExportsResource(t),
     connectors: createConnectorsResource(t),
     runs: createRunsResource(t),
+    auth: createAuthResource(t),
+    users: createUsersResource(t),
+    tokens: createTokensResource(t),
+    audit: createAuditResource(t),
+    settings: createSettingsResource(t),
 
     // escape hatch
     /**
@@ -79,6 +114,3 @@ export function createClient(options: ClientOptions) {
     requestRaw: <T = unknown>(path: string, { method = 'GET', ...call }: RequestOptions = {}): Promise<RawResult<T>> => t.raw<T>(method, path, call),
   }
 }
-
-/** The client `createClient` makes. */
-export type ComplibClient = ReturnType<typeof createClient>

@@ -14,6 +14,8 @@ export type { RawResult } from './_internal/transport'
 export type { AttachmentUpload } from './resources/attachments'
 export type { RunEvent, WaitOptions } from './resources/connectors'
 export type { AttachmentsResource } from './resources/attachments'
+export type { AuditPruneResult, AuditResource } from './resources/audit'
+export type { AuthResource } from './resources/auth'
 export type { BulkResource, JobsResource } from './resources/bulk'
 export type { ComponentsResource } from './resources/components'
 export type { ConnectorsResource, RunsResource } from './resources/connectors'
@@ -23,12 +25,19 @@ export type { LocationsResource, StockResource } from './resources/locations'
 export type { ManufacturersResource } from './resources/manufacturers'
 export type { MpnsResource } from './resources/mpns'
 export type { ParameterTypesResource, ParametersResource } from './resources/parameters'
+export type { SettingsResource } from './resources/settings'
 export type { TagsResource } from './resources/tags'
+export type { TokensResource } from './resources/tokens'
+export type { UsersResource } from './resources/users'
 export type { CategoriesResource } from './resources/categories'
 
 // the API's records, so a script needs only this package
 export type {
+  Actor,
+  ApiToken,
   Attachment,
+  AuditEntry,
+  AuditVerification,
   BulkResult,
   Component,
   ComponentCreate,
@@ -43,16 +52,22 @@ export type {
   ImportSession,
   Location,
   Manufacturer,
+  Me,
   Mpn,
   Page,
   Parameter,
   ParameterType,
   Problem,
+  Role,
   Run,
   RunBatch,
   RunDetail,
+  Settings,
   StockEntry,
   Suggestion,
   Symbol,
   Tag,
+  TokenCreated,
+  TokenScope,
+  User,
 } from './records'

@@ -2,7 +2,19 @@
 export interface ClientOptions {
   /** Base address of the service, e.g. `http://127.0.0.1:4000` (the `/api` prefix is added). */
   baseUrl: string
-  /** Needed when the server listens off loopback; sent as `Authorization: Bearer <key>`. */
+  /**
+   * An API token (`clt_…`, made in the web interface or with
+   * `client.tokens.create`): the account it belongs to, within the token's
+   * scope. Sent as `Authorization: Bearer <token>`. Needed once the server has
+   * accounts, and always off loopback. Wins over `apiKey` when both are given.
+   */
+  token?: string | undefined
+  /**
+   * The server's bootstrap key (`complib serve --api-key`): acts as an admin
+   * that is no account, to make the first accounts. Sent as
+   * `Authorization: Bearer <key>`; prefer a `token` for everyday scripts, so
+   * their changes carry a person's name.
+   */
   apiKey?: string | undefined
   /** A fetch implementation (tests inject one). Defaults to the global fetch. */
   fetch?: typeof fetch | undefined

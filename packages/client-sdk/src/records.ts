@@ -3,7 +3,11 @@ import type * as core from '@complib/core'
 // The API's records under their own names: type aliases, so that importing one
 // never suggests a runtime value (core's zod schemas are not part of the client).
 
+export type Actor = core.Actor
+export type ApiToken = core.ApiToken
 export type Attachment = core.Attachment
+export type AuditEntry = core.AuditEntry
+export type AuditVerification = core.AuditVerification
 export type BulkResult = core.BulkResult
 export type Component = core.Component
 export type ComponentCreate = core.ComponentCreate
@@ -18,15 +22,21 @@ export type ImportRowOutcome = core.ImportRowOutcome
 export type ImportSession = core.ImportSession
 export type Location = core.Location
 export type Manufacturer = core.Manufacturer
+export type Me = core.Me
 export type Mpn = core.Mpn
 export type Parameter = core.Parameter
 export type ParameterType = core.ParameterType
 export type Problem = core.Problem
+export type Role = core.Role
 export type Run = core.Run
 export type RunDetail = core.RunDetail
 export type RunBatch = core.RunBatch
+export type Settings = core.Settings
 export type StockEntry = core.StockEntry
 export type Suggestion = core.Suggestion
 export type Symbol = core.Symbol
 export type Tag = core.Tag
+export type TokenCreated = core.TokenCreated
+export type TokenScope = core.TokenScope
+export type User = core.User
 export type Page<T> = core.Page<T>

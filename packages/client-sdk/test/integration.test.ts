@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startServer, type RunningServer } from '@complib/api-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ConflictError, NotFoundError, PreconditionFailedError, ValidationError, createClient, type ComplibClient, type PatchManyProgress } from '../src/index'
+import { ComplibApiError, ConflictError, NotFoundError, PreconditionFailedError, ValidationError, createClient, type ComplibClient, type PatchManyProgress } from '../src/index'
 
 // One real server on a temporary data folder for the whole file: the client
 // against the HTTP API as scripts see it (real Link headers, ETags, problems).
@@ -140,5 +140,66 @@ describe('client-sdk against a running server', () => {
     const exported = await client.exports.components()
     expect(exported.map((x) => x.id)).toContain(c.id)
     expect((await client.stats()).components).toBe(exported.length)
+  })
+})
+
+describe('client-sdk with accounts: the API key makes a user, who signs in and makes a token a script uses', () => {
+  let keyed: RunningServer
+  let keyedDir: string
+
+  beforeAll(async () => {
+    keyedDir = await mkdtemp(join(tmpdir(), 'complib-sdk-accounts-'))
+    keyed = await startServer({ port: 0, dataDir: keyedDir, apiKey: 'bootstrap-key', log: () => {} })
+  })
+
+  afterAll(async () => {
+    await keyed?.close()
+    await rm(keyedDir, { recursive: true, force: true })
+  })
+
+  it('creates a user, signs in, makes a token; the token writes with a comment that history and the audit trail keep; a revoked token stops', async () => {
+    const admin = createClient({ baseUrl: keyed.url, apiKey: 'bootstrap-key' })
+    const ada = await admin.users.create({ username: 'Ada', password: 'a long passphrase', role: 'editor' })
+    expect(ada).toMatchObject({ username: 'ada', displayName: 'ada', role: 'editor', disabled: false })
+    expect((await admin.users.list({ q: 'ad' })).items.map((u) => u.id)).toEqual([ada.id])
+
+    // The session cookie, kept by hand: Node's fetch holds none, a browser would.
+    let cookie: string | undefined
+    const withCookies: typeof fetch = async (input, init) => {
+      const req = new Request(input, init)
+      if (cookie) req.headers.set('cookie', cookie)
+      const res = await fetch(req)
+      for (const set of res.headers.getSetCookie()) cookie = set.split(';')[0]
+      return res
+    }
+    const browser = createClient({ baseUrl: keyed.url, fetch: withCookies })
+    await expect(browser.auth.login({ username: 'ada', password: 'wrong password' })).rejects.toMatchObject({ status: 401 })
+    expect((await browser.auth.login({ username: 'ada', password: 'a long passphrase' })).user?.id).toBe(ada.id)
+    expect(cookie).toMatch(/^complib_session=./)
+    const made = await browser.tokens.create({ name: 'nightly', scope: 'write' })
+    expect(made).toMatchObject({ name: 'nightly', scope: 'write', owner: { id: ada.id, username: 'ada' }, token: expect.stringMatching(/^clt_/) })
+
+    const script = createClient({ baseUrl: keyed.url, token: made.token })
+    expect(await script.auth.me()).toMatchObject({ user: { id: ada.id }, actor: { kind: 'token' }, role: 'editor', authRequired: true })
+    const c = await script.components.create({ name: 'R 10k 0603' })
+    const why = 'Datasheet rev C: 1% tolerance, Ω'
+    const patched = await script.withComment(why).components.patch(c.id, { description: 'thick film' }, { ifMatch: c.version })
+    expect((await script.components.history(c.id)).items[0]).toMatchObject({ version: patched.version, comment: why, actor: { kind: 'token', name: expect.stringContaining('ada') } })
+    const reverted = await script.withComment('back to the first version').components.revert(c.id, 1, { ifMatch: patched.version })
+    expect(reverted).toMatchObject({ version: patched.version + 1, description: null })
+    const entries = (await admin.audit.list({ targetId: c.id })).items
+    expect(entries.slice(0, 2).map((e) => [e.actor.kind, e.comment])).toEqual([
+      ['token', 'back to the first version'],
+      ['token', why],
+    ])
+    expect((await admin.audit.verify()).intact).toBe(true)
+    // A script's token cannot do what its scope leaves out, whatever its owner may do.
+    await expect(script.users.list()).rejects.toMatchObject({ status: 403 })
+
+    expect((await browser.tokens.list()).items.map((t) => t.id)).toEqual([made.id])
+    await browser.tokens.revoke(made.id)
+    await expect(script.components.get(c.id)).rejects.toSatisfy((e) => e instanceof ComplibApiError && e.status === 401)
+    await browser.auth.logout()
+    await expect(browser.auth.me()).rejects.toMatchObject({ status: 401 })
   })
 })

@@ -5,8 +5,10 @@ import { ComplibNetworkError, toApiError } from '../errors'
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
-/** The client's own options (documented on ClientOptions). */
-export type TransportOptions = ClientOptions
+/** The client's own options (documented on ClientOptions), and the comment `withComment` gave. */
+export interface TransportOptions extends ClientOptions {
+  comment?: string | undefined
+}
 
 export interface CallOptions {
   /** Query parameters; arrays repeat the key, undefined and null are left out. */
@@ -57,7 +59,7 @@ export function createTransport(options: TransportOptions): Transport {
   const request = ofetch.create(
     {
       baseURL: `${options.baseUrl.replace(/\/+$/, '')}/api`,
-      headers: options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {},
+      headers: _headers(options),
       retry: retries,
       retryStatusCodes: RETRY_STATUSES,
       retryDelay: (ctx) => _retryDelay(ctx, retries, firstDelay),
@@ -93,6 +95,26 @@ export function createTransport(options: TransportOptions): Transport {
     call: async <T>(method: Method, path: string, call?: CallOptions) => (await raw<T>(method, path, call)).data,
     request,
   }
+}
+
+/** The headers every request carries: the credential (a token before the key) and the comment. */
+function _headers(options: TransportOptions): Record<string, string> {
+  const headers: Record<string, string> = {}
+  const credential = options.token || options.apiKey
+  if (credential) headers.authorization = `Bearer ${credential}`
+  if (options.comment !== undefined) headers[COMMENT_HEADER] = encodeComment(options.comment)
+  return headers
+}
+
+export const COMMENT_HEADER = 'complib-comment'
+
+/**
+ * A comment as the `Complib-Comment` header carries it: printable ASCII as
+ * is, anything else percent-encoded as UTF-8 (header values are bytes, not
+ * text). A `%` is encoded too, since the server decodes a value holding one.
+ */
+export function encodeComment(comment: string): string {
+  return /^[\x20-\x24\x26-\x7e]*$/.test(comment) ? comment : encodeURIComponent(comment)
 }
 
 /**

@@ -8,6 +8,7 @@ import type {
   ComponentHistoryEntry,
   ComponentListQuery,
   ComponentPatch,
+  ComponentRevert,
   NextIpn,
   NextIpnQuery,
   Page,
@@ -50,6 +51,14 @@ export function createComponentsResource(t: Transport) {
     restore: (id: string): Promise<Component> => t.call('POST', path`/components/${id}/restore`),
     /** A copy as `draft`, without MPNs, stock or attachments. */
     duplicate: (id: string, body: ComponentDuplicate = {}): Promise<Component> => t.call('POST', path`/components/${id}/duplicate`, { body }),
+    /**
+     * Makes the component's fields (not its attachments or stock) those of an
+     * earlier `version`, as a new version whose history entry says
+     * `revertedTo`. A state that cannot be made again (its ipn taken since) is
+     * a `ConflictError` naming the field. Not retried: a replay would revert twice.
+     */
+    revert: (id: string, version: number, options: IfMatchOptions = {}): Promise<Component> =>
+      t.call('POST', path`/components/${id}/revert`, { body: { version } satisfies ComponentRevert, ifMatch: options.ifMatch }),
     /** Deletes for good, with its history. */
     purge: (id: string): Promise<void> => t.call('DELETE', path`/components/${id}/purge`),
     /** Every version of a component, newest first (one page). */
