@@ -12,7 +12,7 @@ const USAGE = `complib ${APP_VERSION}: a local service for electronic component 
 Usage:
   complib serve [--host 127.0.0.1] [--port 4000] [--data ./data] [--database postgres://…] [--api-key KEY]
                 [--connector MODULE]… [--allowed-origin ORIGIN]… [--allowed-host NAME]…
-  complib push <connector id or name> [--follow] [--url http://127.0.0.1:4000] [--api-key KEY]
+  complib push <connector id or name> [--follow] [--url http://127.0.0.1:4000] [--token TOKEN | --api-key KEY]
   complib copy --from <data folder | postgres://…> --to <data folder | postgres://…>
   complib --version
 
@@ -39,6 +39,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         data: { type: 'string' },
         database: { type: 'string' },
         'api-key': { type: 'string' },
+        token: { type: 'string' },
         connector: { type: 'string', multiple: true },
         'allowed-origin': { type: 'string', multiple: true },
         'allowed-host': { type: 'string', multiple: true },
@@ -87,6 +88,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     return pushCommand({
       connector,
       baseUrl: values.url ?? `http://${host.includes(':') ? `[${host}]` : host}:${env.COMPLIB_PORT ?? DEFAULTS.port}`,
+      // A flag wins over the environment; a token over the key (flag or not), as in the client.
+      token: values.token ?? env.COMPLIB_TOKEN,
       apiKey: values['api-key'] ?? env.COMPLIB_API_KEY,
       follow: values.follow ?? false,
     })

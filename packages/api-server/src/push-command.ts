@@ -6,6 +6,9 @@
 export interface PushCommandOptions {
   connector: string
   baseUrl: string
+  /** An API token (`--token`, `COMPLIB_TOKEN`): the push is recorded as its owner's. Wins over `apiKey`. */
+  token?: string | undefined
+  /** The server's bootstrap key (`--api-key`, `COMPLIB_API_KEY`). */
   apiKey?: string | undefined
   follow: boolean
   out?: NodeJS.WriteStream | undefined
@@ -31,7 +34,7 @@ export async function pushCommand(options: PushCommandOptions): Promise<number> 
   const call = async <T>(method: string, path: string): Promise<T> => {
     const res = await fetch(`${options.baseUrl.replace(/\/+$/, '')}${path}`, {
       method,
-      headers: options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {},
+      headers: _credential(options),
     }).catch((error: Error) => {
       throw new Error(`cannot reach ${options.baseUrl} (${error.message}); is \`complib serve\` running?`)
     })
@@ -79,7 +82,7 @@ export async function pushCommand(options: PushCommandOptions): Promise<number> 
  */
 async function _followEvents(options: PushCommandOptions, runId: string, onProgress: (run: _Run) => void): Promise<_Run | undefined> {
   const res = await fetch(`${options.baseUrl.replace(/\/+$/, '')}/api/connector-runs/${runId}/events`, {
-    headers: { accept: 'text/event-stream', ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}) },
+    headers: { accept: 'text/event-stream', ..._credential(options) },
   }).catch(() => undefined)
   if (!res?.ok || !res.body || !res.headers.get('content-type')?.startsWith('text/event-stream')) return undefined
   let buffer = ''
@@ -102,6 +105,12 @@ async function _followEvents(options: PushCommandOptions, runId: string, onProgr
     // The connection broke: polling takes over.
   }
   return undefined
+}
+
+/** The `Authorization` header: the token when given, else the API key, else none (keyless loopback). */
+function _credential(options: PushCommandOptions): Record<string, string> {
+  const secret = options.token || options.apiKey
+  return secret ? { authorization: `Bearer ${secret}` } : {}
 }
 
 async function _findByName(call: <T>(method: string, path: string) => Promise<T>, name: string): Promise<string> {

@@ -123,4 +123,39 @@ describe('complib push', () => {
       await server.close()
     }
   })
+
+  it('sends --token or COMPLIB_TOKEN as the bearer credential, in place of the API key when both are given', async () => {
+    const { startServer } = await import('../src/server')
+    const { startReceiver } = await import('@complib/test-support/receiver')
+    const data = mkdtempSync(join(tmpdir(), 'complib-cli-'))
+    dirs.push(data)
+    const server = await startServer({ port: 0, dataDir: data, apiKey: 'bootstrap-key', log: () => {} })
+    const receiver = await startReceiver()
+    try {
+      await server.storage.components.create({ name: 'p1' })
+      await server.storage.connectors.create({ type: 'webhook', name: 'Shop', enabled: true, config: { url: receiver.url, requestsPerSecond: 100, concurrency: 1, cron: null }, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', code: null })
+      // A token as a person makes one: an account (by the API key), a sign-in, then POST /api/tokens with the session.
+      const post = (path: string, body: unknown, headers: Record<string, string>) =>
+        fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })
+      expect((await post('/api/users', { username: 'ada', password: 'a long passphrase', role: 'editor' }, { authorization: 'Bearer bootstrap-key' })).status).toBe(201)
+      const login = await post('/api/auth/login', { username: 'ada', password: 'a long passphrase' }, {})
+      const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!
+      const { token } = (await (await post('/api/tokens', { name: 'cli', scope: 'write' }, { cookie })).json()) as { token: string }
+
+      const wrong = await runCli(['push', 'shop', '--url', server.url, '--token', `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`, '--api-key', 'bootstrap-key']).done
+      expect(wrong.code).toBe(1)
+      expect(wrong.err).toMatch(/401: the token is unknown/)
+      const byEnv = await runCli(['push', 'shop', '--follow', '--url', server.url], { COMPLIB_TOKEN: token }).done
+      expect(byEnv.err).toMatch(/succeeded: 1\/1 batches delivered/)
+      expect(byEnv.code).toBe(0)
+      const byKey = await runCli(['push', 'shop', '--follow', '--url', server.url], { COMPLIB_API_KEY: 'bootstrap-key' }).done
+      expect(byKey.code).toBe(0)
+      const runs = (await server.storage.audit.list({ limit: 100 })).items.filter((e) => e.target?.type === 'connector')
+      expect(runs.map((e) => e.actor.kind)).toEqual(['api-key', 'token'])
+    } finally {
+      await receiver.close()
+      await server.close()
+    }
+    // Three commands, each a process starting from source.
+  }, 60_000)
 })
