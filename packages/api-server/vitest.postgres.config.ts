@@ -39,6 +39,12 @@ export default defineProject({
       'test/search.test.ts',
       'test/system.test.ts',
       'test/tags.test.ts',
+      'test/permissions.test.ts',
+      'test/auth.test.ts',
+      'test/tokens.test.ts',
+      'test/audit.test.ts',
+      'test/users.test.ts',
+      'test/teams-servers.test.ts',
     ],
   },
 })

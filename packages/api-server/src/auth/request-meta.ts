@@ -18,18 +18,21 @@ export function requestIdOf(event: H3Event): string {
 
 /**
  * The `Complib-Comment` header: plain ASCII, or UTF-8 percent-encoded (what
- * `encodeURIComponent` gives; header values are not UTF-8). At most 1,000
+ * `encodeURIComponent` gives; header values are not UTF-8); a `%` that does
+ * not decode is taken as written. At most 1,000
  * characters, no control characters (a comment is one line of history and
  * of the audit trail). A bad one is a 400 naming the header, before anything changes.
  */
 export function commentOf(event: H3Event): string | null {
   const raw = event.req.headers.get(COMMENT_HEADER)
   if (raw === null) return null
-  let text: string
-  try {
-    text = raw.includes('%') ? decodeURIComponent(raw) : raw
-  } catch {
-    throw _badComment('is not valid percent-encoded UTF-8')
+  let text = raw
+  if (raw.includes('%')) {
+    try {
+      text = decodeURIComponent(raw)
+    } catch {
+      // Not percent-encoding after all (`the 1% part`): taken as written.
+    }
   }
   text = text.normalize('NFC').trim()
   // eslint-disable-next-line no-control-regex

@@ -29,7 +29,8 @@ export function registerRoutes(app: H3, routes: readonly AnyRoute[], services: A
       const result = await withChange(change, () => route.handler({ event, params, query: parsedQuery, body, services, url, auth }))
       const response = toResponse(result, status)
       if (audited && response.status < 300) {
-        await services.accounts.audit.record(change, route.operationId, auth.auditTarget ?? _target(params), { status: response.status, ...auth.auditDetails })
+        const target = auth.auditTarget ?? _target(params) ?? (response.status === 201 ? _target({ created: response.headers.get('location')?.split('/').at(-1) }) : null)
+        await services.accounts.audit.record(change, route.operationId, target, { status: response.status, ...auth.auditDetails })
       }
       return response
     }
