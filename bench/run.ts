@@ -4,13 +4,14 @@
 // library. Every figure is printed beside a baseline measured in the same
 // run, and the table is written to bench-results/latest.md.
 // `--only=reads,push` runs some scenarios (cold start always runs: it starts the server);
-// the scenarios are listing, reads, suggest, web, writes, checkpoints, postgres, push and fairness.
+// the scenarios are listing, reads, auth, suggest, web, writes, checkpoints, postgres, push and fairness.
 // `--load=wrk` drives the load scenarios with wrk instead of autocannon (both in
 // a process of their own; wrk must be installed: `apt-get install wrk`).
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import { BULK_BODY_LIMIT, BULK_MAX_CHILDREN, BULK_MAX_ITEMS, COMPONENT_LIMITS } from '@complib/core'
 import { IMPORT_BODY_LIMIT, IMPORT_MAX_CELLS, IMPORT_MAX_ROWS } from '@complib/api-server'
+import { benchAuth } from './auth'
 import { benchFairness } from './fairness'
 import { benchColdStart, benchFullListing, benchSuggest, type BenchRow, type HttpBenchContext } from './http'
 import { hasWrk, type Generator } from './lib/load'
@@ -42,6 +43,7 @@ try {
   const listing = await benchFullListing(ctx, server)
   if (wanted('listing')) rows.push(...listing.rows)
   if (wanted('reads')) rows.push(...(await benchReads(ctx, server, listing.ids)))
+  if (wanted('auth')) rows.push(...(await benchAuth(ctx, listing.ids)))
   if (wanted('suggest')) rows.push(...(await benchSuggest(ctx, server)))
   if (wanted('web')) rows.push(...(await benchWeb(ctx, server)))
   if (wanted('writes')) rows.push(...(await benchWrites(ctx, server, listing.ids)))

@@ -3,7 +3,7 @@
 // the options, this process answers with the round's figures and exits.
 import autocannon from 'autocannon'
 
-process.once('message', async (/** @type {{ url: string, connections: number, seconds: number, requests: Array<{ method: string, path: string, body?: string }> }} */ o) => {
+process.once('message', async (/** @type {{ url: string, connections: number, seconds: number, requests: Array<{ method: string, path: string, body?: string }>, headers?: Record<string, string> }} */ o) => {
   try {
     let i = 0
     let n = 0
@@ -11,6 +11,8 @@ process.once('message', async (/** @type {{ url: string, connections: number, se
       url: o.url,
       connections: o.connections,
       duration: o.seconds,
+      // Sent with every request: setupRequest's `req.headers` starts from these.
+      ...(o.headers ? { headers: o.headers } : {}),
       requests: [
         {
           setupRequest: (req) => {

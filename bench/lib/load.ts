@@ -27,6 +27,8 @@ export interface LoadOptions {
   connections: number
   seconds: number
   requests: LoadRequest[]
+  /** Headers sent with every request (a credential: `authorization`, `cookie`); none by default. */
+  headers?: Record<string, string>
   /** Processes whose CPU is measured over the round beside the generator's (e.g. the server). */
   watch?: Record<string, number>
 }
@@ -136,7 +138,7 @@ type Running = { process: ChildProcess; result: Promise<Omit<LoadResult, 'cpu'>>
 
 function _startAutocannon(options: LoadOptions): Running {
   const child = fork(new URL('./autocannon-process.mjs', import.meta.url), { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
-  child.send({ url: options.url, connections: options.connections, seconds: options.seconds, requests: options.requests })
+  child.send({ url: options.url, connections: options.connections, seconds: options.seconds, requests: options.requests, headers: options.headers })
   const result = new Promise<Omit<LoadResult, 'cpu'>>((resolve, reject) => {
     child.once('message', (m: { error?: string; rps: number; p50Ms: number; p99Ms: number; maxMs: number; errors: number; non2xx: number }) => {
       if (m.error) return reject(new Error(`bench: autocannon: ${m.error}`))
@@ -152,7 +154,7 @@ function _startAutocannon(options: LoadOptions): Running {
 function _startWrk(options: LoadOptions): Running {
   const dir = mkdtempSync(join(tmpdir(), 'complib-wrk-'))
   const script = join(dir, 'requests.lua')
-  writeFileSync(script, _wrkScript(options.requests))
+  writeFileSync(script, _wrkScript(options.requests, options.headers ?? {}))
   const child = spawn('wrk', ['-t1', `-c${options.connections}`, `-d${options.seconds}s`, '--timeout', '10s', '-s', script, options.url], { stdio: ['ignore', 'pipe', 'inherit'] })
   let out = ''
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk))
@@ -169,9 +171,10 @@ function _startWrk(options: LoadOptions): Running {
   return { process: child, result }
 }
 
-/** A wrk script sending `requests` in turn; `{n}` in a body becomes thread id × 10⁹ + a counter. */
-function _wrkScript(requests: LoadRequest[]): string {
+/** A wrk script sending `requests` in turn, each with `headers`; `{n}` in a body becomes thread id × 10⁹ + a counter. */
+function _wrkScript(requests: LoadRequest[], headers: Record<string, string>): string {
   const lua = (s: string) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`
+  const extra = Object.entries(headers).map(([name, value]) => `[${lua(name)}] = ${lua(value)}`)
   const list = requests.map((r) => `{${lua(r.method)},${lua(r.path)},${r.body === undefined ? 'nil' : lua(r.body)}}`).join(',\n')
   return `local requests = {
 ${list}
@@ -182,11 +185,12 @@ function setup(thread)
   table.insert(threads, thread)
 end
 local i, n = 0, 0
-local json = { ["content-type"] = "application/json" }
+local plain = { ${extra.join(', ')} }
+local json = { ${['["content-type"] = "application/json"', ...extra].join(', ')} }
 function request()
   i = i % #requests + 1
   local r = requests[i]
-  if r[3] == nil then return wrk.format(r[1], r[2]) end
+  if r[3] == nil then return wrk.format(r[1], r[2], plain) end
   n = n + 1
   local body = string.gsub(r[3], "{n}", tostring(tid * 1000000000 + n))
   return wrk.format(r[1], r[2], json, body)
