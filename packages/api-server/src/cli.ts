@@ -4,6 +4,7 @@ import { SQLITE_STORAGE_NAME, type SqliteStorage } from '@complib/core/sqlite'
 import { copyCommand } from './copy-command'
 import { createLogOnce } from './http/node-listener'
 import { pushCommand } from './push-command'
+import { usersAdd } from './users-command'
 import { DEFAULTS, startServer } from './server'
 import { APP_VERSION } from './version'
 
@@ -11,15 +12,22 @@ const USAGE = `complib ${APP_VERSION}: a local service for electronic component 
 
 Usage:
   complib serve [--host 127.0.0.1] [--port 4000] [--data ./data] [--database postgres://…] [--api-key KEY]
-                [--connector MODULE]… [--allowed-origin ORIGIN]… [--allowed-host NAME]…
+                [--connector MODULE]… [--allowed-origin ORIGIN]… [--allowed-host NAME]… [--trust-proxy]
   complib push <connector id or name> [--follow] [--url http://127.0.0.1:4000] [--token TOKEN | --api-key KEY]
   complib copy --from <data folder | postgres://…> --to <data folder | postgres://…>
+  complib users add <name> --role viewer|editor|admin [--display-name NAME] [--password-stdin]
+                [--data ./data | --database postgres://…]
   complib --version
 
 Environment: COMPLIB_HOST, COMPLIB_PORT, COMPLIB_DATA_DIR, COMPLIB_DATABASE_URL, COMPLIB_API_KEY (flags win).
 The library is one SQLite file in the data folder; --database keeps it in PostgreSQL
 instead, where several servers can share it (attachments go in the database too).
-Listening off loopback requires an API key; clients send it as "Authorization: Bearer KEY".
+Accounts: on loopback with no account nothing asks for credentials; once an account
+exists, or off loopback, every route but health and sign-in does (a token or the
+API key as "Authorization: Bearer …", or a web sign-in). "complib users add" makes
+the first admin (stop an embedded server first: its data folder is locked).
+--api-key is a bootstrap admin credential without an account. --trust-proxy believes
+X-Forwarded-For/-Proto from a reverse proxy in front (Secure cookies behind TLS).
 --connector loads a connector package (a name or a path; repeatable), as does
 "connectors" in <data>/complib.config.json.
 Browsers: only pages of this server may change the library. --allowed-origin lets a
@@ -47,6 +55,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         from: { type: 'string' },
         to: { type: 'string' },
         follow: { type: 'boolean', short: 'f' },
+        role: { type: 'string' },
+        'display-name': { type: 'string' },
+        'password-stdin': { type: 'boolean' },
+        'trust-proxy': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -77,6 +89,20 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       console.error(`complib copy: ${(error as Error).message}`)
       return 1
     }
+  }
+  if (command === 'users') {
+    const [, action, username] = positionals
+    if (action !== 'add' || !username || !values.role) {
+      console.error(`complib users: say \`complib users add <name> --role viewer|editor|admin\`\n\n${USAGE}`)
+      return 2
+    }
+    return usersAdd({
+      username,
+      role: values.role,
+      displayName: values['display-name'],
+      passwordStdin: values['password-stdin'] ?? false,
+      place: values.database ?? (env.COMPLIB_DATABASE_URL || undefined) ?? values.data ?? env.COMPLIB_DATA_DIR ?? DEFAULTS.dataDir,
+    })
   }
   if (command === 'push') {
     const connector = positionals[1]
@@ -116,6 +142,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       connectors: values.connector,
       allowedOrigins: values['allowed-origin'],
       allowedHosts: values['allowed-host'],
+      trustProxy: values['trust-proxy'] ?? env.COMPLIB_TRUST_PROXY === '1',
     })
   } catch (error) {
     console.error(`complib: ${(error as Error).message}`)

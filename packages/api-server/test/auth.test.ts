@@ -45,7 +45,7 @@ describe('sign-in sessions', () => {
     const cookie = _cookie(setCookie)
     expect((await api.call('GET', '/api/auth/me', { headers: cookie })).body).toMatchObject({ user: { username: 'ada' }, actor: { kind: 'user', name: 'ada' } })
     // The session id is stored only as a hash.
-    expect(JSON.stringify(await api.storage.audit.list({ limit: 100 }))).not.toContain(cookie.cookie.split('=')[1])
+    expect(JSON.stringify(await api.storage.audit.list({ limit: 100 }))).not.toContain(cookie.cookie!.split('=')[1])
     expect((await api.call('POST', '/api/auth/logout', { headers: cookie })).status).toBe(204)
     expect((await api.call('GET', '/api/auth/me', { headers: cookie })).status).toBe(401)
     const audit = await api.storage.audit.list({ limit: 100, action: 'auth.' })

@@ -4,11 +4,12 @@ import { fileURLToPath } from 'node:url'
 const cli = fileURLToPath(new URL('../src/cli.ts', import.meta.url))
 
 /** Runs `complib …` from source; resolves with the first line matching `until`, or the exit. */
-export function runCli(args: string[], env: Record<string, string> = {}, until?: RegExp) {
+export function runCli(args: string[], env: Record<string, string> = {}, until?: RegExp, stdin?: string) {
   const child = spawn(process.execPath, ['--import', 'tsx', cli, ...args], {
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   })
+  if (stdin !== undefined) child.stdin!.end(stdin)
   let out = ''
   let err = ''
   const done = new Promise<{ code: number | null; out: string; err: string; match?: RegExpMatchArray }>((resolve) => {
