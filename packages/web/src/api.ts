@@ -1,13 +1,17 @@
 import { ComplibApiError, ComplibNetworkError, createClient, type ComplibClient, type FieldError } from '@complib/client-sdk'
 
-/** sessionStorage only: the key lives as long as the tab (decision 1408). */
+/**
+ * sessionStorage only: a key or token given instead of signing in lives as
+ * long as the tab (decision 1408). Signing in sets an HttpOnly cookie the
+ * page never sees; same-origin requests carry it.
+ */
 const KEY = 'complib.apiKey'
 
 // Made when first asked for, not on import: the query factories import this
 // module and are unit-tested in Node, which has no sessionStorage or location.
 let client: ComplibClient | undefined
 
-/** The client every screen uses: same origin, with the tab's API key when one was given. */
+/** The client every screen uses: same origin (the sign-in cookie goes along), with the tab's key or token when one was given. */
 export function api(): ComplibClient {
   return (client ??= _make())
 }
@@ -16,14 +20,20 @@ export function getApiKey(): string | undefined {
   return sessionStorage.getItem(KEY) ?? undefined
 }
 
-/** Keeps the key for this tab (or forgets it) and makes a new client with it. */
+/** Keeps the key or token for this tab (or forgets it) and makes a new client with it. */
 export function setApiKey(key: string | undefined): void {
   if (key) sessionStorage.setItem(KEY, key)
   else sessionStorage.removeItem(KEY)
   client = _make()
 }
 
-/** Whether the API refused the request for want of a (right) key. */
+/** The client, its writes carrying `comment` as the reason for the change when one is given. */
+export function commented(comment: string): ComplibClient {
+  const text = comment.trim()
+  return text ? api().withComment(text) : api()
+}
+
+/** Whether the API refused the request for want of a (right) credential: the page asks to sign in. */
 export function isUnauthorized(error: unknown): boolean {
   return error instanceof ComplibApiError && error.status === 401
 }
@@ -36,8 +46,9 @@ export function describeError(error: unknown): { message: string; fields: FieldE
 }
 
 /**
- * Downloads an API resource as a file: through fetch (so the API key goes in
- * a header, never in a URL) and a temporary object URL.
+ * Downloads an API resource as a file: through fetch (so a key or token goes
+ * in a header, never in a URL; the sign-in cookie goes by itself) and a
+ * temporary object URL.
  */
 export async function downloadFile(path: string, fileName: string): Promise<void> {
   const key = getApiKey()

@@ -1,11 +1,14 @@
 import { useQuery } from '@tanstack/react-query'
 import { lazy, Suspense, useEffect, useRef } from 'react'
-import { useAuthState } from './auth-state'
+import { useSignInNeeded } from './auth-state'
 import { href, useRoute, type Route } from './router'
+import { authQueries, can, type Permission } from './queries/auth'
 import { serverQueries } from './queries/server'
-import { KeyPrompt } from './screens/key-prompt'
 import { LibraryScreen } from './screens/library'
+import { SignIn } from './screens/sign-in'
 import { SelectionProvider } from './selection'
+import { ErrorBox } from './ui/error-box'
+import { UserMenu } from './ui/user-menu'
 
 // Screens past the first are loaded when opened: the library's first rows come sooner.
 const ComponentScreen = lazy(() => import('./screens/component'))
@@ -15,30 +18,60 @@ const ConnectorsScreen = lazy(() => import('./screens/connectors'))
 const ConnectorScreen = lazy(() => import('./screens/connector'))
 const LocationsScreen = lazy(() => import('./screens/locations'))
 const KicadScreen = lazy(() => import('./screens/kicad'))
+const TokensScreen = lazy(() => import('./screens/tokens'))
+const PasswordScreen = lazy(() => import('./screens/password'))
+const UsersScreen = lazy(() => import('./screens/users'))
+const AuditScreen = lazy(() => import('./screens/audit'))
+const SettingsScreen = lazy(() => import('./screens/settings'))
 
-const NAV: Array<{ path: string; label: string; match: Route['name'][] }> = [
+/** The screens in the header, each shown only to a caller with its permission. */
+const NAV: Array<{ path: string; label: string; match: Route['name'][]; needs?: Permission }> = [
   { path: '/', label: 'Library', match: ['library', 'component', 'new-component'] },
-  { path: '/bulk', label: 'Bulk edit', match: ['bulk'] },
+  { path: '/bulk', label: 'Bulk edit', match: ['bulk'], needs: 'library:write' },
   { path: '/import', label: 'Import & export', match: ['import'] },
-  { path: '/connectors', label: 'Connectors', match: ['connectors', 'connector', 'new-connector'] },
+  { path: '/connectors', label: 'Connectors', match: ['connectors', 'connector', 'new-connector'], needs: 'connectors:read' },
   { path: '/locations', label: 'Locations & stock', match: ['locations'] },
   { path: '/kicad', label: 'KiCad', match: ['kicad'] },
+  { path: '/users', label: 'Users', match: ['users'], needs: 'users:admin' },
+  { path: '/audit', label: 'Audit', match: ['audit'], needs: 'audit:read' },
+  { path: '/settings', label: 'Settings', match: ['settings'], needs: 'settings:admin' },
 ]
 
+/** Screens that are not in the header, with their titles. */
+const OTHER_TITLES: Partial<Record<Route['name'], string>> = { tokens: 'API tokens', password: 'Change password' }
+
+/** What a screen needs beyond reading the library; a caller without it is told so, not shown controls that fail. */
+const SCREEN_NEEDS: Partial<Record<Route['name'], Permission>> = {
+  'new-component': 'library:write',
+  bulk: 'library:write',
+  connectors: 'connectors:read',
+  connector: 'connectors:read',
+  'new-connector': 'connectors:admin',
+  users: 'users:admin',
+  audit: 'audit:read',
+  settings: 'settings:admin',
+}
+
 export function App() {
+  // Signed out, nothing of the library is asked for: the sign-in page alone.
+  return useSignInNeeded() ? <SignIn /> : <Shell />
+}
+
+function Shell() {
   const route = useRoute()
-  const auth = useAuthState()
-  const health = useQuery({ ...serverQueries.health(), enabled: !auth.needed })
+  const me = useQuery(authQueries.me())
+  const health = useQuery(serverQueries.health())
   const main = useRef<HTMLElement>(null)
+  const permissions = me.data?.permissions
 
   // A new screen: its title, and focus moved to it (a screen reader hears where it is).
   useEffect(() => {
-    const label = NAV.find((n) => n.match.includes(route.name))?.label ?? 'Not found'
+    const label = NAV.find((n) => n.match.includes(route.name))?.label ?? OTHER_TITLES[route.name] ?? 'Not found'
     document.title = `${label} · complib`
     main.current?.focus({ preventScroll: true })
   }, [route])
 
-  if (auth.needed) return <KeyPrompt refused={auth.refused} />
+  const needs = SCREEN_NEEDS[route.name]
   return (
     <SelectionProvider>
       <a className="skip-link" href="#main" onClick={(e) => (e.preventDefault(), main.current?.focus())}>
@@ -50,7 +83,7 @@ export function App() {
         </span>
         <nav aria-label="Screens">
           <ul>
-            {NAV.map((n) => (
+            {NAV.filter((n) => !n.needs || can(permissions, n.needs)).map((n) => (
               <li key={n.path}>
                 <a href={href(n.path)} aria-current={n.match.includes(route.name) ? 'page' : undefined}>
                   {n.label}
@@ -62,16 +95,31 @@ export function App() {
         <a className="api-link" href="/api/docs/ui">
           API reference
         </a>
+        {me.data && <UserMenu me={me.data} />}
       </header>
       <main id="main" ref={main} tabIndex={-1}>
-        {health.isError && !auth.needed && (
+        {health.isError && (
           <p role="alert" className="error-box">
             The server did not answer: is <code>complib serve</code> running?
           </p>
         )}
-        <Suspense fallback={<p className="muted">Loading…</p>}>
-          <Screen route={route} />
-        </Suspense>
+        {/* The screens are drawn for the caller's permissions: none before they are known. */}
+        {me.isPending ? (
+          <p className="muted">Loading…</p>
+        ) : me.error ? (
+          <ErrorBox error={me.error} title="Who you are could not be read" />
+        ) : needs && !can(permissions, needs) ? (
+          <section>
+            <h1>Not allowed</h1>
+            <p>
+              Your role ({me.data.role}) does not allow this screen. <a href={href('/')}>Back to the library</a>.
+            </p>
+          </section>
+        ) : (
+          <Suspense fallback={<p className="muted">Loading…</p>}>
+            <Screen route={route} />
+          </Suspense>
+        )}
       </main>
     </SelectionProvider>
   )
@@ -99,6 +147,16 @@ function Screen({ route }: { route: Route }) {
       return <LocationsScreen />
     case 'kicad':
       return <KicadScreen />
+    case 'tokens':
+      return <TokensScreen />
+    case 'password':
+      return <PasswordScreen />
+    case 'users':
+      return <UsersScreen />
+    case 'audit':
+      return <AuditScreen />
+    case 'settings':
+      return <SettingsScreen />
     case 'not-found':
       return (
         <section>

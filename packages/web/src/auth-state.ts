@@ -1,40 +1,30 @@
 import { useSyncExternalStore } from 'react'
 
-/** Whether the page must ask for the API key (the API answered 401). */
+/** Whether the page must ask the caller to sign in (the API answered 401). */
 let needed = false
-let refused = false
 const listeners = new Set<() => void>()
 const emit = () => listeners.forEach((l) => l())
 
 export const authEvents = {
-  /** The API answered 401: ask for the key; a key given before was wrong. */
-  needKey(): void {
+  /** The API answered 401: no session (or it ended), or the tab's key or token was refused. */
+  needSignIn(): void {
     if (needed) return
     needed = true
     emit()
   },
-  /** The key works. */
-  accepted(): void {
+  /** Signed in, or a key or token was accepted. */
+  signedIn(): void {
     needed = false
-    refused = false
-    emit()
-  },
-  /** The key typed was refused. */
-  refused(): void {
-    refused = true
-    needed = true
     emit()
   },
 }
 
-export function useAuthState(): { needed: boolean; refused: boolean } {
-  const snapshot = useSyncExternalStore(
+export function useSignInNeeded(): boolean {
+  return useSyncExternalStore(
     (l) => {
       listeners.add(l)
       return () => listeners.delete(l)
     },
-    () => `${needed}|${refused}`,
+    () => needed,
   )
-  const [n, r] = snapshot.split('|')
-  return { needed: n === 'true', refused: r === 'true' }
 }

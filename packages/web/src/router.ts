@@ -12,7 +12,16 @@ export type Route =
   | { name: 'new-connector' }
   | { name: 'locations' }
   | { name: 'kicad' }
+  | { name: 'tokens' }
+  | { name: 'password' }
+  | { name: 'users' }
+  | { name: 'audit' }
+  | { name: 'settings' }
   | { name: 'not-found'; path: string }
+
+type SingleName = 'bulk' | 'import' | 'connectors' | 'locations' | 'kicad' | 'tokens' | 'password' | 'users' | 'audit' | 'settings'
+/** Screens named by one path segment (`#/tokens`). */
+const SINGLE: ReadonlySet<string> = new Set<SingleName>(['bulk', 'import', 'connectors', 'locations', 'kicad', 'tokens', 'password', 'users', 'audit', 'settings'])
 
 export function parseRoute(hash: string): Route {
   const path = hash.replace(/^#/, '') || '/'
@@ -23,7 +32,7 @@ export function parseRoute(hash: string): Route {
   if (head === 'components' && id) return { name: 'component', id }
   if (head === 'connectors' && id === 'new') return { name: 'new-connector' }
   if (head === 'connectors' && id) return { name: 'connector', id }
-  if (parts.length === 1 && (head === 'bulk' || head === 'import' || head === 'connectors' || head === 'locations' || head === 'kicad')) return { name: head }
+  if (parts.length === 1 && head && SINGLE.has(head)) return { name: head as SingleName }
   return { name: 'not-found', path }
 }
 

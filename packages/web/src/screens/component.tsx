@@ -31,6 +31,8 @@ export default function ComponentScreen({ id }: { id: string | undefined }) {
         changed={editor.changed}
         error={error}
         saving={editor.save.isPending}
+        comment={editor.comment}
+        onComment={editor.setComment}
         onEdit={editor.edit}
         onSave={() => editor.save.mutate()}
         onDiscard={editor.discard}

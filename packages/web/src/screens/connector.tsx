@@ -2,6 +2,7 @@ import { PreconditionFailedError } from '@complib/client-sdk'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState, type FormEvent } from 'react'
 import { api } from '../api'
+import { useCan } from '../queries/auth'
 import { connectorQueries, connectorSaved, setConnector } from '../queries/connectors'
 import { navigate } from '../router'
 import { ErrorBox } from '../ui/error-box'
@@ -13,13 +14,19 @@ import { SecretFields } from './connector/secret-fields'
 import { NEW_SETTINGS, toConfig, toSettings, type Settings } from './connector/settings'
 import { SettingsFields } from './connector/settings-fields'
 
-/** One webhook connector: settings, signing secret, code with a dry run, Push now with live progress, runs. */
+/**
+ * One webhook connector: settings, signing secret, code with a dry run, Push
+ * now with live progress, runs. Settings, secret and code are changed by
+ * admins; pushing (and a dry run) by editors too; viewers see it all.
+ */
 export default function ConnectorScreen({ id }: { id: string | undefined }) {
   const queryClient = useQueryClient()
   const connector = useQuery(connectorQueries.detail(id))
   const [form, setForm] = useState<Settings>(NEW_SETTINGS)
   const [secret, setSecret] = useState('')
   const [notice, setNotice] = useState<string>()
+  const admin = useCan('connectors:admin')
+  const pusher = useCan('connectors:push')
   useEffect(() => {
     const c = connector.data
     if (c) setForm(toSettings(c))
@@ -85,23 +92,46 @@ export default function ConnectorScreen({ id }: { id: string | undefined }) {
           {notice}
         </p>
       )}
-      <form className="form" onSubmit={submit}>
-        <h2>Settings</h2>
-        <SettingsFields form={form} connector={c} error={error} onChange={set} />
-        <SecretFields connector={c} secret={secret} error={error} rotating={rotate.isPending} onSecret={setSecret} onRotate={() => rotate.mutate()} />
-        <div className="actions">
-          <button type="submit" className="primary" disabled={save.isPending}>
-            {c ? 'Save settings' : 'Create connector'}
-          </button>
-        </div>
-      </form>
+      {admin ? (
+        <form className="form" onSubmit={submit}>
+          <h2>Settings</h2>
+          <SettingsFields form={form} connector={c} error={error} onChange={set} />
+          <SecretFields connector={c} secret={secret} error={error} rotating={rotate.isPending} onSecret={setSecret} onRotate={() => rotate.mutate()} />
+          <div className="actions">
+            <button type="submit" className="primary" disabled={save.isPending}>
+              {c ? 'Save settings' : 'Create connector'}
+            </button>
+          </div>
+        </form>
+      ) : (
+        c && <SettingsSummary form={form} />
+      )}
       {c && (
         <>
-          <PushPanel connector={c} />
-          <ConnectorCode connector={c} />
-          <RunHistory connector={c} />
+          {pusher && <PushPanel connector={c} />}
+          <ConnectorCode connector={c} editable={admin} canDryRun={pusher} />
+          <RunHistory connector={c} canAct={pusher} />
         </>
       )}
+    </section>
+  )
+}
+
+/** The settings as read, for those who may not change them. */
+function SettingsSummary({ form }: { form: Settings }) {
+  return (
+    <section className="panel" aria-labelledby="settings-h">
+      <h2 id="settings-h">Settings</h2>
+      <dl className="summary">
+        <dt>Sends to</dt>
+        <dd>
+          <code>{form.url}</code>
+        </dd>
+        <dt>Schedule</dt>
+        <dd>{form.cron ? <code>{form.cron}</code> : 'manual only'}</dd>
+        <dt>Enabled</dt>
+        <dd>{form.enabled ? 'yes' : 'no'}</dd>
+      </dl>
     </section>
   )
 }

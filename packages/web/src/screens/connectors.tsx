@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
+import { useCan } from '../queries/auth'
 import { connectorQueries } from '../queries/connectors'
 import { href } from '../router'
 import { cronInWords } from '../ui/cron-words'
@@ -8,16 +9,19 @@ import { dateTime, relativeTime } from '../ui/format'
 /** Every connector: where it sends, its schedule and when it runs next. */
 export default function ConnectorsScreen() {
   const list = useQuery(connectorQueries.list())
+  const admin = useCan('connectors:admin')
   return (
     <section>
       <div className="screen-head">
         <h1>Connectors</h1>
         <p className="muted">Push the library to other systems as signed webhook batches.</p>
-        <div className="actions">
-          <a className="button primary" href={href('/connectors/new')}>
-            New connector
-          </a>
-        </div>
+        {admin && (
+          <div className="actions">
+            <a className="button primary" href={href('/connectors/new')}>
+              New connector
+            </a>
+          </div>
+        )}
       </div>
       <ErrorBox error={list.error} />
       <table className="simple">
@@ -34,7 +38,14 @@ export default function ConnectorsScreen() {
           {list.data?.items.length === 0 && (
             <tr>
               <td colSpan={5} className="muted">
-                No connectors yet. <a href={href('/connectors/new')}>Create one</a> to push the library to a receiver.
+                No connectors yet.{' '}
+                {admin ? (
+                  <>
+                    <a href={href('/connectors/new')}>Create one</a> to push the library to a receiver.
+                  </>
+                ) : (
+                  'An admin creates them.'
+                )}
               </td>
             </tr>
           )}

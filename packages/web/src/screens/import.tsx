@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useId, useState } from 'react'
 import { api } from '../api'
+import { useCan } from '../queries/auth'
 import { invalidateComponents } from '../queries/components'
 import { ErrorBox } from '../ui/error-box'
 import { count } from '../ui/format'
@@ -21,6 +22,7 @@ export default function ImportScreen() {
   const [format, setFormat] = useState<'' | 'csv' | 'json'>('')
   const [upsertKey, setUpsertKey] = useState<ImportSession['upsertKey']>('ipn')
   const fileId = useId()
+  const writer = useCan('library:write')
   const upload = useMutation({
     mutationFn: async (file: File) => api().imports.create(file, { name: file.name, upsertKey, ...(format ? { format } : {}) }),
     onSuccess: setSession,
@@ -40,64 +42,66 @@ export default function ImportScreen() {
   return (
     <section>
       <div className="screen-head">
-        <h1>Import &amp; export</h1>
+        <h1>{writer ? 'Import & export' : 'Export'}</h1>
       </div>
-      <section className="panel" aria-labelledby="import-h">
-        <h2 id="import-h">Import a file</h2>
-        <form className="inline" onSubmit={(e) => e.preventDefault()}>
-          <label>
-            Format
-            <select value={format} onChange={(e) => setFormat(e.target.value as '' | 'csv' | 'json')}>
-              <option value="">Detect from the file</option>
-              <option value="csv">CSV</option>
-              <option value="json">JSON</option>
-            </select>
-          </label>
-          <label>
-            Update existing components found by
-            <select value={upsertKey} onChange={(e) => setUpsertKey(e.target.value as ImportSession['upsertKey'])}>
-              <option value="ipn">IPN</option>
-              <option value="mpn">manufacturer part number</option>
-              <option value="name">name</option>
-            </select>
-          </label>
-          <label htmlFor={fileId}>
-            File (CSV or JSON)
-            <input
-              id={fileId}
-              type="file"
-              accept=".csv,.json,text/csv,application/json"
-              onChange={(e) => {
-                const file = e.target.files?.[0]
-                if (file) {
-                  commit.reset()
-                  upload.mutate(file)
-                }
-                e.target.value = ''
-              }}
-            />
-          </label>
-        </form>
-        <ErrorBox error={upload.error ?? remap.error ?? commit.error} />
-        {session && (
-          <>
-            <ImportSummary session={session} />
-            <ColumnMapping session={session} busy={remap.isPending} onChange={(mapping) => remap.mutate({ mapping })} />
-            <RowOutcomes session={session} />
-            <div className="actions">
-              {session.status === 'committed' ? (
-                <p role="status" className="ok">
-                  Imported: {count(session.result?.created ?? 0)} created, {count(session.result?.updated ?? 0)} updated.
-                </p>
-              ) : (
-                <button type="button" className="primary" onClick={() => commit.mutate()} disabled={commit.isPending || session.summary.invalid > 0 || session.summary.create + session.summary.update === 0}>
-                  Commit the import
-                </button>
-              )}
-            </div>
-          </>
-        )}
-      </section>
+      {writer && (
+        <section className="panel" aria-labelledby="import-h">
+          <h2 id="import-h">Import a file</h2>
+          <form className="inline" onSubmit={(e) => e.preventDefault()}>
+            <label>
+              Format
+              <select value={format} onChange={(e) => setFormat(e.target.value as '' | 'csv' | 'json')}>
+                <option value="">Detect from the file</option>
+                <option value="csv">CSV</option>
+                <option value="json">JSON</option>
+              </select>
+            </label>
+            <label>
+              Update existing components found by
+              <select value={upsertKey} onChange={(e) => setUpsertKey(e.target.value as ImportSession['upsertKey'])}>
+                <option value="ipn">IPN</option>
+                <option value="mpn">manufacturer part number</option>
+                <option value="name">name</option>
+              </select>
+            </label>
+            <label htmlFor={fileId}>
+              File (CSV or JSON)
+              <input
+                id={fileId}
+                type="file"
+                accept=".csv,.json,text/csv,application/json"
+                onChange={(e) => {
+                  const file = e.target.files?.[0]
+                  if (file) {
+                    commit.reset()
+                    upload.mutate(file)
+                  }
+                  e.target.value = ''
+                }}
+              />
+            </label>
+          </form>
+          <ErrorBox error={upload.error ?? remap.error ?? commit.error} />
+          {session && (
+            <>
+              <ImportSummary session={session} />
+              <ColumnMapping session={session} busy={remap.isPending} onChange={(mapping) => remap.mutate({ mapping })} />
+              <RowOutcomes session={session} />
+              <div className="actions">
+                {session.status === 'committed' ? (
+                  <p role="status" className="ok">
+                    Imported: {count(session.result?.created ?? 0)} created, {count(session.result?.updated ?? 0)} updated.
+                  </p>
+                ) : (
+                  <button type="button" className="primary" onClick={() => commit.mutate()} disabled={commit.isPending || session.summary.invalid > 0 || session.summary.create + session.summary.update === 0}>
+                    Commit the import
+                  </button>
+                )}
+              </div>
+            </>
+          )}
+        </section>
+      )}
       <ExportPanel />
     </section>
   )

@@ -1,5 +1,6 @@
 import { useInfiniteQuery } from '@tanstack/react-query'
 import { useCallback, useMemo, useRef, useState } from 'react'
+import { useCan } from '../queries/auth'
 import { EMPTY_FILTERS, libraryQuery, type LibraryFilters, type Sort } from '../queries/library'
 import { href } from '../router'
 import { ErrorBox } from '../ui/error-box'
@@ -21,6 +22,8 @@ export function LibraryScreen() {
   const [sort, setSort] = useState<Sort>({ key: 'name', desc: false })
   const [columnIds, setColumnIds] = useState(loadColumns)
   const wanted = useRef(0)
+  // Creating and bulk editing are for those who may change the library; the rest read.
+  const writer = useCan('library:write')
   const rows = useInfiniteQuery(libraryQuery(filters, sort, wanted))
   const items = useMemo(() => rows.data?.pages.flatMap((p) => p.items) ?? [], [rows.data])
   const known = rows.data?.pages[0]?.total ?? 0
@@ -45,11 +48,13 @@ export function LibraryScreen() {
           {rows.isPending ? 'Loading…' : `${count(total)}${known < 0 && rows.hasNextPage ? '+' : ''} components${filters.ranges.some((r) => r.type) ? ' matching the ranges' : ''}`}
           {rows.isFetching && !rows.isPending ? ' · updating…' : ''}
         </p>
-        <div className="actions">
-          <a className="button primary" href={href('/components/new')}>
-            New component
-          </a>
-        </div>
+        {writer && (
+          <div className="actions">
+            <a className="button primary" href={href('/components/new')}>
+              New component
+            </a>
+          </div>
+        )}
       </div>
 
       <div className="toolbar">
@@ -58,7 +63,7 @@ export function LibraryScreen() {
         <ColumnsMenu shown={columnIds} onToggle={toggleColumn} />
       </div>
 
-      <SelectionBar items={items} />
+      {writer && <SelectionBar items={items} />}
 
       <ErrorBox error={rows.error} title="The library could not be loaded" />
 
@@ -70,11 +75,12 @@ export function LibraryScreen() {
         onSort={(key) => setSort((s) => ({ key, desc: s.key === key ? !s.desc : false }))}
         paging={rows}
         wanted={wanted}
+        selectable={writer}
         empty={
           !rows.isPending &&
           rowCount === 0 && (
             <p className="empty">
-              No components match. {filters === EMPTY_FILTERS ? <a href={href('/components/new')}>Create the first one</a> : 'Change the filters.'}
+              No components match. {filters !== EMPTY_FILTERS ? 'Change the filters.' : writer ? <a href={href('/components/new')}>Create the first one</a> : ''}
             </p>
           )
         }

@@ -2,6 +2,7 @@ import type { ComplibClient } from '@complib/client-sdk'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { api } from '../api'
+import { useCan } from '../queries/auth'
 import { invalidateLocations, locationQueries } from '../queries/locations'
 import { href } from '../router'
 import { ErrorBox } from '../ui/error-box'
@@ -31,6 +32,7 @@ export default function LocationsScreen() {
     },
   })
   const flat = _flatten(tree.data ?? [])
+  const writer = useCan('library:write')
 
   return (
     <section>
@@ -41,36 +43,38 @@ export default function LocationsScreen() {
       <div className="grid2">
         <div className="panel tree">
           <h2>Locations</h2>
-          {tree.data?.length === 0 && <p className="muted">No locations yet: add the first below.</p>}
+          {tree.data?.length === 0 && <p className="muted">No locations yet{writer ? ': add the first below' : ''}.</p>}
           <TreeList nodes={tree.data ?? []} selected={selected?.id} onSelect={setSelected} />
-          <form
-            className="inline"
-            onSubmit={(e) => {
-              e.preventDefault()
-              create.mutate()
-            }}
-          >
-            <label>
-              New location
-              <input value={name} onChange={(e) => setName(e.target.value)} required placeholder="Drawer A1" />
-            </label>
-            <label>
-              Inside
-              <select value={parentId} onChange={(e) => setParentId(e.target.value)}>
-                <option value="">(top level)</option>
-                {flat.map((l) => (
-                  <option key={l.id} value={l.id}>
-                    {l.path}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <button type="submit" disabled={!name.trim() || create.isPending}>
-              Add location
-            </button>
-          </form>
+          {writer && (
+            <form
+              className="inline"
+              onSubmit={(e) => {
+                e.preventDefault()
+                create.mutate()
+              }}
+            >
+              <label>
+                New location
+                <input value={name} onChange={(e) => setName(e.target.value)} required placeholder="Drawer A1" />
+              </label>
+              <label>
+                Inside
+                <select value={parentId} onChange={(e) => setParentId(e.target.value)}>
+                  <option value="">(top level)</option>
+                  {flat.map((l) => (
+                    <option key={l.id} value={l.id}>
+                      {l.path}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <button type="submit" disabled={!name.trim() || create.isPending}>
+                Add location
+              </button>
+            </form>
+          )}
         </div>
-        <div className="panel">{selected ? <LocationStock node={selected} onDelete={() => remove.mutate(selected.id)} /> : <p className="muted">Choose a location to see its stock.</p>}</div>
+        <div className="panel">{selected ? <LocationStock node={selected} onDelete={writer ? () => remove.mutate(selected.id) : undefined} /> : <p className="muted">Choose a location to see its stock.</p>}</div>
       </div>
     </section>
   )
@@ -92,7 +96,7 @@ function TreeList({ nodes, selected, onSelect }: { nodes: Node[]; selected: stri
   )
 }
 
-function LocationStock({ node, onDelete }: { node: Node; onDelete: () => void }) {
+function LocationStock({ node, onDelete }: { node: Node; onDelete: (() => void) | undefined }) {
   const stock = useQuery(locationQueries.stockAt(node.id))
   const sum = stock.data?.rows.reduce((n, r) => n + (r.entry?.quantity ?? 0), 0) ?? 0
   return (
@@ -120,11 +124,13 @@ function LocationStock({ node, onDelete }: { node: Node; onDelete: () => void })
           ))}
         </tbody>
       </table>
-      <div className="actions">
-        <button type="button" className="danger" onClick={() => confirm(`Delete the location ${node.path}? Only an empty one can be deleted.`) && onDelete()}>
-          Delete this location
-        </button>
-      </div>
+      {onDelete && (
+        <div className="actions">
+          <button type="button" className="danger" onClick={() => confirm(`Delete the location ${node.path}? Only an empty one can be deleted.`) && onDelete()}>
+            Delete this location
+          </button>
+        </div>
+      )}
     </>
   )
 }

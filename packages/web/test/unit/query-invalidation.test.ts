@@ -1,7 +1,10 @@
 import type { Component, Connector } from '@complib/client-sdk'
 import { QueryClient, type QueryKey } from '@tanstack/react-query'
 import { describe, expect, it } from 'vitest'
+import { accountQueries, tokensChanged, usersChanged } from '../../src/queries/accounts'
 import { attachmentQueries, attachmentsChanged } from '../../src/queries/attachments'
+import { auditQueries, EMPTY_AUDIT_FILTERS } from '../../src/queries/audit'
+import { authQueries, meChanged } from '../../src/queries/auth'
 import { componentQueries, componentSaved, invalidateComponent, invalidateComponentLists, invalidateComponents } from '../../src/queries/components'
 import { connectorCodeChanged, connectorQueries, connectorSaved, invalidateRuns, setConnector } from '../../src/queries/connectors'
 import { importQueries } from '../../src/queries/imports'
@@ -9,6 +12,7 @@ import { EMPTY_FILTERS, libraryQuery } from '../../src/queries/library'
 import { linkQueries } from '../../src/queries/links'
 import { invalidateLocations, locationQueries, stockChanged, stockQueries } from '../../src/queries/locations'
 import { serverQueries } from '../../src/queries/server'
+import { settingsQueries, settingsSaved } from '../../src/queries/settings'
 
 /**
  * Every query the screens read, under the keys their factories give, for two
@@ -45,6 +49,14 @@ const QUERIES: Record<string, QueryKey> = {
   'runs of X': connectorQueries.runs('con_x').queryKey,
   'runs of Y': connectorQueries.runs('con_y').queryKey,
   'a run of X': connectorQueries.run('run_1', 'running', true).queryKey,
+  'who is calling': authQueries.me().queryKey,
+  users: accountQueries.users().queryKey,
+  'my tokens': accountQueries.tokens(false).queryKey,
+  'everyone’s tokens': accountQueries.tokens(true).queryKey,
+  'audit trail': auditQueries.page(EMPTY_AUDIT_FILTERS, undefined).queryKey,
+  'audit trail, older page': auditQueries.page(EMPTY_AUDIT_FILTERS, 'cursor_2').queryKey,
+  'audit trail, filtered': auditQueries.page({ ...EMPTY_AUDIT_FILTERS, action: 'auth.' }, undefined).queryKey,
+  settings: settingsQueries.settings().queryKey,
 }
 
 const componentA = { id: 'cmp_a', version: 3, name: 'saved' } as Component
@@ -67,6 +79,10 @@ const CASES: Array<[string, (qc: QueryClient) => Promise<unknown> | void, string
   ['a connector secret rotated', (qc) => setConnector(qc, connectorX), []],
   ['connector code saved', (qc) => connectorCodeChanged(qc, 'con_x'), ['connector X', 'code of X']],
   ['a run started, ended, cancelled or resumed', (qc) => invalidateRuns(qc, 'con_x'), ['runs of X']],
+  ['signed in or out, or one’s own account changed', (qc) => meChanged(qc), ['who is calling']],
+  ['an account created or changed (a disabled one’s tokens stop too)', (qc) => usersChanged(qc), ['users', 'my tokens', 'everyone’s tokens']],
+  ['a token created or revoked', (qc) => tokensChanged(qc), ['my tokens', 'everyone’s tokens']],
+  ['settings saved', (qc) => settingsSaved(qc, { auditRetentionDays: 30, outbound: { blockMetadata: true, allowedHosts: [] }, updatedAt: null }), []],
 ]
 
 describe('the query factories and what the mutations invalidate', () => {

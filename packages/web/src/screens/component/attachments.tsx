@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useId, useState } from 'react'
 import { api, downloadFile } from '../../api'
 import { attachmentQueries, attachmentsChanged } from '../../queries/attachments'
+import { useCan } from '../../queries/auth'
 import { ErrorBox } from '../../ui/error-box'
 import { count } from '../../ui/format'
 
@@ -21,6 +22,7 @@ export function Attachments({ component }: { component: Component }) {
     onSuccess: () => void attachmentsChanged(queryClient, component.id),
   })
   const inputId = useId()
+  const writer = useCan('library:write')
   return (
     <section aria-labelledby={`${inputId}-h`}>
       <h2 id={`${inputId}-h`}>Attachments</h2>
@@ -41,22 +43,28 @@ export function Attachments({ component }: { component: Component }) {
             <span className="muted">
               {a.kind} · {a.size !== null ? `${count(a.size)} bytes` : 'link'}
             </span>{' '}
-            <button type="button" onClick={() => confirm(`Delete the file ${a.name}?`) && remove.mutate(a.id)} aria-label={`Delete ${a.name}`}>
-              Delete
-            </button>
+            {writer && (
+              <button type="button" onClick={() => confirm(`Delete the file ${a.name}?`) && remove.mutate(a.id)} aria-label={`Delete ${a.name}`}>
+                Delete
+              </button>
+            )}
           </li>
         ))}
       </ul>
-      <label htmlFor={inputId}>Upload a file (datasheet, image, CAD)</label>
-      <input
-        id={inputId}
-        type="file"
-        onChange={(e) => {
-          const file = e.target.files?.[0]
-          if (file) upload.mutate(file)
-          e.target.value = ''
-        }}
-      />
+      {writer && (
+        <>
+          <label htmlFor={inputId}>Upload a file (datasheet, image, CAD)</label>
+          <input
+            id={inputId}
+            type="file"
+            onChange={(e) => {
+              const file = e.target.files?.[0]
+              if (file) upload.mutate(file)
+              e.target.value = ''
+            }}
+          />
+        </>
+      )}
       {upload.isPending && <p role="status">Uploading…</p>}
     </section>
   )

@@ -1,5 +1,6 @@
 import type { Component, ComponentStatus } from '@complib/client-sdk'
 import { useId, type FormEvent } from 'react'
+import { useCan } from '../../queries/auth'
 import { fieldError } from '../../ui/error-box'
 import type { Draft } from './draft'
 import { LinkEditor } from './link-editor'
@@ -10,7 +11,11 @@ import { TextField } from './text-field'
 const TRANSITIONS: Record<ComponentStatus, ComponentStatus[]> = { draft: ['active'], active: ['nrnd', 'obsolete'], nrnd: ['active', 'obsolete'], obsolete: ['active'] }
 const STATUS_WORDS: Record<ComponentStatus, string> = { draft: 'draft', active: 'active', nrnd: 'not recommended for new designs (nrnd)', obsolete: 'obsolete' }
 
-/** Every field of a component, with Save (or Create) and Discard. */
+/**
+ * Every field of a component, with a comment for the change, Save (or
+ * Create) and Discard; read only, without them, for a caller who may not
+ * change the library.
+ */
 export function FieldsForm(props: {
   id: string | undefined
   loaded: Component | undefined
@@ -18,6 +23,8 @@ export function FieldsForm(props: {
   changed: string[]
   error: unknown
   saving: boolean
+  comment: string
+  onComment: (comment: string) => void
   onEdit: (patch: Partial<Draft>) => void
   onSave: () => void
   onDiscard: () => void
@@ -25,6 +32,7 @@ export function FieldsForm(props: {
   const { id, loaded, draft, changed, error, onEdit: set } = props
   const nameId = useId()
   const deleted = !!loaded?.deletedAt
+  const readOnly = !useCan('library:write')
   const statusChoices = loaded ? [loaded.status, ...TRANSITIONS[loaded.status]] : (['draft', 'active'] as ComponentStatus[])
   const submit = (e: FormEvent) => {
     e.preventDefault()
@@ -36,26 +44,33 @@ export function FieldsForm(props: {
         Fields
       </h2>
       <div className="grid2">
-        <TextField label="Name" value={draft.name} onChange={(name) => set({ name })} required error={fieldError(error, 'body.name')} />
-        <TextField label="IPN" value={draft.ipn} onChange={(ipn) => set({ ipn })} hint={id ? undefined : 'left empty, the next free one is given'} error={fieldError(error, 'body.ipn')} />
-        <TextField label="Category" value={draft.category} onChange={(category) => set({ category })} error={fieldError(error, 'body.category')} />
+        <TextField label="Name" value={draft.name} onChange={(name) => set({ name })} required error={fieldError(error, 'body.name')} readOnly={readOnly} />
+        <TextField
+          label="IPN"
+          value={draft.ipn}
+          onChange={(ipn) => set({ ipn })}
+          hint={id ? undefined : 'left empty, the next free one is given'}
+          error={fieldError(error, 'body.ipn')}
+          readOnly={readOnly}
+        />
+        <TextField label="Category" value={draft.category} onChange={(category) => set({ category })} error={fieldError(error, 'body.category')} readOnly={readOnly} />
         <label>
           Status
-          <select value={draft.status} onChange={(e) => set({ status: e.target.value as ComponentStatus })}>
+          <select value={draft.status} onChange={(e) => set({ status: e.target.value as ComponentStatus })} disabled={readOnly}>
             {statusChoices.map((s) => (
               <option key={s} value={s}>
                 {STATUS_WORDS[s]}
               </option>
             ))}
           </select>
-          <span className="hint">{loaded ? `From ${loaded.status} it can move to ${TRANSITIONS[loaded.status].join(' or ')}.` : 'New components start as draft.'}</span>
+          <span className="hint">{readOnly ? '' : loaded ? `From ${loaded.status} it can move to ${TRANSITIONS[loaded.status].join(' or ')}.` : 'New components start as draft.'}</span>
         </label>
       </div>
       <label>
         Description
-        <textarea value={draft.description} rows={2} onChange={(e) => set({ description: e.target.value })} />
+        <textarea readOnly={readOnly} value={draft.description} rows={2} onChange={(e) => set({ description: e.target.value })} />
       </label>
-      <TextField label="Tags (comma separated)" value={draft.tags} onChange={(tags) => set({ tags })} error={fieldError(error, 'body.tags')} />
+      <TextField label="Tags (comma separated)" value={draft.tags} onChange={(tags) => set({ tags })} error={fieldError(error, 'body.tags')} readOnly={readOnly} />
       <RowsEditor
         legend="Parameters"
         rows={draft.parameters}
@@ -66,6 +81,7 @@ export function FieldsForm(props: {
         ]}
         empty={{ type: '', value: '', unit: '' }}
         onChange={(parameters) => set({ parameters })}
+        readOnly={readOnly}
         error={fieldError(error, 'body.parameters')}
       />
       <RowsEditor
@@ -77,23 +93,30 @@ export function FieldsForm(props: {
         ]}
         empty={{ manufacturer: '', partNumber: '' }}
         onChange={(mpns) => set({ mpns })}
+        readOnly={readOnly}
         error={fieldError(error, 'body.mpns')}
       />
       <div className="grid2">
-        <LinkEditor kind="symbols" legend="Symbols" links={draft.symbols} onChange={(symbols) => set({ symbols })} />
-        <LinkEditor kind="footprints" legend="Footprints" links={draft.footprints} onChange={(footprints) => set({ footprints })} />
+        <LinkEditor kind="symbols" legend="Symbols" links={draft.symbols} onChange={(symbols) => set({ symbols })} readOnly={readOnly} />
+        <LinkEditor kind="footprints" legend="Footprints" links={draft.footprints} onChange={(footprints) => set({ footprints })} readOnly={readOnly} />
       </div>
-      <div className="actions sticky">
-        <button type="submit" className="primary" disabled={props.saving || deleted || (!!id && changed.length === 0)}>
-          {props.saving ? 'Saving…' : id ? 'Save changes' : 'Create component'}
-        </button>
-        {id && changed.length > 0 && (
-          <button type="button" onClick={props.onDiscard}>
-            Discard changes
+      {!readOnly && (
+        <div className="actions sticky">
+          <label className="comment-field">
+            <span className="visually-hidden">Comment for this change (optional)</span>
+            <input value={props.comment} onChange={(e) => props.onComment(e.target.value)} placeholder="Comment for this change (optional)" maxLength={1000} />
+          </label>
+          <button type="submit" className="primary" disabled={props.saving || deleted || (!!id && changed.length === 0)}>
+            {props.saving ? 'Saving…' : id ? 'Save changes' : 'Create component'}
           </button>
-        )}
-        {id && <span className="muted">{changed.length ? `Changed: ${changed.join(', ')}` : 'No unsaved changes'}</span>}
-      </div>
+          {id && changed.length > 0 && (
+            <button type="button" onClick={props.onDiscard}>
+              Discard changes
+            </button>
+          )}
+          {id && <span className="muted">{changed.length ? `Changed: ${changed.join(', ')}` : 'No unsaved changes'}</span>}
+        </div>
+      )}
     </form>
   )
 }

@@ -1,10 +1,12 @@
 import type { Component } from '@complib/client-sdk'
+import { useCan } from '../../queries/auth'
 import { dateTime, relativeTime } from '../../ui/format'
 
-/** The component's name, id, version and age, with Duplicate and Delete (or Restore, once deleted). */
+/** The component's name, id, version and age, with Duplicate and Delete (or Restore, once deleted) for those who may change the library. */
 export function ComponentHead(props: { id: string | undefined; loaded: Component | undefined; busy: boolean; onAction: (kind: 'duplicate' | 'delete' | 'restore') => void }) {
   const { id, loaded, busy, onAction } = props
   const deleted = !!loaded?.deletedAt
+  const writer = useCan('library:write')
   return (
     <div className="screen-head">
       <h1>{id ? (loaded?.name ?? 'Component') : 'New component'}</h1>
@@ -14,7 +16,7 @@ export function ComponentHead(props: { id: string | undefined; loaded: Component
           {deleted && <strong className="deleted"> · deleted {dateTime(loaded.deletedAt)}</strong>}
         </p>
       )}
-      {id && (
+      {id && writer && (
         <div className="actions">
           <button type="button" onClick={() => onAction('duplicate')} disabled={busy || deleted}>
             Duplicate

@@ -1,4 +1,4 @@
-/** Rows of small text fields (parameters, MPNs): add, edit, remove. */
+/** Rows of small text fields (parameters, MPNs): add, edit, remove; only shown when `readOnly`. */
 export function RowsEditor<R extends Record<string, string>>(props: {
   legend: string
   rows: R[]
@@ -6,6 +6,7 @@ export function RowsEditor<R extends Record<string, string>>(props: {
   empty: R
   onChange: (rows: R[]) => void
   error?: string | undefined
+  readOnly?: boolean
 }) {
   const { rows, onChange } = props
   return (
@@ -20,17 +21,21 @@ export function RowsEditor<R extends Record<string, string>>(props: {
                 {props.legend} {i + 1}:{' '}
               </span>
               {f.label}
-              <input value={row[f.key]} placeholder={f.placeholder} onChange={(e) => onChange(rows.map((r, j) => (j === i ? { ...r, [f.key]: e.target.value } : r)))} />
+              <input readOnly={props.readOnly} value={row[f.key]} placeholder={f.placeholder} onChange={(e) => onChange(rows.map((r, j) => (j === i ? { ...r, [f.key]: e.target.value } : r)))} />
             </label>
           ))}
-          <button type="button" onClick={() => onChange(rows.filter((_, j) => j !== i))} aria-label={`Remove ${props.legend.toLowerCase()} row ${i + 1}`}>
-            Remove
-          </button>
+          {!props.readOnly && (
+            <button type="button" onClick={() => onChange(rows.filter((_, j) => j !== i))} aria-label={`Remove ${props.legend.toLowerCase()} row ${i + 1}`}>
+              Remove
+            </button>
+          )}
         </div>
       ))}
-      <button type="button" onClick={() => onChange([...rows, { ...props.empty }])}>
-        Add {props.legend.toLowerCase().replace(/s$/, '')}
-      </button>
+      {!props.readOnly && (
+        <button type="button" onClick={() => onChange([...rows, { ...props.empty }])}>
+          Add {props.legend.toLowerCase().replace(/s$/, '')}
+        </button>
+      )}
       {props.error && <p className="field-error">{props.error}</p>}
     </fieldset>
   )

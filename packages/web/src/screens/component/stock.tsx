@@ -2,6 +2,7 @@ import type { Component } from '@complib/client-sdk'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useId, useState } from 'react'
 import { api } from '../../api'
+import { useCan } from '../../queries/auth'
 import { locationQueries, stockChanged, stockQueries } from '../../queries/locations'
 import { ErrorBox } from '../../ui/error-box'
 import { count } from '../../ui/format'
@@ -10,7 +11,8 @@ import { count } from '../../ui/format'
 export function Stock({ component }: { component: Component }) {
   const queryClient = useQueryClient()
   const stock = useQuery(stockQueries.forComponent(component.id))
-  const locations = useQuery(locationQueries.options())
+  const writer = useCan('library:write')
+  const locations = useQuery({ ...locationQueries.options(), enabled: writer })
   const [locationId, setLocationId] = useState('')
   const [quantity, setQuantity] = useState('0')
   const set = useMutation({
@@ -45,32 +47,34 @@ export function Stock({ component }: { component: Component }) {
           ))}
         </tbody>
       </table>
-      <form
-        className="inline"
-        onSubmit={(e) => {
-          e.preventDefault()
-          if (locationId) set.mutate({ loc: locationId, qty: Number(quantity) })
-        }}
-      >
-        <label>
-          Location
-          <select value={locationId} onChange={(e) => setLocationId(e.target.value)}>
-            <option value="">Choose…</option>
-            {locations.data?.items.map((l) => (
-              <option key={l.id} value={l.id}>
-                {l.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Quantity
-          <input type="number" min={0} value={quantity} onChange={(e) => setQuantity(e.target.value)} />
-        </label>
-        <button type="submit" disabled={!locationId || set.isPending}>
-          Set stock
-        </button>
-      </form>
+      {writer && (
+        <form
+          className="inline"
+          onSubmit={(e) => {
+            e.preventDefault()
+            if (locationId) set.mutate({ loc: locationId, qty: Number(quantity) })
+          }}
+        >
+          <label>
+            Location
+            <select value={locationId} onChange={(e) => setLocationId(e.target.value)}>
+              <option value="">Choose…</option>
+              {locations.data?.items.map((l) => (
+                <option key={l.id} value={l.id}>
+                  {l.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Quantity
+            <input type="number" min={0} value={quantity} onChange={(e) => setQuantity(e.target.value)} />
+          </label>
+          <button type="submit" disabled={!locationId || set.isPending}>
+            Set stock
+          </button>
+        </form>
+      )}
     </section>
   )
 }

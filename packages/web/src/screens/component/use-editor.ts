@@ -1,7 +1,7 @@
 import { PreconditionFailedError } from '@complib/client-sdk'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
-import { api } from '../../api'
+import { api, commented } from '../../api'
 import { componentQueries, componentSaved, invalidateComponentLists } from '../../queries/components'
 import { navigate } from '../../router'
 import { NEW_DRAFT, rebaseDraft, toDraft, toFields, toPatch, type Draft } from './draft'
@@ -21,6 +21,8 @@ export function useComponentEditor(id: string | undefined) {
   const [baseVersion, setBaseVersion] = useState<number>()
   const [conflict, setConflict] = useState(false)
   const [saved, setSaved] = useState<string>()
+  /** Why: sent with the save (`Complib-Comment`), kept in the history and the audit trail. */
+  const [comment, setComment] = useState('')
   const loaded = component.data
   // A newer version arrives (first load, a save, an upload or removed file, which
   // count as changes of the component): unsaved edits are carried over onto it
@@ -39,11 +41,13 @@ export function useComponentEditor(id: string | undefined) {
 
   const save = useMutation({
     mutationFn: async () => {
-      if (!id) return api().components.create(_withoutEmptyIpn(toFields(draft)))
-      return api().components.patch(id, toPatch(base, draft), { ifMatch: baseVersion ?? loaded!.version })
+      const client = commented(comment)
+      if (!id) return client.components.create(_withoutEmptyIpn(toFields(draft)))
+      return client.components.patch(id, toPatch(base, draft), { ifMatch: baseVersion ?? loaded!.version })
     },
     onSuccess: (c) => {
       setConflict(false)
+      setComment('')
       setSaved(`Saved version ${c.version}.`)
       setBase(toDraft(c))
       setDraft(toDraft(c))
@@ -101,6 +105,8 @@ export function useComponentEditor(id: string | undefined) {
     changed: id ? Object.keys(toPatch(base, draft)) : [],
     conflict,
     saved,
+    comment,
+    setComment,
     save,
     action,
     error: save.error ?? action.error,

@@ -9,8 +9,11 @@ import { count } from '../../ui/format'
 // CodeMirror is most of this screen's weight: loaded when the code is shown.
 const CodeEditor = lazy(() => import('../../ui/code-editor'))
 
-/** The connector's code in an editor, saved with If-Match; a dry run shows what it would send and its logs. */
-export function ConnectorCode({ connector }: { connector: Connector }) {
+/**
+ * The connector's code in an editor, saved with If-Match (`editable`: admins;
+ * others read it); a dry run (`canDryRun`) shows what it would send and its logs.
+ */
+export function ConnectorCode({ connector, editable, canDryRun }: { connector: Connector; editable: boolean; canDryRun: boolean }) {
   const queryClient = useQueryClient()
   const code = useQuery(connectorQueries.code(connector.id))
   const [text, setText] = useState<string>()
@@ -42,22 +45,31 @@ export function ConnectorCode({ connector }: { connector: Connector }) {
           {notice}
         </p>
       )}
-      {text !== undefined && (
-        <Suspense fallback={<pre className="code">{text}</pre>}>
-          <CodeEditor value={text} onChange={setText} label="Connector code" />
-        </Suspense>
-      )}
-      <p className="hint">In the editor, Tab indents; press Escape, then Tab, to move on.</p>
+      {text !== undefined &&
+        (editable ? (
+          <Suspense fallback={<pre className="code">{text}</pre>}>
+            <CodeEditor value={text} onChange={setText} label="Connector code" />
+          </Suspense>
+        ) : (
+          <pre className="code">{text}</pre>
+        ))}
+      {editable && <p className="hint">In the editor, Tab indents; press Escape, then Tab, to move on.</p>}
       <div className="actions">
-        <button type="button" className="primary" disabled={!dirty || save.isPending} onClick={() => save.mutate(text ?? null)}>
-          Save code
-        </button>
-        <button type="button" disabled={code.data?.isDefault || save.isPending} onClick={() => save.mutate(null)}>
-          Back to the default code
-        </button>
-        <button type="button" onClick={() => dryRun.mutate()} disabled={dryRun.isPending}>
-          {dryRun.isPending ? 'Running…' : 'Dry run'}
-        </button>
+        {editable && (
+          <>
+            <button type="button" className="primary" disabled={!dirty || save.isPending} onClick={() => save.mutate(text ?? null)}>
+              Save code
+            </button>
+            <button type="button" disabled={code.data?.isDefault || save.isPending} onClick={() => save.mutate(null)}>
+              Back to the default code
+            </button>
+          </>
+        )}
+        {canDryRun && (
+          <button type="button" onClick={() => dryRun.mutate()} disabled={dryRun.isPending}>
+            {dryRun.isPending ? 'Running…' : 'Dry run'}
+          </button>
+        )}
         {dirty && <span className="muted">Unsaved: the dry run uses the saved code.</span>}
       </div>
       <ErrorBox error={dryRun.error} title="Dry run failed" />

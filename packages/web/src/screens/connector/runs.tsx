@@ -6,8 +6,8 @@ import { connectorQueries, invalidateRuns, isRunActive } from '../../queries/con
 import { ErrorBox } from '../../ui/error-box'
 import { count, dateTime, relativeTime } from '../../ui/format'
 
-/** The connector's runs, newest first; open one for its batches, attempts and errors; resume an interrupted one. */
-export function RunHistory({ connector }: { connector: Connector }) {
+/** The connector's runs, newest first; open one for its batches, attempts and errors; resume or cancel one (`canAct`). */
+export function RunHistory({ connector, canAct }: { connector: Connector; canAct: boolean }) {
   const runs = useQuery(connectorQueries.runs(connector.id))
   return (
     <section className="panel" aria-labelledby="runs-h">
@@ -16,14 +16,14 @@ export function RunHistory({ connector }: { connector: Connector }) {
       {runs.data?.items.length === 0 && <p className="muted">No runs yet.</p>}
       <ul className="plain runs">
         {runs.data?.items.map((r) => (
-          <RunItem key={r.id} run={r} connectorId={connector.id} />
+          <RunItem key={r.id} run={r} connectorId={connector.id} canAct={canAct} />
         ))}
       </ul>
     </section>
   )
 }
 
-function RunItem({ run, connectorId }: { run: Run; connectorId: string }) {
+function RunItem({ run, connectorId, canAct }: { run: Run; connectorId: string; canAct: boolean }) {
   const [open, setOpen] = useState(false)
   const queryClient = useQueryClient()
   const detail = useQuery(connectorQueries.run(run.id, run.status, open))
@@ -31,7 +31,7 @@ function RunItem({ run, connectorId }: { run: Run; connectorId: string }) {
     mutationFn: (kind: 'resume' | 'cancel') => (kind === 'resume' ? api().runs.resume(run.id) : api().runs.cancel(run.id)),
     onSuccess: () => void invalidateRuns(queryClient, connectorId),
   })
-  const active = isRunActive(run)
+  const active = isRunActive(run) && canAct
   return (
     <li>
       <details onToggle={(e) => setOpen((e.target as HTMLDetailsElement).open)}>

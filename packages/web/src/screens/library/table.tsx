@@ -10,7 +10,8 @@ const ROW_HEIGHT = 36
 /**
  * The rows as a virtualised ARIA table: only those in view are in the page.
  * As the view nears the last loaded row, the next page is fetched, sized to
- * reach the row in view (`wanted`, read by the query's next page).
+ * reach the row in view (`wanted`, read by the query's next page). Rows
+ * have checkboxes for a bulk edit when `selectable`.
  */
 export function LibraryTable(props: {
   items: Component[]
@@ -21,10 +22,12 @@ export function LibraryTable(props: {
   paging: { hasNextPage: boolean; isFetchingNextPage: boolean; fetchNextPage: () => Promise<unknown> }
   wanted: { current: number }
   empty: ReactNode
+  selectable: boolean
 }) {
   const { items, rowCount, columns, sort, paging, wanted } = props
   const selection = useSelection()
-  const template = `2.5rem ${columns.map((c) => c.width).join(' ')}`
+  const { selectable } = props
+  const template = `${selectable ? '2.5rem ' : ''}${columns.map((c) => c.width).join(' ')}`
   const scroller = useRef<HTMLDivElement>(null)
   const virtualizer = useVirtualizer({ count: rowCount, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 })
   const virtualRows = virtualizer.getVirtualItems()
@@ -40,14 +43,16 @@ export function LibraryTable(props: {
     <div className="vtable" role="table" aria-label="Components" aria-rowcount={rowCount + 1} ref={scroller} tabIndex={0} style={{ ['--cols' as string]: template }}>
       <div role="rowgroup" className="vhead">
         <div role="row" aria-rowindex={1} className="vrow">
-          <div role="columnheader" className="check">
-            <input
-              type="checkbox"
-              aria-label="Select every loaded row"
-              checked={items.length > 0 && selectedHere === items.length}
-              onChange={(e) => (e.target.checked ? selection.set([...selection.ids, ...items.map((c) => c.id)]) : selection.clear())}
-            />
-          </div>
+          {selectable && (
+            <div role="columnheader" className="check">
+              <input
+                type="checkbox"
+                aria-label="Select every loaded row"
+                checked={items.length > 0 && selectedHere === items.length}
+                onChange={(e) => (e.target.checked ? selection.set([...selection.ids, ...items.map((c) => c.id)]) : selection.clear())}
+              />
+            </div>
+          )}
           {columns.map((c) => (
             <div role="columnheader" key={c.id} aria-sort={c.sort && sort.key === c.sort ? (sort.desc ? 'descending' : 'ascending') : undefined}>
               {c.sort ? (
@@ -76,9 +81,11 @@ export function LibraryTable(props: {
             >
               {c ? (
                 <>
-                  <div role="cell" className="check">
-                    <input type="checkbox" aria-label={`Select ${c.name}`} checked={selection.ids.has(c.id)} onChange={(e) => selection.toggle(c.id, e.target.checked)} />
-                  </div>
+                  {selectable && (
+                    <div role="cell" className="check">
+                      <input type="checkbox" aria-label={`Select ${c.name}`} checked={selection.ids.has(c.id)} onChange={(e) => selection.toggle(c.id, e.target.checked)} />
+                    </div>
+                  )}
                   {columns.map((col) => (
                     <div role="cell" key={col.id} title={typeof col.render(c) === 'string' ? (col.render(c) as string) : undefined}>
                       {col.render(c)}
