@@ -1,7 +1,8 @@
-import { WebhookConfig, defineConnector, type ConnectorDefinition } from '@complib/core'
+import { DEFAULT_SETTINGS, WebhookConfig, defineConnector, type ConnectorDefinition, type OutboundPolicy } from '@complib/core'
 import { entitiesBody } from './_internal/body'
 import { DEFAULT_WEBHOOK_CODE } from './default-code'
-import { deliver } from './deliver'
+import { createDeliveryAgents, deliver, type DeliveryOutbound } from './deliver'
+import { OutboundRefusedError, createOutboundGuard, type OutboundGuard, type Resolve } from './outbound-policy'
 import { createSandbox, type EntitiesJson, type Sandbox, type SandboxOptions } from './sandbox'
 import { assertValidCron } from './schedule'
 import { createThrottle } from './throttle'
@@ -12,12 +13,22 @@ export interface WebhookConnectorOptions {
   requestTimeoutMs?: number | undefined
   /** Limits of the connector code (see createSandbox). */
   sandbox?: Omit<SandboxOptions, 'code'> | undefined
+  /**
+   * Where deliveries may go, read at the start of each run (createPushRunner
+   * reads the storage's settings); left out, the default policy (link-local
+   * and cloud metadata addresses refused).
+   */
+  outboundPolicy?: (() => OutboundPolicy | Promise<OutboundPolicy>) | undefined
+  /** How host names are resolved for the policy (default node:dns; tests give their own). */
+  resolve?: Resolve | undefined
 }
 
 /** What one run of the webhook type shares: its connector code in one sandbox, and one throttle. */
 export interface WebhookSession {
   sandbox: Sandbox
   throttle: <T>(fn: () => Promise<T>) => Promise<T>
+  /** The run's outbound policy, and the connections opened under it. */
+  outbound: DeliveryOutbound & { agents: { destroy(): void } }
 }
 
 /**
@@ -29,7 +40,9 @@ export interface WebhookSession {
  * `helpers.sendWebhook` signs and POSTs `{"entities": […]}` through the
  * throttle, after keeping the exact bytes (`context.keep`: free when the code
  * passed the batch on untouched), naming the run and batch in headers, and
- * recording every attempt.
+ * recording every attempt. The outbound policy is read once per run: the
+ * connector's URL is checked before the code starts, and every delivery as
+ * its connection opens; a refusal fails the batch, and nothing is sent.
  *
  * @example
  * executeRun(runId, createWebhookConnector({ requestTimeoutMs: 10_000 }), { storage, signal })
@@ -45,13 +58,20 @@ export function createWebhookConnector(options: WebhookConnectorOptions = {}): C
       if (typeof config.cron === 'string') assertValidCron(config.cron)
     },
     async setup(context) {
+      const guard = createOutboundGuard(await (options.outboundPolicy?.() ?? DEFAULT_SETTINGS.outbound), options.resolve)
+      // A URL the policy refuses fails the run before any code runs.
+      await precheckDestination(guard, context.config.url)
       // The connector's own code (`PUT /api/connectors/:id/code`), else the default.
       const sandbox = await createSandbox({ code: context.code ?? DEFAULT_WEBHOOK_CODE, ...options.sandbox })
+      const agents = createDeliveryAgents()
       // A cancel or a stop ends the calls in progress too: code that never returns must not hold them up.
       context.signal.addEventListener('abort', () => sandbox.dispose(), { once: true })
-      return { sandbox, throttle: createThrottle(context.config) }
+      return { sandbox, throttle: createThrottle(context.config), outbound: { guard, agents } }
     },
-    dispose: (session) => session.sandbox.dispose(),
+    dispose: (session) => {
+      session.sandbox.dispose()
+      session.outbound.agents.destroy()
+    },
     async run(batch, context) {
       const { signal } = context
       const given: EntitiesJson = { bytes: batch.bytes, count: batch.count }
@@ -63,6 +83,8 @@ export function createWebhookConnector(options: WebhookConnectorOptions = {}): C
       let finished = false
       // Deliveries under way; one already sent when push() settles ends before the batch does.
       const deliveries = new Set<Promise<unknown>>()
+      // A destination the policy refused fails the batch, even if the code caught the error.
+      let refused: OutboundRefusedError | null = null
       try {
         await context.session.sandbox.push(given, context.config, {
           sendWebhook: async (url, entities) => {
@@ -85,10 +107,16 @@ export function createWebhookConnector(options: WebhookConnectorOptions = {}): C
                     timeoutMs: options.requestTimeoutMs,
                     signal,
                     fetch: options.fetch,
+                    outbound: context.session.outbound,
                   }),
             )
             deliveries.add(delivery)
-            const result = await delivery.finally(() => deliveries.delete(delivery))
+            const result = await delivery
+              .finally(() => deliveries.delete(delivery))
+              .catch((error: unknown) => {
+                if (error instanceof OutboundRefusedError) refused ??= error
+                throw error
+              })
             if (!result) throw new Error(LATE_SEND)
             if (result.ok && !acknowledged.some((b) => b.equals(body))) {
               acknowledged.push(body)
@@ -100,11 +128,14 @@ export function createWebhookConnector(options: WebhookConnectorOptions = {}): C
           sleep: (ms) => _sleep(ms, signal),
           log: context.log,
         })
+      } catch (error) {
+        throw refused ?? error
       } finally {
         finished = true
         // A send the code did not await may still be on the wire: nothing reaches the receiver after its run ended.
         await Promise.allSettled(deliveries)
       }
+      if (refused) throw refused
       return { entitiesSent: sent }
     },
   })
@@ -120,6 +151,18 @@ export const webhookConnector = createWebhookConnector()
  */
 export function runHeaders(runId: string, index: number, batches: number): Record<string, string> {
   return { 'complib-run-id': runId, 'complib-batch': `${index + 1}/${batches}` }
+}
+
+/**
+ * Refuses a connector URL the policy refuses. A name that does not resolve
+ * now is left to the deliveries, which report it as the receiver being
+ * unreachable (and check it again as they connect).
+ */
+export async function precheckDestination(guard: OutboundGuard, url: unknown): Promise<void> {
+  if (typeof url !== 'string') return
+  await guard.check(url).catch((error: unknown) => {
+    if (error instanceof OutboundRefusedError) throw error
+  })
 }
 
 const LATE_SEND = 'this push() call has already finished'

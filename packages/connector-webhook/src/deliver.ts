@@ -1,5 +1,7 @@
 import http from 'node:http'
 import https from 'node:https'
+import { isIP } from 'node:net'
+import { OutboundRefusedError, type OutboundGuard } from './outbound-policy'
 import { signDelivery } from './sign'
 
 export interface DeliveryRequest {
@@ -15,6 +17,29 @@ export interface DeliveryRequest {
   /** Abandons the request (the run was cancelled or the server is stopping). */
   signal?: AbortSignal | undefined
   fetch?: typeof fetch | undefined
+  /**
+   * The outbound policy the destination must pass (createOutboundGuard), with
+   * the connections checked under it: a connection kept alive is reused only
+   * by deliveries under the same guard.
+   */
+  outbound?: DeliveryOutbound | undefined
+}
+
+export interface DeliveryOutbound {
+  guard: OutboundGuard
+  agents: DeliveryAgents
+}
+
+/** Kept-alive connections, per scheme. */
+export interface DeliveryAgents {
+  'http:': http.Agent
+  'https:': https.Agent
+}
+
+/** Connections of their own, for the deliveries of one guard (one run); `destroy` closes them. */
+export function createDeliveryAgents(): DeliveryAgents & { destroy(): void } {
+  const agents = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) }
+  return { ...agents, destroy: () => Object.values(agents).forEach((a) => a.destroy()) }
 }
 
 export interface DeliveryResult {
@@ -30,7 +55,9 @@ export interface DeliveryResult {
  * One signed POST. The signature covers the exact bytes sent, with a fresh
  * timestamp for every attempt and the batch's `webhook-id`. Redirects are not
  * followed (a 3xx is a failure the code sees); only 2xx is success. Never
- * throws: a network failure is a result with status 0.
+ * throws: a network failure is a result with status 0. The one exception is
+ * a destination `request.outbound` refuses (OutboundRefusedError): that is no
+ * attempt, since nothing was sent.
  *
  * Sent with node:http (kept-alive connections, one per batch in flight), or
  * with `request.fetch` when one is given. Through fetch a push cost about a
@@ -61,9 +88,12 @@ export async function deliver(request: DeliveryRequest): Promise<DeliveryResult>
   else request.signal?.addEventListener('abort', onAbort, { once: true })
   try {
     const signal = controller.signal
-    const answer = request.fetch ? await _fetched(request.fetch, request.url, headers, request.body, signal) : await _posted(request.url, headers, request.body, signal)
+    const answer = request.fetch
+      ? await _fetched(request.fetch, request.url, headers, request.body, signal, request.outbound?.guard)
+      : await _posted(request.url, headers, request.body, signal, request.outbound)
     return { ok: answer.status >= 200 && answer.status < 300, status: answer.status, retryAfter: parseRetryAfter(answer.retryAfter), durationMs: performance.now() - started, error: null }
   } catch (error) {
+    if (error instanceof OutboundRefusedError) throw error
     const e = error as Error
     const message = request.signal?.aborted
       ? 'abandoned: the run was cancelled or the server is stopping'
@@ -88,14 +118,27 @@ const AGENTS = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new htt
 const DRAIN_BYTES = 64 * 1024
 const DRAIN_MS = 1000
 
-/** The POST through node:http(s); resolves at the answer's status line and headers. */
-function _posted(url: string, headers: Record<string, string>, body: Uint8Array, signal: AbortSignal): Promise<_Answer> {
+/**
+ * The POST through node:http(s); resolves at the answer's status line and headers.
+ * Under a guard, a host name is resolved and checked by the guard's `lookup`
+ * as the connection opens, which then goes to a checked address (node:net
+ * looks up no address literal, so those are checked before).
+ */
+async function _posted(url: string, headers: Record<string, string>, body: Uint8Array, signal: AbortSignal, outbound: DeliveryOutbound | undefined): Promise<_Answer> {
+  const target = new URL(url)
+  if (outbound && isIP(target.hostname.replace(/^\[(.*)\]$/, '$1'))) await outbound.guard.check(url)
   return new Promise((resolve, reject) => {
-    const target = new URL(url)
     // Looked up at each call (not imported by name): a test's interceptor (msw) replaces the module's functions.
     const send = target.protocol === 'https:' ? https.request : target.protocol === 'http:' ? http.request : undefined
     if (!send) return reject(new Error(`${url} is not an http(s) URL`))
-    const req = send(target, { method: 'POST', headers: { ...headers, 'content-length': String(body.byteLength) }, agent: AGENTS[target.protocol as 'http:' | 'https:'], signal })
+    const scheme = target.protocol as 'http:' | 'https:'
+    const req = send(target, {
+      method: 'POST',
+      headers: { ...headers, 'content-length': String(body.byteLength) },
+      agent: (outbound?.agents ?? AGENTS)[scheme],
+      ...(outbound ? { lookup: outbound.guard.lookup } : {}),
+      signal,
+    })
     req.on('error', reject)
     req.once('response', (res) => {
       resolve({ status: res.statusCode ?? 0, retryAfter: _header(res.headers['retry-after']) })
@@ -113,8 +156,13 @@ function _posted(url: string, headers: Record<string, string>, body: Uint8Array,
   })
 }
 
-/** The POST through a given fetch (tests, other transports). */
-async function _fetched(fetcher: typeof fetch, url: string, headers: Record<string, string>, body: Uint8Array, signal: AbortSignal): Promise<_Answer> {
+/**
+ * The POST through a given fetch (tests, other transports). The guard checks
+ * the destination first, but the fetch resolves the name again on its own: a
+ * DNS answer that changes in between is not caught on this path.
+ */
+async function _fetched(fetcher: typeof fetch, url: string, headers: Record<string, string>, body: Uint8Array, signal: AbortSignal, guard: OutboundGuard | undefined): Promise<_Answer> {
+  await guard?.check(url)
   const res = await fetcher(url, { method: 'POST', headers, body, redirect: 'manual', signal })
   // The answer's body is not needed; do not let a slow or huge one hold the connection.
   await res.body?.cancel().catch(() => {})

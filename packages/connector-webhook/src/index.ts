@@ -11,9 +11,10 @@ export { assertValidCron, nextRunAt } from './schedule'
 // push runs
 export { createSandbox, MAX_SLEEP_MS, type HostHelpers, type Sandbox, type SandboxOptions } from './sandbox'
 export { createThrottle, type ThrottleOptions } from './throttle'
-export { deliver, parseRetryAfter, type DeliveryRequest, type DeliveryResult } from './deliver'
+export { createDeliveryAgents, deliver, parseRetryAfter, type DeliveryAgents, type DeliveryOutbound, type DeliveryRequest, type DeliveryResult } from './deliver'
+export { OutboundRefusedError, createOutboundGuard, type OutboundGuard, type Resolve, type ResolvedAddress } from './outbound-policy'
 export { BATCH_SIZE, executeRun, type ExecuteOptions } from './execute-run'
-export { createPushRunner, type DryRunResult, type PushRunner, type RunnerOptions } from './runner'
+export { CRON_ACTOR, createPushRunner, type DryRunResult, type PushRunner, type RunnerOptions } from './runner'
 
 // the connector type (plugin contract)
 export { createWebhookConnector, runHeaders, webhookConnector, type WebhookConnectorOptions, type WebhookSession } from './connector'

@@ -1,11 +1,16 @@
-import { ComplibError, WebhookConfig, createId, type AnyConnectorDefinition, type Run, type Storage } from '@complib/core'
+import { ComplibError, WebhookConfig, createId, currentChange, type Actor, type AnyConnectorDefinition, type Run, type Storage } from '@complib/core'
 import { Cron } from 'croner'
 import { DEFAULT_WEBHOOK_CODE } from './default-code'
-import { createWebhookConnector, type WebhookConnectorOptions } from './connector'
+import { createWebhookConnector, precheckDestination, type WebhookConnectorOptions } from './connector'
 import { BATCH_SIZE, STOPPING, executeRun, finishRun } from './execute-run'
+import { OutboundRefusedError, createOutboundGuard } from './outbound-policy'
 import { createSandbox } from './sandbox'
 import { ENTITIES_CLOSE, ENTITIES_OPEN } from './_internal/body'
 
+/**
+ * The runner owns the outbound policy from the storage's settings: one given
+ * here replaces it (tests).
+ */
 export interface RunnerOptions extends WebhookConnectorOptions {
   storage: Storage
   /** Connector types loaded as plugins, besides the built-in webhook type. */
@@ -25,13 +30,20 @@ export interface PushRunner {
   /**
    * Freezes the live ids, records the run and starts it; CONFLICT while the
    * connector has an active run (on any server sharing the storage), or when
-   * the run for `scheduledFor` (a cron tick) was started already.
+   * the run for `scheduledFor` (a cron tick) was started already. The run
+   * records who started it: `startedBy` when given, else the cron scheduler
+   * for a cron run, else the actor of the current change context (the API
+   * request's caller), or null outside one.
    */
-  start(connectorId: string, trigger: 'manual' | 'cron', options?: { scheduledFor?: string | undefined }): Promise<Run>
+  start(connectorId: string, trigger: 'manual' | 'cron', options?: { scheduledFor?: string | undefined; startedBy?: Actor | null | undefined }): Promise<Run>
   /** Carries on a run interrupted by a crash or a stop. */
   resume(runId: string): Promise<Run>
   cancel(runId: string): Promise<Run>
-  /** The code against a few components, with every send captured: nothing leaves the machine. */
+  /**
+   * The code against a few components, with every send captured: nothing
+   * leaves the machine. The outbound policy still applies: a destination it
+   * refuses is the dry run's error.
+   */
   dryRun(connectorId: string, sample?: number): Promise<DryRunResult>
   /** Runs left queued or running by the last process, resumed (call at start-up). */
   resumeInterrupted(): Promise<Run[]>
@@ -45,6 +57,9 @@ export interface PushRunner {
 
 /** How often a server sharing its storage looks for runs whose server died, so they are taken over within seconds (decision 0316). */
 const SWEEP_MS = 5_000
+
+/** Who a run started by a connector's schedule was started by. */
+export const CRON_ACTOR: Actor = { kind: 'system', id: null, name: 'cron' }
 
 /**
  * Owns the push runs of a server: one active run per connector (a cron tick
@@ -118,7 +133,9 @@ export function createPushRunner(options: RunnerOptions): PushRunner {
 
   // Every type, the built-in webhook one included, runs through the same executor.
   // A type no longer loaded fails its run.
-  const webhook = createWebhookConnector(options)
+  // Read at the start of each run and dry run, so a change in Settings applies to the next one.
+  const outboundPolicy = options.outboundPolicy ?? (async () => (await storage.settings.get()).outbound)
+  const webhook = createWebhookConnector({ ...options, outboundPolicy })
   const _execute = async (runId: string, signal: AbortSignal): Promise<Run> => {
     const run = await storage.runs.get(runId)
     const connector = await storage.connectors.get(run.connectorId).catch(() => null)
@@ -140,6 +157,9 @@ export function createPushRunner(options: RunnerOptions): PushRunner {
   const runner: PushRunner = {
     async start(connectorId, trigger, startOptions) {
       if (closed) throw new ComplibError('SERVICE_UNAVAILABLE', 'the server is stopping')
+      // Taken before any await; a cron tick is not the caller's even when the schedule was set up during a request,
+      // whose change context its timer would otherwise carry.
+      const startedBy = startOptions?.startedBy !== undefined ? startOptions.startedBy : trigger === 'cron' ? CRON_ACTOR : (currentChange()?.actor ?? null)
       await storage.connectors.get(connectorId)
       await assertIdle(connectorId)
       const ids = await storage.components.liveIds()
@@ -147,7 +167,7 @@ export function createPushRunner(options: RunnerOptions): PushRunner {
       for (let i = 0; i < ids.length; i += BATCH_SIZE) batches.push({ webhookId: createId('message'), ids: ids.slice(i, i + BATCH_SIZE) })
       // Checked again after the awaits above: two pushes may race past the first check.
       if (active.has(connectorId)) throw new ComplibError('CONFLICT', `connector ${connectorId} is already running ${active.get(connectorId)!.runId}`)
-      const run = await storage.runs.create({ connectorId, trigger, batches, exclusive: true, scheduledFor: startOptions?.scheduledFor })
+      const run = await storage.runs.create({ connectorId, trigger, batches, exclusive: true, scheduledFor: startOptions?.scheduledFor, startedBy })
       await launch(connectorId, run.id)
       return run
     },
@@ -178,13 +198,22 @@ export function createPushRunner(options: RunnerOptions): PushRunner {
         throw new ComplibError('CONFLICT', `a dry run needs connector code, and connectors of type "${connector.type}" run none (their package delivers directly)`)
       }
       const config = WebhookConfig.parse(connector.config)
-      const entities = await storage.components.getMany((await storage.components.liveIds()).slice(0, sample))
       const result: DryRunResult = { sent: [], logs: [], error: null }
+      const guard = createOutboundGuard(await outboundPolicy(), options.resolve)
+      const refusal = await precheckDestination(guard, config.url).catch((error: OutboundRefusedError) => error)
+      if (refusal) return { ...result, error: refusal.message }
+      // A destination the policy refused is the dry run's error, even if the code caught it.
+      let refused: OutboundRefusedError | null = null
+      const entities = await storage.components.getMany((await storage.components.liveIds()).slice(0, sample))
       const sandbox = await createSandbox({ code: connector.code ?? DEFAULT_WEBHOOK_CODE, ...options.sandbox, wallTimeoutMs: 30_000 }).catch((error: Error) => error)
       if (sandbox instanceof Error) return { ...result, error: sandbox.message }
       try {
         await sandbox.push({ bytes: Buffer.from(JSON.stringify(entities), 'utf8'), count: entities.length }, config, {
           sendWebhook: async (url, sent) => {
+            await precheckDestination(guard, url).catch((error: OutboundRefusedError) => {
+              refused ??= error
+              throw error
+            })
             result.sent.push({ url, entities: sent.count, bytes: ENTITIES_OPEN.byteLength + sent.bytes.byteLength + ENTITIES_CLOSE.byteLength })
             return { ok: true, status: 202 }
           },
@@ -196,6 +225,7 @@ export function createPushRunner(options: RunnerOptions): PushRunner {
       } finally {
         sandbox.dispose()
       }
+      if (refused) result.error = (refused as OutboundRefusedError).message
       return result
     },
 

@@ -3,7 +3,8 @@ import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createPushRunner, type PushRunner } from '../src/runner'
+import { withChange } from '@complib/core'
+import { CRON_ACTOR, createPushRunner, type PushRunner } from '../src/runner'
 
 const URL = 'http://receiver.test/hooks/components'
 const OLD = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
@@ -57,17 +58,19 @@ describe('push runs (msw)', () => {
     expect(signature.split(' ')).toHaveLength(1)
   })
 
-  it('runs on the cron schedule, the same full walk, triggered as cron', async () => {
+  it('runs on the cron schedule, the same full walk, triggered as cron and started by the scheduler', async () => {
     vi.useFakeTimers({ now: new Date('2026-11-23T05:59:58.000Z'), toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] })
     const c = await connector({ cron: '0 */6 * * *' })
-    await runner.syncSchedules()
+    // Schedules are synced during the request that changed a connector: its caller did not start the tick's run.
+    const actor = { kind: 'user' as const, id: 'usr_01JD7W3T9X4QF5B8S2M6K0N1PZ', name: 'ada' }
+    await withChange({ actor, channel: 'api', requestId: 'req-1', comment: null }, () => runner.syncSchedules())
     await vi.advanceTimersByTimeAsync(1000)
     expect(await storage.runs.listActive()).toEqual([])
     await vi.advanceTimersByTimeAsync(2000)
     vi.useRealTimers()
     await runner.settled(c.id)
     const runs = await storage.runs.list(c.id, { limit: 10 })
-    expect(runs.items.map((r) => [r.trigger, r.status, r.total])).toEqual([['cron', 'succeeded', 1]])
+    expect(runs.items.map((r) => [r.trigger, r.status, r.total, r.startedBy])).toEqual([['cron', 'succeeded', 1, CRON_ACTOR]])
     expect(requests).toHaveLength(1)
   })
 
