@@ -7,8 +7,10 @@ filters, and PATCHes their description from a template:
     python3 bulk_edit.py --match '^R .* 0603$' --set 'Thick film resistor, {name}' --dry-run
     python3 bulk_edit.py --match '^R .* 0603$' --set 'Thick film resistor, {name}'
 
-Set COMPLIB_URL (default http://127.0.0.1:4000) and, when the server has one,
-COMPLIB_API_KEY (or pass --base-url / --api-key).
+Set COMPLIB_URL (default http://127.0.0.1:4000) and, once the server has
+accounts, COMPLIB_TOKEN: an API token (or pass --base-url / --token). The
+server's bootstrap key, COMPLIB_API_KEY / --api-key, works too. --comment gives
+the reason recorded with each change.
 """
 
 from __future__ import annotations
@@ -37,12 +39,13 @@ class ApiError(Exception):
 
 
 class Api:
-    """A few lines of urllib: JSON in and out, a Bearer key, problem+json errors."""
+    """A few lines of urllib: JSON in and out, a Bearer token, a comment, problem+json errors."""
 
-    def __init__(self, base_url: str, api_key: Optional[str] = None, timeout: float = 30):
+    def __init__(self, base_url: str, token: Optional[str] = None, timeout: float = 30, comment: Optional[str] = None):
         self.base_url = base_url.rstrip("/")
-        self.api_key = api_key
+        self.token = token
         self.timeout = timeout
+        self.comment = comment
 
     def request(self, method: str, path: str, body: Any = None, headers: Optional[dict[str, str]] = None):
         """Sends one request; returns (parsed JSON body, response headers). Raises ApiError."""
@@ -51,8 +54,10 @@ class Api:
         req = urllib.request.Request(url, data=data, method=method, headers={"accept": "application/json", **(headers or {})})
         if data is not None:
             req.add_header("content-type", "application/json")
-        if self.api_key:
-            req.add_header("authorization", f"Bearer {self.api_key}")
+        if self.token:
+            req.add_header("authorization", f"Bearer {self.token}")
+        if self.comment and method != "GET":
+            req.add_header("complib-comment", comment_header(self.comment))
         try:
             with urllib.request.urlopen(req, timeout=self.timeout) as res:
                 text = res.read()
@@ -62,6 +67,14 @@ class Api:
         except (urllib.error.URLError, OSError) as error:
             reason = getattr(error, "reason", error)
             raise ApiError(f"cannot reach {self.base_url}: {reason}") from None
+
+
+def comment_header(comment: str) -> str:
+    """The `Complib-Comment` header value: printable ASCII as is, anything else
+    (and `%`, which the server would decode) percent-encoded as UTF-8."""
+    if re.fullmatch(r"[\x20-\x24\x26-\x7e]*", comment):
+        return comment
+    return urllib.parse.quote(comment, safe="")
 
 
 def list_components(api: Api, filters: dict[str, str], page_size: int = 200, progress=lambda seen, total: None) -> Iterator[dict[str, Any]]:
@@ -124,7 +137,8 @@ def say(line: str) -> None:
 
 def main(argv: Optional[list[str]] = None) -> int:
     args = _parse_args(argv)
-    api = Api(args.base_url, args.api_key)
+    # A token is a person's (their name goes into history); the API key is the server's bootstrap admin.
+    api = Api(args.base_url, args.token or args.api_key, comment=args.comment)
     mode = "dry run: nothing is changed" if args.dry_run else "changing descriptions"
     say(f"{args.base_url}: {mode}")
 
@@ -170,7 +184,9 @@ def main(argv: Optional[list[str]] = None) -> int:
 def _parse_args(argv: Optional[list[str]]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description="Set the description of every complib component matching the filters.")
     parser.add_argument("--base-url", "--url", default=os.environ.get("COMPLIB_URL", "http://127.0.0.1:4000"), help="complib base URL (env COMPLIB_URL)")
-    parser.add_argument("--api-key", default=os.environ.get("COMPLIB_API_KEY"), help="API key, sent as a Bearer token (env COMPLIB_API_KEY)")
+    parser.add_argument("--token", default=os.environ.get("COMPLIB_TOKEN"), help="API token (clt_…), sent as a Bearer token (env COMPLIB_TOKEN)")
+    parser.add_argument("--api-key", default=os.environ.get("COMPLIB_API_KEY"), help="the server's API key, used when no token is given (env COMPLIB_API_KEY)")
+    parser.add_argument("--comment", help="why: recorded with each change, in its history and the audit trail (one line)")
     parser.add_argument("--set", required=True, metavar="TEMPLATE", help=f"new description; may use {', '.join('{' + f + '}' for f in FIELDS)}")
     parser.add_argument("--match", metavar="REGEX", help="only components whose name, ipn or a part number matches (case-insensitive)")
     parser.add_argument("--tag", help="only components with this tag (filtered by the server)")

@@ -38,16 +38,30 @@ class Render(unittest.TestCase):
         self.assertEqual(bulk_edit.template_fields("{{x}} {name} {foo}"), ["name", "foo"])
 
 
+class CommentHeader(unittest.TestCase):
+    def test_sends_printable_ascii_as_is_and_encodes_the_rest_as_the_server_decodes(self):
+        from urllib.parse import unquote
+
+        self.assertEqual(bulk_edit.comment_header("Datasheet rev C (page 3)"), "Datasheet rev C (page 3)")
+        for comment in ["Widerstand geändert, Ω → kΩ", "tolerance 1% now"]:
+            with self.subTest(comment=comment):
+                header = bulk_edit.comment_header(comment)
+                self.assertRegex(header, r"^[\x21-\x7e]+$")
+                self.assertEqual(unquote(header), comment)
+
+
 class FakeServer(unittest.TestCase):
     """Two pages linked by `Link`, and a PATCH that answers 412 for one id."""
 
     def setUp(self):
         self.patches = []
+        self.credentials = []
         components = [{"id": f"cmp_{i}", "name": f"R {i}", "version": i + 1, "description": None} for i in range(3)]
         test = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self):
+                test.credentials.append(("GET", self.headers["authorization"], self.headers["complib-comment"]))
                 cursor = parse_qs(urlsplit(self.path).query).get("cursor", ["0"])[0]
                 page = components[:2] if cursor == "0" else components[2:]
                 headers = {"x-total-count": "3"}
@@ -58,6 +72,7 @@ class FakeServer(unittest.TestCase):
             def do_PATCH(self):
                 body = json.loads(self.rfile.read(int(self.headers["content-length"])))
                 test.patches.append((self.path, self.headers["if-match"], body))
+                test.credentials.append(("PATCH", self.headers["authorization"], self.headers["complib-comment"]))
                 if self.path.endswith("cmp_1"):
                     return self.reply(412, {"type": "urn:complib:problem:PRECONDITION_FAILED", "title": "Precondition failed", "status": 412, "code": "PRECONDITION_FAILED", "detail": "version is 3, not 2"})
                 self.reply(200, {})
@@ -103,6 +118,14 @@ class FakeServer(unittest.TestCase):
         self.assertEqual(code, 1)
         self.assertIn("[2/3] cmp_1 'R 1': failed: PATCH /api/components/cmp_1: 412 Precondition failed [PRECONDITION_FAILED]: version is 3, not 2 (changed since it was listed: run again)", out)
         self.assertIn("done: 3 matched, 2 changed, 0 already so, 1 failed", out)
+
+    def test_sends_the_token_before_the_key_and_the_comment_with_each_change(self):
+        code, _, _ = self.run_main("--set", "Resistor {name}", "--token", "clt_t", "--api-key", "k", "--comment", "rev C: 1 %")
+        self.assertEqual(code, 1)
+        self.assertEqual(set(self.credentials), {("GET", "Bearer clt_t", None), ("PATCH", "Bearer clt_t", "rev%20C%3A%201%20%25")})
+        self.credentials.clear()
+        self.run_main("--set", "Resistor {name}", "--api-key", "k", "--token", "")
+        self.assertEqual({c[1] for c in self.credentials}, {"Bearer k"})
 
     def test_a_dry_run_sends_no_patch(self):
         code, out, _ = self.run_main("--set", "Resistor {name}", "--dry-run")

@@ -37,6 +37,24 @@ export async function startComplib(options: { apiKey?: string } = {}): Promise<C
   }
 }
 
+/**
+ * An API token as a person gets one: an account made with the API key, a
+ * sign-in (its session cookie kept by hand), then `POST /api/tokens` in that
+ * session. Needs a server started with an API key.
+ */
+export async function createToken(complib: Complib, options: { username: string; role: 'viewer' | 'editor' | 'admin'; scope: 'read' | 'write' | 'admin' }): Promise<string> {
+  const password = `${options.username} has a long passphrase`
+  await complib.call('POST', '/api/users', { username: options.username, password, role: options.role })
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(complib.url + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })
+  const login = await post('/api/auth/login', { username: options.username, password })
+  const cookie = login.headers.getSetCookie()[0]?.split(';')[0]
+  if (!login.ok || !cookie) throw new Error(`sign-in as ${options.username} → ${login.status}: ${await login.text()}`)
+  const made = await post('/api/tokens', { name: 'example test', scope: options.scope }, { cookie })
+  if (!made.ok) throw new Error(`POST /api/tokens → ${made.status}: ${await made.text()}`)
+  return ((await made.json()) as { token: string }).token
+}
+
 /** Creates `count` components in one request, some with non-ASCII names; returns their ids. */
 export async function seedComponents(complib: Complib, count: number): Promise<string[]> {
   const items = Array.from({ length: count }, (_, i) => ({

@@ -10,7 +10,9 @@ const USAGE = `Bulk-edit component descriptions.
   --set <text>         the new description; {name}, {ipn}, {category}, {description} are filled in
   --dry-run            print what would change, change nothing
   --base-url <url>     the complib server (default $COMPLIB_URL or http://127.0.0.1:4000)
-  --api-key <key>      when the server is off loopback (default $COMPLIB_API_KEY)
+  --token <token>      an API token of yours, once the server has accounts (default $COMPLIB_TOKEN)
+  --api-key <key>      the server's bootstrap key, when no token is given (default $COMPLIB_API_KEY)
+  --comment <text>     why: recorded with each change, in its history and the audit trail
   --category <name>    only components of this category
   --tag <name>         only components with this tag
   --status <status>    only components in this status (draft, active, nrnd, obsolete)
@@ -28,7 +30,9 @@ async function main(argv: string[]): Promise<number> {
         set: { type: 'string' },
         'dry-run': { type: 'boolean', default: false },
         'base-url': { type: 'string', default: process.env.COMPLIB_URL ?? 'http://127.0.0.1:4000' },
+        token: { type: 'string', default: process.env.COMPLIB_TOKEN },
         'api-key': { type: 'string', default: process.env.COMPLIB_API_KEY },
+        comment: { type: 'string' },
         category: { type: 'string' },
         tag: { type: 'string' },
         status: { type: 'string' },
@@ -61,9 +65,10 @@ async function main(argv: string[]): Promise<number> {
     return 2
   }
 
-  const client = createClient({ baseUrl: values['base-url'], apiKey: values['api-key'] })
+  // The token wins over the key: changes then carry its owner's name.
+  const client = createClient({ baseUrl: values['base-url'], token: values.token, apiKey: values['api-key'] })
   const summary = await bulkEditDescriptions(
-    client,
+    values.comment === undefined ? client : client.withComment(values.comment),
     { match, set: values.set, category: values.category, tag: values.tag, status: values.status as ComponentStatus | undefined, dryRun: values['dry-run'], concurrency },
     (line) => console.log(line),
   )

@@ -63,9 +63,9 @@ describe('bulk-edit-descriptions', () => {
     for (const [ipn, c] of before) expect(after.get(ipn)!.version, ipn).toBe(c.version)
   })
 
-  it('a real run changes exactly the matching components, with progress', async () => {
+  it('a real run changes exactly the matching components, with progress and the comment given', async () => {
     const before = await byIpn()
-    const run = await runScript([...ARGS(), '--concurrency', '2'])
+    const run = await runScript([...ARGS(), '--concurrency', '2', '--comment', 'Datasheets rev C: thick film, ±1 %'])
     expect(run.code, run.err).toBe(0)
     expect(run.out).toMatch(/\[1\/2\] R-[12] changed/)
     expect(run.out).toMatch(/\[2\/2\] R-[12] changed/)
@@ -78,6 +78,7 @@ describe('bulk-edit-descriptions', () => {
     // Not matching, already up to date, or deleted: untouched.
     for (const ipn of ['R-3', 'C-1', 'R-4']) expect(after.get(ipn)!.version, ipn).toBe(before.get(ipn)!.version)
     expect(after.get('R-4')!.description).toBeNull()
+    for (const ipn of ['R-1', 'R-2']) expect((await client().components.history(after.get(ipn)!.id)).items[0]!.comment).toBe('Datasheets rev C: thick film, ±1 %')
   })
 
   it('refuses a run without --set, with the usage', async () => {

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { allComponents, type Complib, startComplib } from '@complib/example-test-support'
+import { allComponents, type Complib, createToken, startComplib } from '@complib/example-test-support'
 
 const SCRIPT = fileURLToPath(new URL('../bulk_edit.py', import.meta.url))
 const API_KEY = 'bulk-edit-test-key'
@@ -33,7 +33,7 @@ afterAll(async () => {
 /** Runs bulk_edit.py in a python3 process (asynchronously: the server answers from this same process). */
 function run(args: string[], { env = { COMPLIB_URL: complib.url, COMPLIB_API_KEY: API_KEY } as Record<string, string> } = {}) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const { COMPLIB_URL: _, COMPLIB_API_KEY: __, ...inherited } = process.env
+    const { COMPLIB_URL: _, COMPLIB_API_KEY: __, COMPLIB_TOKEN: ___, ...inherited } = process.env
     const child = spawn('python3', [SCRIPT, ...args], { env: { ...inherited, ...env, PYTHONDONTWRITEBYTECODE: '1' } })
     let stdout = ''
     let stderr = ''
@@ -118,15 +118,26 @@ describe('python bulk_edit.py against a real complib server', () => {
     expect(await allComponents(complib)).toEqual(before)
   })
 
-  it('needs the API key: a clear 401 without it; COMPLIB_API_KEY or --api-key', async () => {
+  it('needs a credential: a clear 401 without it; COMPLIB_API_KEY or --api-key', async () => {
     const without = await run(['--set', 'x', '--dry-run'], { env: { COMPLIB_URL: complib.url } })
     expect(without.code).toBe(1)
-    expect(without.stderr).toMatch(/error: GET \/api\/components: 401 .*\[UNAUTHORIZED\]: send the API key/)
+    expect(without.stderr).toMatch(/error: GET \/api\/components: 401 .*\[UNAUTHORIZED\]: \S/)
     const wrong = await run(['--set', 'x', '--dry-run', '--api-key', 'wrong'], { env: { COMPLIB_URL: complib.url } })
     expect(wrong.code).toBe(1)
     const flag = await run(['--set', 'x', '--dry-run', '--api-key', API_KEY, '--base-url', complib.url], { env: {} })
     expect(flag.code, flag.stderr).toBe(0)
     expect(flag.stdout).toContain('527 components, 527 match')
+  })
+
+  it('signs in with COMPLIB_TOKEN (before COMPLIB_API_KEY); --comment goes into the history, under the token owner', async () => {
+    const token = await createToken(complib, { username: 'grace', role: 'editor', scope: 'write' })
+    const [one] = Object.values(await allComponents(complib)).filter((c) => !c.deletedAt)
+    const args = ['--match', `^${one!.ipn}$`, '--set', 'checked against rev C', '--comment', 'Datasheet rev C, p. 3: 1 % → 5 %']
+    const { code, stdout, stderr } = await run(args, { env: { COMPLIB_URL: complib.url, COMPLIB_TOKEN: token, COMPLIB_API_KEY: 'wrong' } })
+    expect(code, stdout + stderr).toBe(0)
+    expect(stdout).toContain('done: 1 matched, 1 changed')
+    const [latest] = await complib.call('GET', `/api/components/${one!.id}/history?limit=1`)
+    expect(latest).toMatchObject({ comment: 'Datasheet rev C, p. 3: 1 % → 5 %', actor: { kind: 'token', name: expect.stringContaining('grace') } })
   })
 
   it('says when the server cannot be reached, and refuses bad arguments with exit code 2', async () => {
