@@ -114,13 +114,13 @@ describe('sign-in sessions', () => {
   })
 
   it('ends a session after its idle time', async () => {
-    const idle = await (await import('./harness')).createTestApi({ app: { sessionIdleMs: 50, credentialCacheMs: 1 } })
+    const idle = await (await import('./harness')).createTestApi({ app: { sessionIdleMs: 1000, credentialCacheMs: 1 } })
     try {
       await addUser(idle.storage, 'ada', 'viewer')
       const res = await idle.call('POST', '/api/auth/login', { body: { username: 'ada', password: PASSWORD } })
       const cookie = _cookie(res.headers.get('set-cookie'))
       expect((await idle.call('GET', '/api/auth/me', { headers: cookie })).status).toBe(200)
-      await new Promise((r) => setTimeout(r, 1200))
+      await new Promise((r) => setTimeout(r, 2500))
       expect((await idle.call('GET', '/api/auth/me', { headers: cookie })).status).toBe(401)
     } finally {
       await idle.close()
