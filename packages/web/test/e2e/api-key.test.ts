@@ -4,8 +4,9 @@ import { browserAvailable, expectAccessible, screenshot, startE2E, type E2E } fr
 const KEY = 'kpL9-3vQ-reel-of-resistors'
 
 // A server started with --api-key (as it must be off loopback) answers 401 to the API
-// without the key: the page asks for it, keeps it for the tab only, and says when it is wrong.
-describe.skipIf(!browserAvailable())('the API key prompt in Chromium', () => {
+// without a credential: the page asks to sign in, and offers the key (or a token)
+// instead, kept for the tab only, saying when it is wrong.
+describe.skipIf(!browserAvailable())('the API key on the sign-in page in Chromium', () => {
   let e: E2E
   beforeAll(async () => {
     e = await startE2E({ apiKey: KEY })
@@ -14,27 +15,30 @@ describe.skipIf(!browserAvailable())('the API key prompt in Chromium', () => {
     await e?.close()
   })
 
-  it('asks for the key before showing anything of the library', async () => {
+  it('asks to sign in before showing anything of the library, and takes a key instead on request', async () => {
     const { page } = e
     await page.goto(`${e.base}/`)
-    await expect.poll(() => page.getByRole('heading', { name: 'complib needs the API key' }).isVisible()).toBe(true)
-    await expectAccessible(page, 'API key prompt')
+    await expect.poll(() => page.getByRole('heading', { name: 'Sign in to complib' }).isVisible()).toBe(true)
+    await page.getByRole('button', { name: 'Use an API key or token instead' }).click()
+    await expectAccessible(page, 'API key on the sign-in page')
     await screenshot(page, 'api-key')
   })
 
   it('says plainly when the key is wrong', async () => {
     const { page } = e
-    await page.getByLabel('API key').fill('not-the-key')
+    await page.getByLabel('API key or token').fill('not-the-key')
     await page.getByRole('button', { name: 'Use this key' }).click()
-    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/^Wrong API key: the server refused it \(401\)/)
+    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/^Wrong key or token: the server refused it \(401\)/)
     expect(await page.evaluate(() => sessionStorage.getItem('complib.apiKey'))).toBeNull()
   })
 
   it('with the right key, works (writes included: same origin) and keeps it in sessionStorage only', async () => {
     const { page } = e
-    await page.getByLabel('API key').fill(KEY)
+    await page.getByLabel('API key or token').fill(KEY)
     await page.getByRole('button', { name: 'Use this key' }).click()
     await expect.poll(() => page.getByText('0 components').isVisible()).toBe(true)
+    // The key acts as an admin that is no account: no one to sign out, no password to change.
+    expect(await page.locator('.user-menu summary').innerText()).toBe('api-key admin')
     await page.getByRole('link', { name: 'New component' }).click()
     await page.getByLabel('Name').fill('Keyed part')
     await page.getByRole('button', { name: 'Create component' }).click()
@@ -45,7 +49,7 @@ describe.skipIf(!browserAvailable())('the API key prompt in Chromium', () => {
     await expect.poll(() => page.getByLabel('Name').inputValue()).toBe('Keyed part')
     const other = await e.context.newPage()
     await other.goto(`${e.base}/`)
-    await expect.poll(() => other.getByRole('heading', { name: 'complib needs the API key' }).isVisible()).toBe(true)
+    await expect.poll(() => other.getByRole('heading', { name: 'Sign in to complib' }).isVisible()).toBe(true)
     await other.close()
   })
 })

@@ -106,7 +106,7 @@ describe.skipIf(!browserAvailable())('library and component screens in Chromium'
     await expect.poll(() => page.getByRole('status').textContent()).toBe('Saved version 2.')
     expect(await e.server.storage.components.get(id)).toMatchObject({ status: 'active', description: 'Dual operational amplifier, DIP-8', version: 2 })
     expect(await page.getByLabel('Status').locator('option').allTextContents()).toEqual(['active', 'not recommended for new designs (nrnd)', 'obsolete'])
-    await expect.poll(() => page.locator('.history').textContent()).toContain('description → Dual operational amplifier, DIP-8')
+    await expect.poll(() => page.getByRole('list', { name: 'Changes in version 2' }).innerText()).toBe('Description: (empty) → Dual operational amplifier, DIP-8\nStatus: draft → active')
     await expectAccessible(page, 'component')
     await screenshot(page, 'component')
   })
