@@ -9,6 +9,7 @@ import { toProblemResponse } from './problem'
 import { ROUTES } from './routes'
 import { docsRoutes } from './routes/docs'
 import { allowedMethods, registerRoutes } from './routing/register'
+import type { AnyRoute } from './routing/define-route'
 import { ClientGoneError } from './routing/request'
 import { assertIdentityEncoding, createBrowserSafety } from './http/browser-safety'
 import { createWebUi } from './http/web-ui'
@@ -101,22 +102,23 @@ export function createApp(options: AppOptions): H3 {
     return new Response(null, { status: 204, headers: { allow: allow.join(', '), ...safety.corsHeaders(event) } })
   })
 
+  const accounts = createAccountServices({
+    storage: options.storage,
+    apiKey: options.apiKey,
+    alwaysRequired: options.requireCredentials,
+    trustProxy: options.trustProxy,
+    sessionIdleMs: options.sessionIdleMs,
+    sessionMaxMs: options.sessionMaxMs,
+    cacheMs: options.credentialCacheMs,
+    log: options.log,
+  })
   registerRoutes(app, routes, {
     storage: options.storage,
     dataDir: options.dataDir,
     blobs: options.blobs ?? (options.dataDir ? createFileBlobStore(join(options.dataDir, 'attachments')) : createMemoryBlobStore()),
     connectorTypes: [...BUILT_IN_CONNECTOR_TYPES, ...(options.connectors ?? [])],
     runner: options.runner ?? createPushRunner({ storage: options.storage, connectors: options.connectors, log: options.log }),
-    accounts: createAccountServices({
-      storage: options.storage,
-      apiKey: options.apiKey,
-      alwaysRequired: options.requireCredentials,
-      trustProxy: options.trustProxy,
-      sessionIdleMs: options.sessionIdleMs,
-      sessionMaxMs: options.sessionMaxMs,
-      cacheMs: options.credentialCacheMs,
-      log: options.log,
-    }),
+    accounts,
   })
 
   const webUi = options.webDir === false ? undefined : createWebUi(options.webDir)
@@ -126,6 +128,8 @@ export function createApp(options: AppOptions): H3 {
       const page = await webUi.serve(pathname, event.req.method === 'HEAD')
       if (page) return page
     }
+    // Without a credential where one is needed, nothing about the API is revealed: not even which paths exist.
+    if (pathname === '/api' || pathname.startsWith('/api/')) await accounts.authorize(event, UNROUTED)
     const allow = allowedMethods(routes, event.url.pathname)
     if (allow.length > 0) {
       throw new ComplibError('METHOD_NOT_ALLOWED', `${event.req.method} is not allowed on ${event.url.pathname}; it allows ${allow.join(', ')}`, {
@@ -136,6 +140,9 @@ export function createApp(options: AppOptions): H3 {
   })
   return app
 }
+
+/** What an unknown path or method of the API needs before it is told so: any credential. */
+const UNROUTED = { permission: 'account', operationId: 'unknownRoute' } as AnyRoute
 
 /**
  * What h3 hands onError: errors thrown by our code arrive as its `cause`;

@@ -13,12 +13,12 @@ export function runCli(args: string[], env: Record<string, string> = {}, until?:
   let out = ''
   let err = ''
   const done = new Promise<{ code: number | null; out: string; err: string; match?: RegExpMatchArray }>((resolve) => {
-    child.stdout.on('data', (d) => {
+    child.stdout!.on('data', (d) => {
       out += d
       const match = until && out.match(until)
       if (match) resolve({ code: null, out, err, match })
     })
-    child.stderr.on('data', (d) => (err += d))
+    child.stderr!.on('data', (d) => (err += d))
     child.on('exit', (code) => resolve({ code, out, err }))
   })
   return { child, done }

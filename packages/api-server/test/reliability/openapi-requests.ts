@@ -22,6 +22,8 @@ export interface Operation {
   ifMatch: boolean
   /** Largest body the route reads, in bytes. */
   bodyLimit: number
+  /** Who may call it (`x-permission`): `public` needs no credential. */
+  permission: string
 }
 
 /** A request as sent, with why it was made. */
@@ -59,6 +61,7 @@ export function readOperations(doc: any, limits: Record<string, number>): Operat
         // 412 on a single record's route comes from If-Match; the bulk route's 412 is per item (`ifVersion`).
         ifMatch: Boolean(op.responses?.['412']) && params.some((p) => p.in === 'path'),
         bodyLimit: limits[op.operationId] ?? 1024 * 1024,
+        permission: op['x-permission'],
       })
     }
   }
