@@ -19,7 +19,8 @@ Usage:
                 [--data ./data | --database postgres://…]
   complib --version
 
-Environment: COMPLIB_HOST, COMPLIB_PORT, COMPLIB_DATA_DIR, COMPLIB_DATABASE_URL, COMPLIB_API_KEY (flags win).
+Environment: COMPLIB_HOST, COMPLIB_PORT, COMPLIB_DATA_DIR, COMPLIB_DATABASE_URL, COMPLIB_API_KEY,
+COMPLIB_TOKEN (push), COMPLIB_TRUST_PROXY=1 (flags win).
 The library is one SQLite file in the data folder; --database keeps it in PostgreSQL
 instead, where several servers can share it (attachments go in the database too).
 Accounts: on loopback with no account nothing asks for credentials; once an account

@@ -9,6 +9,7 @@ import { createSqliteStorage } from '@complib/core/sqlite'
 import { toNodeHandler } from 'h3/node'
 import { createApp } from './app'
 import { type BlobStore, createDatabaseBlobStore } from './blobs'
+import { startAuditRetention } from './auth/audit-retention'
 import { isLoopbackHost } from './auth/loopback'
 import { configuredConnectorModules, loadConnectorTypes } from './connectors/load'
 import { answerClientError } from './client-error'
@@ -131,6 +132,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   // Runs a crash or a stop interrupted carry on; cron schedules start ticking.
   await runner.resumeInterrupted()
   await runner.syncSchedules()
+  const stopRetention = startAuditRetention(storage, log)
   const address = server.address() as AddressInfo
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address
   let closing: Promise<void> | undefined
@@ -141,6 +143,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     close: () =>
       (closing ??= (async () => {
         await new Promise<void>((r) => server.close(() => r()))
+        stopRetention()
         await runner.close()
         await storage.close()
       })()),

@@ -72,3 +72,17 @@ describe('revert', () => {
     expect((await api.call('POST', `/api/components/${c.id}/revert`, { body: { version: 99 } })).status).toBe(404)
   })
 })
+
+describe('retention', () => {
+  it('prunes entries older than the retention setting, as an entry of its own, and does nothing without one', async () => {
+    const { pruneAuditTrail } = await import('../src/auth/audit-retention')
+    await api.ok('POST', '/api/tags', { name: 'old' }, 201)
+    expect(await pruneAuditTrail(api.storage, Date.now() + 400 * 86_400_000)).toBe(0)
+    await api.ok('PATCH', '/api/settings', { auditRetentionDays: 365 })
+    // A year and more from now, both entries are past the retention.
+    expect(await pruneAuditTrail(api.storage, Date.now() + 400 * 86_400_000)).toBe(2)
+    const [latest] = (await api.storage.audit.list({ limit: 1 })).items
+    expect(latest).toMatchObject({ action: 'audit.prune', actor: { kind: 'system', name: 'retention' } })
+    expect((await api.storage.audit.verify()).intact).toBe(true)
+  })
+})

@@ -129,6 +129,8 @@ describe('browser safety', () => {
     expect(preflight.headers['access-control-allow-origin']).toBe(TRUSTED)
     expect(String(preflight.headers['access-control-allow-methods'])).toContain('PATCH')
     expect(String(preflight.headers['access-control-allow-headers'])).toContain('if-match')
+    // A page of an allowed origin may say why it writes (Complib-Comment), and read the request id back.
+    expect(String(preflight.headers['access-control-allow-headers'])).toContain('complib-comment')
     const other = await send({ method: 'OPTIONS', path: '/api/components', headers: { origin: 'http://evil.example', 'access-control-request-method': 'POST' } })
     expect(other.status).toBe(204)
     expect(other.headers['access-control-allow-origin']).toBeUndefined()

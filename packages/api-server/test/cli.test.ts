@@ -35,11 +35,43 @@ describe('complib serve', () => {
     child.kill('SIGTERM')
   })
 
-  it('refuses to listen off loopback without an API key', async () => {
-    const { done } = runCli(['serve', '--host', '0.0.0.0', '--port', '0'], { COMPLIB_API_KEY: '' })
-    const { code, err } = await done
-    expect(code).toBe(2)
-    expect(err).toMatch(/refusing to listen on 0\.0\.0\.0 without an API key/)
+  it('off loopback, asks every route but health for a credential, even with no account and no key', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'complib-cli-'))
+    dirs.push(data)
+    const { child, done } = runCli(['serve', '--host', '0.0.0.0', '--port', '0', '--data', data], { COMPLIB_API_KEY: '' }, /listening on http:\/\/\S+:(\d+)/)
+    const { match } = await done
+    try {
+      expect((await fetch(`http://127.0.0.1:${match![1]}/api/health`)).status).toBe(200)
+      expect((await fetch(`http://127.0.0.1:${match![1]}/api/components`)).status).toBe(401)
+    } finally {
+      child.kill('SIGTERM')
+    }
+  })
+
+  it('users add makes the first admin from the command line; the server then asks for credentials and accepts a sign-in', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'complib-cli-'))
+    dirs.push(data)
+    const added = await runCli(['users', 'add', 'Ada', '--role', 'admin', '--password-stdin', '--data', data], {}, undefined, 'correct horse battery\n').done
+    expect(added.code, added.err + added.out).toBe(0)
+    expect(added.out).toMatch(/added ada \(admin\)/)
+    expect(added.out + added.err).not.toContain('correct horse')
+    const again = await runCli(['users', 'add', 'ada', '--role', 'admin', '--password-stdin', '--data', data], {}, undefined, 'another password\n').done
+    expect(again.code).toBe(1)
+    const bad = await runCli(['users', 'add', 'bob', '--role', 'owner', '--password-stdin', '--data', data], {}, undefined, 'another password\n').done
+    expect(bad.code).toBe(1)
+    expect(bad.out).toMatch(/--role must be one of viewer, editor, admin/)
+    const { child, done } = runCli(['serve', '--port', '0', '--data', data], {}, /listening on (http:\/\/\S+)/)
+    const { match } = await done
+    try {
+      expect((await fetch(`${match![1]}/api/components`)).status).toBe(401)
+      const login = await fetch(`${match![1]}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'ada', password: 'correct horse battery' }) })
+      expect(login.status).toBe(200)
+      const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!
+      const audit = (await (await fetch(`${match![1]}/api/audit?action=createUser`, { headers: { cookie } })).json()) as Array<{ actor: { kind: string }; channel: string }>
+      expect(audit[0]).toMatchObject({ actor: { kind: 'cli' }, channel: 'cli' })
+    } finally {
+      child.kill('SIGTERM')
+    }
   })
 
   it('loads a connector package named by --connector, and refuses to start on one that exports none', async () => {

@@ -15,7 +15,7 @@ export const AuditEntry = z
     actor: Actor,
     channel: Channel,
     requestId: z.string().nullable(),
-    action: z.string().meta({ description: 'What happened, e.g. `component.update`, `auth.login`, `auth.login-failed`, `auth.refused`, `token.create`', example: 'component.update' }),
+    action: z.string().meta({ description: 'What happened: the operation id of a write (`patchComponent`, `createToken`, `pushConnector`), or `auth.login`, `auth.login-failed`, `auth.refused`, `audit.prune`', example: 'patchComponent' }),
     target: z.object({ type: z.string(), id: z.string() }).nullable().meta({ description: 'The record acted on, when there is one' }),
     comment: z.string().nullable().meta({ description: 'The `Complib-Comment` sent with the write' }),
     details: z.record(z.string(), z.unknown()).nullable().meta({ description: 'What else the action records (never a secret)' }),

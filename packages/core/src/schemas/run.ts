@@ -44,7 +44,7 @@ export const Run = z
     id: idSchema('run'),
     connectorId: idSchema('connector'),
     trigger: z.enum(['manual', 'cron', 'test']),
-    startedBy: Actor.nullable().meta({ description: 'Who started the run; null for a scheduled run and for runs from before accounts were recorded' }),
+    startedBy: Actor.nullable().meta({ description: 'Who started the run (`system`/`cron` for a scheduled one); null for runs from before accounts were recorded' }),
     status: RunStatus,
     total: z.int().meta({ description: 'Components frozen at the start of the run' }),
     batchesTotal: z.int(),

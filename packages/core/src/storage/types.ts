@@ -363,7 +363,7 @@ export interface RunCreate {
    * servers sharing a database start one run per tick.
    */
   scheduledFor?: string | undefined
-  /** Who started it (null or left out: a scheduled run). */
+  /** Who started it (the cron scheduler is the actor `system`/`cron`; null or left out: unknown). */
   startedBy?: Actor | null | undefined
 }
 
