@@ -53,7 +53,7 @@ export default function AuditScreen() {
         </label>
         <label>
           Action
-          <input value={form.action} onChange={(e) => set({ action: e.target.value })} placeholder="component.update, or auth." />
+          <input value={form.action} onChange={(e) => set({ action: e.target.value })} placeholder="patchComponent, or auth." />
         </label>
         <label>
           Target id

@@ -88,7 +88,7 @@ export default function UsersScreen() {
                 >
                   {u.disabled ? 'Enable' : 'Disable'}
                 </button>
-                <button type="button" onClick={() => setResetting(u)} aria-label={`Reset the password of ${u.username}`}>
+                <button type="button" onClick={() => setResetting(u)} aria-label={`Reset password of ${u.username}`}>
                   Reset password
                 </button>
               </td>

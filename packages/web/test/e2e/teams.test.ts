@@ -6,6 +6,7 @@ import { browserAvailable, expectAccessible, screenshot, startE2E, type E2E } fr
 const KEY = 'team-bootstrap-key-5f1c'
 const EDITOR = { username: 'edna', displayName: 'Edna Editor', password: 'solder-bridge-42', role: 'editor' }
 const VIEWER = { username: 'vic', displayName: 'Vic Viewer', password: 'read-only-reels', role: 'viewer' }
+const ADMIN = { username: 'ada', displayName: 'Ada Admin', password: 'keeps-the-keys-7', role: 'admin' }
 
 // A team on one server: accounts made with the bootstrap key, then people sign
 // in through the page, which offers each only what their role may do; the API
@@ -18,7 +19,7 @@ describe.skipIf(!browserAvailable())('sign-in, roles and history in Chromium', (
 
   beforeAll(async () => {
     e = await startE2E({ apiKey: KEY })
-    for (const user of [EDITOR, VIEWER]) {
+    for (const user of [EDITOR, VIEWER, ADMIN]) {
       const res = await _api('POST', '/api/users', user)
       expect(res.status, await res.clone().text()).toBe(201)
     }
@@ -202,5 +203,47 @@ describe.skipIf(!browserAvailable())('sign-in, roles and history in Chromium', (
     })
     expect(status).toBe(403)
     expect((await componentCount())).toBe(1)
+  })
+
+  it('the admin runs the team: users, the audit trail and its chain, settings', async () => {
+    const { page } = e
+    await page.locator('.user-menu summary').click()
+    await page.getByRole('button', { name: 'Sign out' }).click()
+    await signIn(ADMIN)
+    await expect.poll(() => page.getByRole('link', { name: 'Users', exact: true }).isVisible(), SIGN_IN).toBe(true)
+
+    await page.getByRole('link', { name: 'Users', exact: true }).click()
+    await page.getByLabel('User name', { exact: true }).fill('newbie')
+    await page.getByRole('form', { name: 'New user' }).getByLabel('Role').selectOption('viewer')
+    await page.getByLabel('Password', { exact: true }).fill('first-password-1')
+    await page.getByRole('button', { name: 'Create user' }).click()
+    await expect.poll(() => page.getByRole('status').textContent()).toBe('Created newbie (viewer).')
+    await page.getByLabel('Role of newbie').selectOption('editor')
+    await expect.poll(() => page.getByRole('status').textContent()).toBe('newbie is now editor.')
+    await page.getByRole('row', { name: /newbie/ }).getByRole('button', { name: 'Disable' }).click()
+    await expect.poll(() => page.getByRole('status').textContent()).toBe('newbie is disabled.')
+    expect(await (await _api('GET', '/api/users?limit=10')).json()).toEqual(expect.arrayContaining([expect.objectContaining({ username: 'newbie', role: 'editor', disabled: true })]))
+    await expectAccessible(page, 'users')
+    await screenshot(page, 'users')
+
+    await page.getByRole('link', { name: 'Audit', exact: true }).click()
+    const revert = page.getByRole('row', { name: /revertComponent/ })
+    await expect.poll(() => revert.innerText()).toMatch(/edna \(user\)\tweb\trevertComponent\tcmp_\w+\tRev C was withdrawn/)
+    await page.getByLabel('Action').fill('patchComponent')
+    await page.getByRole('button', { name: 'Filter' }).click()
+    await expect.poll(() => page.locator('tbody tr td:nth-child(5)').allInnerTexts()).toEqual(['patchComponent'])
+    expect(await page.locator('tbody tr td:nth-child(7)').allInnerTexts()).toEqual(['Datasheet rev C'])
+    await page.getByRole('button', { name: 'Verify chain' }).click()
+    await expect.poll(() => page.getByRole('status').textContent()).toMatch(/^Intact: \d+ entries checked/)
+    await expectAccessible(page, 'audit')
+    await screenshot(page, 'audit')
+
+    await page.getByRole('link', { name: 'Settings', exact: true }).click()
+    await page.getByLabel('Keep entries for (days)').fill('400')
+    await page.getByLabel('Allowed hosts').fill('hooks.example.com\n10.0.0.0/8')
+    await page.getByRole('button', { name: 'Save settings' }).click()
+    await expect.poll(() => page.getByRole('status').textContent()).toBe('Saved.')
+    expect(await (await _api('GET', '/api/settings')).json()).toMatchObject({ auditRetentionDays: 400, outbound: { blockMetadata: true, allowedHosts: ['hooks.example.com', '10.0.0.0/8'] } })
+    await expectAccessible(page, 'settings')
   })
 })
