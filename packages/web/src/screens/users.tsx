@@ -76,21 +76,23 @@ export default function UsersScreen() {
               </td>
               <td>{u.disabled ? 'disabled' : 'active'}</td>
               <td title={dateTime(u.lastLoginAt)}>{relativeTime(u.lastLoginAt)}</td>
-              <td className="actions">
-                <button
-                  type="button"
-                  className={u.disabled ? undefined : 'danger'}
-                  disabled={patch.isPending}
-                  onClick={() =>
-                    (u.disabled || confirm(`Disable ${u.username}? Their sessions and tokens stop working; their history keeps their name.`)) &&
-                    patch.mutate({ user: u, body: { disabled: !u.disabled }, done: `${u.username} is ${u.disabled ? 'enabled' : 'disabled'}.` })
-                  }
-                >
-                  {u.disabled ? 'Enable' : 'Disable'}
-                </button>
-                <button type="button" onClick={() => setResetting(u)} aria-label={`Reset password of ${u.username}`}>
-                  Reset password
-                </button>
+              <td>
+                <div className="actions">
+                  <button
+                    type="button"
+                    className={u.disabled ? undefined : 'danger'}
+                    disabled={patch.isPending}
+                    onClick={() =>
+                      (u.disabled || confirm(`Disable ${u.username}? Their sessions and tokens stop working; their history keeps their name.`)) &&
+                      patch.mutate({ user: u, body: { disabled: !u.disabled }, done: `${u.username} is ${u.disabled ? 'enabled' : 'disabled'}.` })
+                    }
+                  >
+                    {u.disabled ? 'Enable' : 'Disable'}
+                  </button>
+                  <button type="button" onClick={() => setResetting(u)} aria-label={`Reset password of ${u.username}`}>
+                    Reset password
+                  </button>
+                </div>
               </td>
             </tr>
           ))}
