@@ -2,7 +2,6 @@ import { type Storage } from '@complib/core'
 import { createSqliteStorage } from '@complib/core/sqlite'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createApp } from './app'
-import { isAuthorized } from './auth/api-key'
 import { isLoopbackHost } from './auth/loopback'
 
 let storage: Storage
@@ -51,12 +50,6 @@ describe('api key', () => {
     const app = createApp({ storage, apiKey: 's3cret' })
     const res = await app.fetch(new Request('http://local/api/stats', { headers: { authorization: 'Bearer s3cret' } }))
     expect(res.status).toBe(200)
-  })
-
-  it('compares keys of any length without throwing', () => {
-    expect(isAuthorized('Bearer x', 'a-much-longer-key')).toBe(false)
-    expect(isAuthorized('Basic abc', 'abc')).toBe(false)
-    expect(isAuthorized(null, 'abc')).toBe(false)
   })
 
   it('knows loopback from other hosts', () => {

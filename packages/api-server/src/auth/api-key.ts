@@ -9,12 +9,6 @@ export function isApiKey(given: string, apiKey: string): boolean {
   return timingSafeEqual(_digest(given), _digest(apiKey))
 }
 
-/** An `Authorization: Bearer|Token <key>` header checked against the key (isApiKey). */
-export function isAuthorized(header: string | null, apiKey: string): boolean {
-  const match = header ? /^(?:Bearer|Token)\s+(\S+)\s*$/i.exec(header) : null
-  return match ? isApiKey(match[1]!, apiKey) : false
-}
-
 function _digest(text: string): Buffer {
   return createHash('sha256').update(text).digest()
 }

@@ -16,7 +16,14 @@ vi.mock('node:crypto', async (importOriginal) => {
     },
   }
 })
-const { isAuthorized } = await import('../../src/auth/api-key')
+const { isApiKey } = await import('../../src/auth/api-key')
+const { presentedCredential } = await import('../../src/auth/authenticator')
+
+/** The header as the server reads it: its credential, compared with the key. */
+function isAuthorized(header: string | null, key: string): boolean {
+  const presented = presentedCredential(header, undefined)
+  return presented.kind === 'bearer' && isApiKey(presented.secret, key)
+}
 
 const KEY = 'k3y-with-some-length-0123456789abcdef'
 
