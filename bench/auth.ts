@@ -87,9 +87,9 @@ async function _readRows(ctx: HttpBenchContext, ids: string[]): Promise<BenchRow
       session: { server: keyed, headers: { cookie } },
     }
     const seconds = ctx.quick ? 2 : 5
-    const run = (way: Way, s = seconds) => {
+    const run = (way: Way) => {
       const { server, headers } = ways[way]
-      return load({ generator: ctx.generator, url: server.url, connections: 10, seconds: s, requests, ...(headers ? { headers } : {}), watch: { server: server.pid } })
+      return load({ generator: ctx.generator, url: server.url, connections: 10, seconds, requests, ...(headers ? { headers } : {}), watch: { server: server.pid } })
     }
     const order: Way[] = ['none', 'token', 'session']
     // Warm-up, untimed: each server reads every component once (the keyed one would otherwise be
