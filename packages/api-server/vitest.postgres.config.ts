@@ -45,6 +45,7 @@ export default defineProject({
       'test/audit.test.ts',
       'test/users.test.ts',
       'test/teams-servers.test.ts',
+      'test/users-command.test.ts',
     ],
   },
 })
