@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto'
+import pLimit from 'p-limit'
 
 /**
  * Password hashing with scrypt from node:crypto (decision 1502): memory-hard,
@@ -49,10 +50,17 @@ export function decoyHash(): Promise<string> {
   return (_decoy ??= hashPassword(randomBytes(16).toString('hex')))
 }
 
+/**
+ * At most two hashes at once: each takes 128 MiB and a thread of libuv's pool
+ * (four by default), which the server's file work shares. A burst of sign-ins
+ * waits its turn instead of taking the pool and a gigabyte.
+ */
+const _hashing = pLimit(2)
+
 function _scrypt(password: string, salt: Buffer, params: ScryptParams): Promise<Buffer> {
   // maxmem must exceed 128·N·r; twice that leaves room for Node's own bookkeeping.
   const options: ScryptOptions = { N: params.N, r: params.r, p: params.p, maxmem: 256 * params.N * params.r }
-  return new Promise((resolve, reject) => scrypt(password.normalize('NFC'), salt, KEY_LENGTH, options, (error, key) => (error ? reject(error) : resolve(key))))
+  return _hashing(() => new Promise<Buffer>((resolve, reject) => scrypt(password.normalize('NFC'), salt, KEY_LENGTH, options, (error, key) => (error ? reject(error) : resolve(key)))))
 }
 
 function _parse(stored: string): { params: ScryptParams; salt: Buffer; key: Buffer } | null {
