@@ -96,8 +96,17 @@ export const auditAccess = { append: 'write', list: 'snapshot', verify: 'snapsho
  * append stores and what verify recomputes.
  */
 export function auditHash(entry: Omit<AuditEntry, 'hash'>): string {
-  const fields = [
-    entry.prevHash,
+  return createHash('sha256').update(JSON.stringify(_columns(entry))).digest('hex')
+}
+
+/**
+ * The stored columns of an entry but its hash, in the order of audit_log's
+ * INSERT: what the hash covers and what is written are one list. Details are
+ * JSON with every object's keys sorted, so the text (and the hash) does not
+ * depend on the order a caller built them in.
+ */
+function _columns(entry: Omit<AuditEntry, 'hash'>): SqlParam[] {
+  return [
     entry.seq,
     entry.at,
     entry.actor.kind,
@@ -109,9 +118,9 @@ export function auditHash(entry: Omit<AuditEntry, 'hash'>): string {
     entry.target?.type ?? null,
     entry.target?.id ?? null,
     entry.comment,
-    entry.details,
+    entry.details === null ? null : JSON.stringify(entry.details, _sortedKeys),
+    entry.prevHash,
   ]
-  return createHash('sha256').update(JSON.stringify(fields, _sortedKeys)).digest('hex')
 }
 
 /** A JSON.stringify replacer that writes every object's keys in sorted order. */
@@ -161,22 +170,7 @@ async function _append(ex: SqlExecutor, input: AuditInput, last?: { seq: number;
   await ex.run(
     `INSERT INTO audit_log (seq, at, actor_kind, actor_id, actor_name, channel, request_id, action, target_type, target_id, comment, details, prev_hash, hash)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [
-      entry.seq,
-      entry.at,
-      entry.actor.kind,
-      entry.actor.id,
-      entry.actor.name,
-      entry.channel,
-      entry.requestId,
-      entry.action,
-      entry.target?.type ?? null,
-      entry.target?.id ?? null,
-      entry.comment,
-      entry.details === null ? null : JSON.stringify(entry.details),
-      entry.prevHash,
-      entry.hash,
-    ],
+    [..._columns(fields), entry.hash],
   )
   return entry
 }
