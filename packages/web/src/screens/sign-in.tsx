@@ -1,3 +1,4 @@
+import type { Me } from '@complib/client-sdk'
 import { useQueryClient } from '@tanstack/react-query'
 import { useId, useState, type FormEvent } from 'react'
 import { api, describeError, isUnauthorized, setApiKey } from '../api'
@@ -20,12 +21,22 @@ export function SignIn() {
   )
 }
 
+/** What both forms do once the server knows the caller: nothing read as someone else stays on the page. */
+function useSignedIn(): (me: Me) => void {
+  const queryClient = useQueryClient()
+  return (me) => {
+    queryClient.clear()
+    queryClient.setQueryData(authKeys.me(), me)
+    authEvents.signedIn()
+  }
+}
+
 function PasswordForm({ onKey }: { onKey: () => void }) {
   const [username, setUsername] = useState('')
   const [password, setPassword] = useState('')
   const [error, setError] = useState<string>()
   const [busy, setBusy] = useState(false)
-  const queryClient = useQueryClient()
+  const signedIn = useSignedIn()
   const id = useId()
 
   async function submit(e: FormEvent) {
@@ -35,11 +46,7 @@ function PasswordForm({ onKey }: { onKey: () => void }) {
     try {
       // A key left in this tab would be sent instead of the new session's cookie.
       setApiKey(undefined)
-      const me = await api().auth.login({ username: username.trim(), password })
-      // Nothing read as someone else stays on the page.
-      queryClient.clear()
-      queryClient.setQueryData(authKeys.me(), me)
-      authEvents.signedIn()
+      signedIn(await api().auth.login({ username: username.trim(), password }))
     } catch (err) {
       setPassword('')
       setError(describeError(err).message)
@@ -86,7 +93,7 @@ function KeyForm({ onBack }: { onBack: () => void }) {
   const [key, setKey] = useState('')
   const [error, setError] = useState<string>()
   const [busy, setBusy] = useState(false)
-  const queryClient = useQueryClient()
+  const signedIn = useSignedIn()
   const id = useId()
 
   async function submit(e: FormEvent) {
@@ -94,10 +101,7 @@ function KeyForm({ onBack }: { onBack: () => void }) {
     setBusy(true)
     setApiKey(key.trim())
     try {
-      const me = await api().auth.me()
-      queryClient.clear()
-      queryClient.setQueryData(authKeys.me(), me)
-      authEvents.signedIn()
+      signedIn(await api().auth.me())
     } catch (err) {
       setApiKey(undefined)
       setError(
