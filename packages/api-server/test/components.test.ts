@@ -56,6 +56,19 @@ describe('POST /api/components', () => {
     expect((await api.call('GET', '/api/components')).body).toHaveLength(1)
   })
 
+  it('rejects a body nested deeper than 64 levels with a 400 naming where, before any route walks it (a connector patch 10,000 deep overflowed the stack: 500)', async () => {
+    const connector = await api.ok('POST', '/api/connectors', { type: 'webhook', name: 'deep', config: { url: 'http://127.0.0.1:9/hooks' } }, 201)
+    const deep = (n: number) => `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`
+    const res = await api.call('PATCH', `/api/connectors/${connector.id}`, { rawBody: `{"config":{"url":"http://127.0.0.1:9/hooks","extra":${deep(10_000)}}}`, headers: { 'content-type': 'application/json' } })
+    expect(res.status).toBe(400)
+    expect(res.body.detail).toMatch(/^body\.config\.extra(\.a)+: is nested deeper than 64 levels$/)
+    // 64 levels in all are fine (and judged by the route's schema).
+    const ok = await api.call('POST', '/api/components', { rawBody: `{"name":"R","extra":${deep(62)}}`, headers: { 'content-type': 'application/json' } })
+    expect(ok.status).toBe(400)
+    expect(ok.body.detail).not.toMatch(/nested/)
+    expect((await api.storage.connectors.get(connector.id)).version).toBe(1)
+  })
+
   it('rejects a duplicate ipn with 409 and creates nothing', async () => {
     await create({ name: 'A', ipn: 'RES-1' })
     const res = await api.call('POST', '/api/components', { body: { name: 'B', ipn: 'res-1' } })

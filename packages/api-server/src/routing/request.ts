@@ -124,24 +124,32 @@ export async function readJsonBody(request: Request, limit: number): Promise<unk
 /**
  * Refuses a string (or a key) holding a lone surrogate, such as `"\ud800"`:
  * it is no character, and stored it would come back as U+FFFD, not as sent.
- * Walks without recursion, so deep nesting cannot overflow the stack.
+ * Refuses nesting deeper than MAX_JSON_DEPTH too: no body of the API needs
+ * it, and code that walks a value by recursion (a merge patch, a schema) must
+ * never meet a depth that overflows the stack. Walks without recursion itself.
  */
 function _assertWellFormed(root: unknown): void {
-  const stack: Array<[unknown, string]> = [[root, 'body']]
+  const stack: Array<[unknown, string, number]> = [[root, 'body', 0]]
   while (stack.length) {
-    const [value, path] = stack.pop()!
+    const [value, path, depth] = stack.pop()!
     if (typeof value === 'string') {
       if (LONE_SURROGATE.test(value)) throw _bodyError(path, 'holds a lone surrogate (not a Unicode character)')
-    } else if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) stack.push([value[i], `${path}.${i}`])
     } else if (value !== null && typeof value === 'object') {
-      for (const [key, child] of Object.entries(value)) {
-        if (LONE_SURROGATE.test(key)) throw _bodyError(path, 'has a key holding a lone surrogate (not a Unicode character)')
-        stack.push([child, `${path}.${key}`])
+      if (depth >= MAX_JSON_DEPTH) throw _bodyError(path, `is nested deeper than ${MAX_JSON_DEPTH} levels`)
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) stack.push([value[i], `${path}.${i}`, depth + 1])
+      } else {
+        for (const [key, child] of Object.entries(value)) {
+          if (LONE_SURROGATE.test(key)) throw _bodyError(path, 'has a key holding a lone surrogate (not a Unicode character)')
+          stack.push([child, `${path}.${key}`, depth + 1])
+        }
       }
     }
   }
 }
+
+/** How deep a JSON body may nest (objects and arrays): far beyond any body the API takes. */
+export const MAX_JSON_DEPTH = 64
 
 // A high surrogate not followed by a low one, or a low one not preceded by a high one.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
