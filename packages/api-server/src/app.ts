@@ -2,14 +2,13 @@ import { ComplibError, ERROR_STATUS, isComplibError, type ConnectorDefinition, t
 import { H3, type HTTPError } from 'h3'
 import { join } from 'node:path'
 import { createPushRunner, type PushRunner } from '@complib/connector-webhook'
-import { createAccountServices } from './auth/account-services'
+import { createAccountServices, type GuardedRoute } from './auth/account-services'
 import { type BlobStore, createFileBlobStore, createMemoryBlobStore } from './blobs'
 import { BUILT_IN_CONNECTOR_TYPES } from './connectors/registry'
 import { toProblemResponse } from './problem'
 import { ROUTES } from './routes'
 import { docsRoutes } from './routes/docs'
 import { allowedMethods, registerRoutes } from './routing/register'
-import type { AnyRoute } from './routing/define-route'
 import { ClientGoneError } from './routing/request'
 import { assertIdentityEncoding, createBrowserSafety } from './http/browser-safety'
 import { createWebUi } from './http/web-ui'
@@ -142,7 +141,7 @@ export function createApp(options: AppOptions): H3 {
 }
 
 /** What an unknown path or method of the API needs before it is told so: any credential. */
-const UNROUTED = { permission: 'account', operationId: 'unknownRoute' } as AnyRoute
+const UNROUTED: GuardedRoute = { permission: 'account', operationId: 'unknownRoute' }
 
 /**
  * What h3 hands onError: errors thrown by our code arrive as its `cause`;

@@ -1,11 +1,10 @@
 import { ComplibError, type Channel, type Storage, type User } from '@complib/core'
 import { deleteCookie, getCookie, setCookie, type H3Event } from 'h3'
-import type { AnyRoute } from '../routing/define-route'
 import { createAuditRecorder, type AuditRecorder, type AuditSource } from './audit-recorder'
 import { createAuthenticator, presentedCredential, unauthorized, type Authenticator } from './authenticator'
 import { createLoginThrottle, type LoginThrottle } from './login-throttle'
 import { decoyHash, hashPassword, needsRehash, verifyPassword } from './passwords'
-import { PERMISSIONS, rolesWith } from './permissions'
+import { PERMISSIONS, rolesWith, type Permission } from './permissions'
 import { ANONYMOUS_PRINCIPAL, LOCAL_PRINCIPAL, type Principal } from './principal'
 import type { RequestAuth } from './request-auth'
 import { clientIpOf, commentOf, isHttps, requestIdOf } from './request-meta'
@@ -28,6 +27,12 @@ export interface AccountServicesOptions {
   log?: ((message: string, cause?: unknown) => void) | undefined
 }
 
+/** What authorize needs of a route: the permission it declares, and its name for messages. */
+export interface GuardedRoute {
+  permission: Permission
+  operationId: string
+}
+
 /** Credentials, sessions and the audit trail, as the routes use them. */
 export interface AccountServices {
   authenticator: Authenticator
@@ -35,7 +40,7 @@ export interface AccountServices {
   throttle: LoginThrottle
   trustProxy: boolean
   /** Checks the request's credential against the route's permission; refusals are 401/403 and recorded. */
-  authorize(event: H3Event, route: AnyRoute): Promise<RequestAuth>
+  authorize(event: H3Event, route: GuardedRoute): Promise<RequestAuth>
   /** Checks a user name and password (slowed per account and client); the user, or a 401/429. */
   checkPassword(event: H3Event, auth: RequestAuth, username: string, password: string): Promise<User>
   /** Starts a sign-in session for `user` and sets its cookie. */
