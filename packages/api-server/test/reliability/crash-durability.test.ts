@@ -218,15 +218,19 @@ describe('crash durability of a real server', () => {
     const wal = join(dataDir, 'complib.db-wal')
 
     // The last commit's last frame cut short, as a power cut mid-write leaves it: SQLite's
-    // checksums end the log at the last whole commit, so that write (never acknowledged) goes.
+    // checksums end the log at the last whole commit, so that write goes. The last commit is
+    // T-4's entry of the audit trail, appended after the component's own (decision 1506): the
+    // entry goes, the component and every earlier entry stay, and the chain is intact.
     const whole = statSync(wal).size
     truncateSync(wal, whole - 7)
     server = await serveOn(dataDir)
     let all = await _everything(server)
-    expect(ids.slice(0, 4).every((id) => all.has(id))).toBe(true)
-    expect(all.has(ids[4]!)).toBe(false)
+    expect(ids.every((id) => all.has(id))).toBe(true)
+    const trail = (await _send(server, 'GET', '/api/audit?action=createComponent', undefined, 200)) as Array<{ target: { id: string } }>
+    expect(trail.map((e) => e.target.id)).toEqual(ids.slice(0, 4).reverse())
+    expect(await _send(server, 'GET', '/api/audit/verify', undefined, 200)).toMatchObject({ intact: true })
     // New writes follow the last whole commit and survive the next crash.
-    ids[4] = (await _send(server, 'POST', '/api/components', WHOLE('T-4'), 201)).id
+    ids.push((await _send(server, 'POST', '/api/components', WHOLE('T-5'), 201)).id)
     await killHard(server.child)
 
     // Garbage after the last frame: ignored, everything before it kept.
