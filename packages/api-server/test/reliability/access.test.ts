@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import { connect, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../cli-process'
 import { bodyLimits, walkGets } from './fuzz-run'
 import { readOperations, type Operation } from './openapi-requests'
+import { libraryContent } from './library-content'
 import { closeRawAgent, sendRaw, type RawResponse } from './raw-http'
 import { makeSecret, seedLibrary, startSink, type Seeded } from './seed'
 import { startServe, type ServeProcess } from './server-process'
@@ -253,28 +254,7 @@ function _expectProblem(res: RawResponse, status: number, what: string): void {
   expect(JSON.parse(res.text), what).toMatchObject({ type: expect.any(String), title: expect.any(String), status, detail: expect.any(String) })
 }
 
-/**
- * The whole library through its backup, every table's rows but the audit
- * trail's (where each refusal, and each backup download, goes).
- */
-async function _backup(): Promise<string> {
-  const res = await sendRaw(base, { method: 'GET', path: '/api/exports/backup', headers: AUTH })
-  expect(res.status).toBe(200)
-  const dir = mkdtempSync(join(tmpdir(), 'complib-access-backup-'))
-  try {
-    writeFileSync(join(dir, 'complib.db'), res.bytes)
-    const storage = await createSqliteStorage({ dir })
-    try {
-      const db = storage.database.db
-      const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%fts%' AND name <> 'audit_log' ORDER BY name`).all() as Array<{ name: string }>
-      return JSON.stringify(tables.map(({ name }) => [name, db.prepare(`SELECT * FROM "${name}"`).all()]), (_, v) => (Buffer.isBuffer(v) ? v.toString('base64') : v))
-    } finally {
-      await storage.close()
-    }
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
-  }
-}
+const _backup = () => libraryContent(base, AUTH)
 
 async function _closedPort(): Promise<number> {
   const probe = createServer()

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bodyLimits, checkAnswer, FuzzStats, fuzz, walkGets } from './fuzz-run'
 import { documentContext, readOperations, requestArbitrary, unroutedArbitrary, type Operation } from './openapi-requests'
+import { libraryContent } from './library-content'
 import { closeRawAgent, sendRaw } from './raw-http'
 import { seedLibrary, startSink, type Seeded } from './seed'
 import { FULL, startServe, type ServeProcess } from './server-process'
@@ -61,6 +62,8 @@ describe('hostile input', () => {
     const rounds = Math.min(RANDOM_PER_OP, 4)
     for (let round = 0; round < rounds; round++) {
       for (const [i, op] of ops.entries()) {
+        // An account would end keyless mode, and every later request would be a 401: credentials are the access suite's.
+        if (op.operationId === 'createUser') continue
         const runs = Math.floor(RANDOM_PER_OP / rounds) + (round < RANDOM_PER_OP % rounds ? 1 : 0)
         if (runs) await fuzz(server, requestArbitrary(op, ctx, 'random'), runs, SEED + 1000 * (round + 1) + i, stats)
       }
@@ -92,7 +95,7 @@ async function _exports(base: string) {
     json: await get('/api/exports/components?format=json&includeDeleted=true'),
     csv: await get('/api/exports/components?format=csv&includeDeleted=true'),
     csvLive: await get('/api/exports/components?format=csv'),
-    backup: await get('/api/exports/backup'),
+    backup: Buffer.from(await libraryContent(base)),
   }
 }
 
