@@ -9,7 +9,7 @@ import { createSqliteStorage } from '@complib/core/sqlite'
 import { toNodeHandler } from 'h3/node'
 import { createApp } from './app'
 import { type BlobStore, createDatabaseBlobStore } from './blobs'
-import { startAuditRetention } from './auth/audit-retention'
+import { startHousekeeping } from './auth/housekeeping'
 import { isLoopbackHost } from './auth/loopback'
 import { configuredConnectorModules, loadConnectorTypes } from './connectors/load'
 import { answerClientError } from './client-error'
@@ -132,7 +132,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   // Runs a crash or a stop interrupted carry on; cron schedules start ticking.
   await runner.resumeInterrupted()
   await runner.syncSchedules()
-  const stopRetention = startAuditRetention(storage, log)
+  const stopHousekeeping = startHousekeeping(storage, log)
   const address = server.address() as AddressInfo
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address
   let closing: Promise<void> | undefined
@@ -143,7 +143,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     close: () =>
       (closing ??= (async () => {
         await new Promise<void>((r) => server.close(() => r()))
-        stopRetention()
+        stopHousekeeping()
         await runner.close()
         await storage.close()
       })()),

@@ -75,7 +75,7 @@ describe('revert', () => {
 
 describe('retention', () => {
   it('prunes entries older than the retention setting, as an entry of its own, and does nothing without one', async () => {
-    const { pruneAuditTrail } = await import('../src/auth/audit-retention')
+    const { pruneAuditTrail } = await import('../src/auth/housekeeping')
     await api.ok('POST', '/api/tags', { name: 'old' }, 201)
     expect(await pruneAuditTrail(api.storage, Date.now() + 400 * 86_400_000)).toBe(0)
     await api.ok('PATCH', '/api/settings', { auditRetentionDays: 365 })
@@ -84,5 +84,19 @@ describe('retention', () => {
     const [latest] = (await api.storage.audit.list({ limit: 1 })).items
     expect(latest).toMatchObject({ action: 'audit.prune', actor: { kind: 'system', name: 'retention' } })
     expect((await api.storage.audit.verify()).intact).toBe(true)
+  })
+})
+
+describe('housekeeping', () => {
+  it('removes sign-in sessions that have ended, and keeps live ones', async () => {
+    const { housekeeping } = await import('../src/auth/housekeeping')
+    const { addUser } = await import('./accounts')
+    const user = await addUser(api.storage, 'ada', 'viewer')
+    const at = (ms: number) => new Date(Date.now() + ms).toISOString()
+    await api.storage.authSessions.create({ idHash: 'a'.repeat(64), userId: user.id, createdAt: at(-60_000), expiresAt: at(-1000) })
+    await api.storage.authSessions.create({ idHash: 'b'.repeat(64), userId: user.id, createdAt: at(0), expiresAt: at(86_400_000) })
+    await housekeeping(api.storage, 3_600_000, () => {})
+    // What is left of the user's sessions: the live one only.
+    expect(await api.storage.authSessions.deleteForUser(user.id)).toBe(1)
   })
 })

@@ -45,11 +45,13 @@ export interface Authenticator {
 }
 
 const MINUTE = 60_000
+/** A session unused this long ends, unless the server is told otherwise. */
+export const DEFAULT_SESSION_IDLE_MS = 12 * 60 * MINUTE
 
 export function createAuthenticator(options: AuthenticatorOptions): Authenticator {
   const { storage } = options
   const cacheMs = options.cacheMs ?? 2000
-  const sessionIdleMs = options.sessionIdleMs ?? 12 * 60 * MINUTE
+  const sessionIdleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS
   const sessionMaxMs = options.sessionMaxMs ?? 14 * 24 * 60 * MINUTE
   const apiKey = options.apiKey || undefined
   // What was read of a hash, for cacheMs; null: known not to work (a bad guess is not asked twice a second).

@@ -1,4 +1,5 @@
 import type { Storage } from '@complib/core'
+import { DEFAULT_SESSION_IDLE_MS } from './authenticator'
 
 const DAY = 24 * 60 * 60 * 1000
 
@@ -25,9 +26,20 @@ export async function pruneAuditTrail(storage: Storage, now = Date.now()): Promi
   return removed
 }
 
-/** Runs pruneAuditTrail now and daily until the returned function is called. */
-export function startAuditRetention(storage: Storage, log: (message: string, cause?: unknown) => void): () => void {
-  const run = () => void pruneAuditTrail(storage).catch((error: unknown) => log('[audit] pruning to the retention setting failed', error))
+/**
+ * The daily upkeep: the audit trail pruned to its retention, and sign-in
+ * sessions past their end or idle for `sessionIdleMs` removed (they no longer
+ * work; without this their rows would stay). A failure is logged, never thrown.
+ */
+export async function housekeeping(storage: Storage, sessionIdleMs: number, log: (message: string, cause?: unknown) => void): Promise<void> {
+  await pruneAuditTrail(storage).catch((error: unknown) => log('[audit] pruning to the retention setting failed', error))
+  const now = Date.now()
+  await storage.authSessions.prune(new Date(now).toISOString(), new Date(now - sessionIdleMs).toISOString()).catch((error: unknown) => log('[auth] removing ended sessions failed', error))
+}
+
+/** Runs housekeeping now and daily until the returned function is called. */
+export function startHousekeeping(storage: Storage, log: (message: string, cause?: unknown) => void, sessionIdleMs = DEFAULT_SESSION_IDLE_MS): () => void {
+  const run = () => void housekeeping(storage, sessionIdleMs, log)
   run()
   const timer = setInterval(run, DAY)
   timer.unref()
