@@ -254,6 +254,13 @@ export function createPushRunner(options: RunnerOptions): PushRunner {
           const tick = Math.round((job.currentRun() ?? new Date()).getTime() / 1000) * 1000
           runner
             .start(id, 'cron', { scheduledFor: new Date(tick).toISOString() })
+            // A push the scheduler started is an entry of the audit trail, as one started through the API is
+            // (by the route); only the server whose run it is records it.
+            .then((run) =>
+              storage.audit
+                .append({ actor: CRON_ACTOR, channel: 'system', requestId: null, comment: null, action: 'pushConnector', target: { type: 'connector', id }, details: { runId: run.id, trigger: 'cron' } })
+                .catch((error: unknown) => log(`[connector:webhook] the scheduled run ${run.id} is not in the audit trail: ${(error as Error).message}`)),
+            )
             // A tick another server started, or one during an active run, is skipped quietly.
             .catch((error) => {
               if ((error as ComplibError).code !== 'CONFLICT') log(`[connector:webhook] scheduled run of ${id} not started: ${(error as Error).message}`)

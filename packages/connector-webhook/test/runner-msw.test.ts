@@ -72,6 +72,9 @@ describe('push runs (msw)', () => {
     const runs = await storage.runs.list(c.id, { limit: 10 })
     expect(runs.items.map((r) => [r.trigger, r.status, r.total, r.startedBy])).toEqual([['cron', 'succeeded', 1, CRON_ACTOR]])
     expect(requests).toHaveLength(1)
+    // The audit trail says the scheduler pushed, as it does for a push through the API.
+    const [entry] = (await storage.audit.list({ limit: 10, action: 'pushConnector' })).items
+    expect(entry).toMatchObject({ actor: CRON_ACTOR, channel: 'system', target: { type: 'connector', id: c.id }, details: { runId: runs.items[0]!.id, trigger: 'cron' } })
   })
 
   it('stops scheduling when the connector is disabled', async () => {
