@@ -428,7 +428,7 @@ export interface UserStore {
   /** By user name. */
   list(query: PageOptions & { q?: string | undefined }): Promise<Page<User>>
   get(id: string): Promise<User>
-  /** Null for an unknown name (disabled accounts too: the caller says why it refuses). */
+  /** Null for an unknown name. A disabled account is returned as it is: the caller says why it refuses. */
   findCredentials(username: string): Promise<UserCredentials | null>
   /** The stored hash of a user's password (NOT_FOUND for an unknown id). */
   passwordHash(id: string): Promise<string>
