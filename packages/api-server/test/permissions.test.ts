@@ -11,8 +11,8 @@ import { useTestApi } from './harness'
  * nothing. The permission each operation needs is read from the document
  * (`x-permission`), which routes declare: one without it fails here.
  */
-// Accounts are made straight in the storage, as another server would: believed at once (no credential cache).
-const api = useTestApi({ app: { credentialCacheMs: 1 } })
+// Accounts are made straight in the storage before the first request, so the server knows of them from its first answer.
+const api = useTestApi()
 
 type Caller = { name: string; role: Role | null; headers: Record<string, string> }
 
@@ -60,19 +60,23 @@ describe('permissions', () => {
         expect(permission, `${op.operationId} declares no permission`).toBeDefined()
         const path = template.replace(/\{(\w+)\}/g, (_, name: string) => (name === 'id' && template.startsWith('/api/components/') ? component.id : 'x'))
         const body = ['post', 'put', 'patch'].includes(method) ? {} : undefined
-        for (const caller of callers) {
-          const allowed = permission === 'public' || (caller.role !== null && ROLE_PERMISSIONS[caller.role].has(permission!))
-          const before = allowed ? '' : await _fingerprint(api.storage)
+        const allowed = (caller: Caller) => permission === 'public' || (caller.role !== null && ROLE_PERMISSIONS[caller.role].has(permission!))
+        const call = async (caller: Caller) => {
           const res = await api.call(method.toUpperCase(), path, { headers: caller.headers, ...(body ? { body } : {}) })
-          const what = `${method.toUpperCase()} ${template} (${op.operationId}, ${permission}) as ${caller.name} → ${res.status} ${res.text.slice(0, 200)}`
-          if (allowed) {
-            expect(res.status, what).not.toBe(401)
-            // A 403 an allowed caller may still get is the route's own (a token changing a password), never the permission's.
-            if (res.status === 403) expect(res.body.detail, what).not.toMatch(/needs the permission/)
-          } else {
-            expect(res.status, what).toBe(caller.role === null ? 401 : 403)
-            expect(await _fingerprint(api.storage), what).toBe(before)
-          }
+          return { res, what: `${method.toUpperCase()} ${template} (${op.operationId}, ${permission}) as ${caller.name} → ${res.status} ${res.text.slice(0, 200)}` }
+        }
+        // The refused callers first, between two fingerprints of the library: a change any of them made shows.
+        const before = await _fingerprint(api.storage)
+        for (const caller of callers.filter((c) => !allowed(c))) {
+          const { res, what } = await call(caller)
+          expect(res.status, what).toBe(caller.role === null ? 401 : 403)
+        }
+        expect(await _fingerprint(api.storage), `${op.operationId}: a refused call changed the library`).toBe(before)
+        for (const caller of callers.filter(allowed)) {
+          const { res, what } = await call(caller)
+          expect(res.status, what).not.toBe(401)
+          // A 403 an allowed caller may still get is the route's own (a token changing a password), never the permission's.
+          if (res.status === 403) expect(res.body.detail, what).not.toMatch(/needs the permission/)
         }
         operations++
       }
