@@ -12,4 +12,7 @@ export { IMPORT_BODY_LIMIT, IMPORT_MAX_CELLS, IMPORT_MAX_COLUMNS, IMPORT_MAX_ROW
 export { isLoopbackHost } from './auth/loopback'
 export { PERMISSIONS, ROLE_PERMISSIONS, SCOPE_ROLE, type Permission } from './auth/permissions'
 export { hashPassword, verifyPassword, SCRYPT_PARAMS } from './auth/passwords'
+// credential checks: what every request with a token or session goes through (the bench times them)
+export { createAuthenticator, presentedCredential, type Authenticator, type AuthenticatorOptions } from './auth/authenticator'
+export { newToken, secretHash, tokenPrefix } from './auth/secrets'
 export { problem, toProblemResponse } from './problem'

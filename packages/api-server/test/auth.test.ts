@@ -161,3 +161,11 @@ describe('bad credentials and input change nothing', () => {
     }
   })
 })
+
+describe('the API key', () => {
+  it('may not have the form of a token, which would be checked as one', async () => {
+    const { createAuthenticator } = await import('../src/auth/authenticator')
+    expect(() => createAuthenticator({ storage: api.storage, apiKey: `clt_${'k'.repeat(43)}`, alwaysRequired: true })).toThrow(/form of a token/)
+    expect(() => createAuthenticator({ storage: api.storage, apiKey: 'an ordinary key', alwaysRequired: true })).not.toThrow()
+  })
+})

@@ -1,6 +1,6 @@
 import { ComplibError, type Storage } from '@complib/core'
 import { LRUCache } from 'lru-cache'
-import { isApiKey } from './api-key'
+import { createApiKeyCheck } from './api-key'
 import { SCOPE_ROLE, lesserRole } from './permissions'
 import { API_KEY_PRINCIPAL, LOCAL_PRINCIPAL, sessionPrincipal, tokenPrincipal, type Principal } from './principal'
 import { looksLikeToken, secretHash } from './secrets'
@@ -54,6 +54,8 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
   const sessionIdleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS
   const sessionMaxMs = options.sessionMaxMs ?? 14 * 24 * 60 * MINUTE
   const apiKey = options.apiKey || undefined
+  if (apiKey && looksLikeToken(apiKey)) throw new Error('the API key has the form of a token (clt_…), which is checked as a token: choose another key')
+  const isApiKey = apiKey ? createApiKeyCheck(apiKey) : undefined
   // What was read of a hash, for cacheMs; null: known not to work (a bad guess is not asked twice a second).
   const cache = new LRUCache<string, { principal: Principal | null; userId: string | null; touchedAt: number }>({ max: 10_000, ttl: cacheMs })
   let accountsExist = false
@@ -109,13 +111,15 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
         if (!principal) throw unauthorized('your session has ended (signed out, expired, or the account changed): sign in again', true)
         return principal
       }
-      if (apiKey && isApiKey(presented.secret, apiKey)) return API_KEY_PRINCIPAL
+      // A token has its own form (clt_…): what the credential looks like decides which check runs,
+      // so the time taken tells nothing about the key.
       if (looksLikeToken(presented.secret)) {
         const principal = await resolveToken(presented.secret)
         const expires = principal ? _expiry.get(principal) : undefined
         if (principal && (expires === undefined || expires > Date.now())) return principal
         throw unauthorized('the token is unknown, revoked or expired, or its owner is disabled')
       }
+      if (isApiKey?.(presented.secret)) return API_KEY_PRINCIPAL
       throw unauthorized(apiKey ? 'the API key or token is wrong' : 'the token is wrong (tokens start with clt_)')
     },
     async required() {
