@@ -2,10 +2,10 @@ import { ComplibError, type Channel, type Storage, type User } from '@complib/co
 import { deleteCookie, getCookie, setCookie, type H3Event } from 'h3'
 import { createAuditRecorder, type AuditRecorder, type AuditSource } from './audit-recorder'
 import { createAuthenticator, presentedCredential, unauthorized, type Authenticator } from './authenticator'
-import { createLoginThrottle, type LoginThrottle } from './login-throttle'
+import { createLoginThrottle } from './login-throttle'
 import { decoyHash, hashPassword, needsRehash, verifyPassword } from './passwords'
 import { PERMISSIONS, rolesWith, type Permission } from './permissions'
-import { ANONYMOUS_PRINCIPAL, LOCAL_PRINCIPAL, type Principal } from './principal'
+import { ANONYMOUS_PRINCIPAL, LOCAL_PRINCIPAL, sessionPrincipal, type Principal } from './principal'
 import type { RequestAuth } from './request-auth'
 import { clientIpOf, commentOf, isHttps, requestIdOf } from './request-meta'
 import { newSessionId, secretHash } from './secrets'
@@ -37,14 +37,12 @@ export interface GuardedRoute {
 export interface AccountServices {
   authenticator: Authenticator
   audit: AuditRecorder
-  throttle: LoginThrottle
-  trustProxy: boolean
   /** Checks the request's credential against the route's permission; refusals are 401/403 and recorded. */
   authorize(event: H3Event, route: GuardedRoute): Promise<RequestAuth>
   /** Checks a user name and password (slowed per account and client); the user, or a 401/429. */
   checkPassword(event: H3Event, auth: RequestAuth, username: string, password: string): Promise<User>
-  /** Starts a sign-in session for `user` and sets its cookie. */
-  startSession(event: H3Event, user: User): Promise<void>
+  /** Starts a sign-in session for `user` and sets its cookie; the caller it makes. */
+  startSession(event: H3Event, user: User): Promise<Principal>
   /** Ends the request's session (if it has one) and clears the cookie. */
   endSession(event: H3Event, auth: RequestAuth): Promise<void>
   /** Hashes a new password. */
@@ -74,8 +72,6 @@ export function createAccountServices(options: AccountServicesOptions): AccountS
   return {
     authenticator,
     audit,
-    throttle,
-    trustProxy,
     async authorize(event, route) {
       const requestId = requestIdOf(event)
       event.res.headers.set('x-request-id', requestId)
@@ -138,8 +134,9 @@ export function createAccountServices(options: AccountServicesOptions): AccountS
     },
     async startSession(event, user) {
       const id = newSessionId()
+      const idHash = secretHash(id)
       const now = Date.now()
-      await storage.authSessions.create({ idHash: secretHash(id), userId: user.id, createdAt: new Date(now).toISOString(), expiresAt: new Date(now + authenticator.sessionMaxMs).toISOString() })
+      await storage.authSessions.create({ idHash, userId: user.id, createdAt: new Date(now).toISOString(), expiresAt: new Date(now + authenticator.sessionMaxMs).toISOString() })
       await storage.users.recordLogin(user.id, new Date(now).toISOString())
       setCookie(event, SESSION_COOKIE, id, {
         httpOnly: true,
@@ -148,6 +145,7 @@ export function createAccountServices(options: AccountServicesOptions): AccountS
         path: '/',
         maxAge: Math.floor(authenticator.sessionMaxMs / 1000),
       })
+      return sessionPrincipal(user, idHash)
     },
     async endSession(event, auth) {
       const hash = auth.principal.sessionHash

@@ -36,8 +36,7 @@ export interface Authenticator {
   authenticate(presented: Presented): Promise<Principal | null>
   /** Whether a request without a credential is refused: off loopback, with an API key, or once an account exists. */
   required(): Promise<boolean>
-  /** Forget what this server believed of a token, a session, or everything of a user (revoked, ended, changed). */
-  forgetToken(hash: string): void
+  /** Forget what this server believed of a session, or of everything of a user (ended, revoked, changed). */
   forgetSession(hash: string): void
   forgetUser(userId: string): void
   sessionIdleMs: number
@@ -57,7 +56,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
   if (apiKey && looksLikeToken(apiKey)) throw new Error('the API key has the form of a token (clt_…), which is checked as a token: choose another key')
   const isApiKey = apiKey ? createApiKeyCheck(apiKey) : undefined
   // What was read of a hash, for cacheMs; null: known not to work (a bad guess is not asked twice a second).
-  const cache = new LRUCache<string, { principal: Principal | null; userId: string | null; touchedAt: number }>({ max: 10_000, ttl: cacheMs })
+  const cache = new LRUCache<string, { principal: Principal | null; userId: string | null }>({ max: 10_000, ttl: cacheMs })
   let accountsExist = false
   let accountsCheckedAt = 0
   const touched = new LRUCache<string, number>({ max: 10_000, ttl: MINUTE })
@@ -80,7 +79,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     if (found && !found.owner.disabled && (found.token.expiresAt === null || Date.parse(found.token.expiresAt) > Date.now())) {
       principal = tokenPrincipal(found.owner, found.token.id, found.token.name, lesserRole(SCOPE_ROLE[found.token.scope], found.owner.role))
     }
-    cache.set(`t:${hash}`, { principal, userId: found?.owner.id ?? null, touchedAt: Date.now() })
+    cache.set(`t:${hash}`, { principal, userId: found?.owner.id ?? null })
     if (principal && found) {
       if (found.token.expiresAt) _expiry.set(principal, Date.parse(found.token.expiresAt))
       touchLater(`t:${hash}`, () => storage.tokens.touch(found.token.id, new Date().toISOString()))
@@ -95,7 +94,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     const now = Date.now()
     const found = await storage.authSessions.resolve(hash, new Date(now).toISOString(), new Date(now - sessionIdleMs).toISOString())
     const principal = found && !found.user.disabled ? sessionPrincipal(found.user, hash) : null
-    cache.set(`s:${hash}`, { principal, userId: found?.user.id ?? null, touchedAt: now })
+    cache.set(`s:${hash}`, { principal, userId: found?.user.id ?? null })
     if (principal) touchLater(`s:${hash}`, () => storage.authSessions.touch(hash, new Date().toISOString()))
     return principal
   }
@@ -131,7 +130,6 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       accountsCheckedAt = Date.now()
       return accountsExist
     },
-    forgetToken: (hash) => cache.delete(`t:${hash}`),
     forgetSession: (hash) => cache.delete(`s:${hash}`),
     forgetUser(userId) {
       for (const [key, value] of cache.entries()) if (value.userId === userId) cache.delete(key)

@@ -1,12 +1,10 @@
 import { ComplibError, LoginRequest, Me, PasswordChange } from '@complib/core'
 import { defineRoute } from '../routing/define-route'
 import { noContent } from '../routing/reply'
-import type { RequestAuth } from '../auth/request-auth'
-import { ROLE_PERMISSIONS } from '../auth/permissions'
+import type { Principal } from '../auth/principal'
 
 /** Who the caller is, and what the web interface should offer them. */
-function _me(auth: RequestAuth, authRequired: boolean): Me {
-  const { principal } = auth
+function _me(principal: Principal, authRequired: boolean): Me {
   return { user: principal.user, actor: principal.actor, role: principal.role, permissions: [...principal.permissions].sort(), authRequired }
 }
 
@@ -29,10 +27,9 @@ export const authRoutes = [
     handler: async ({ event, body, services, auth }) => {
       const { accounts } = services
       const user = await accounts.checkPassword(event, auth, body.username, body.password)
-      await accounts.startSession(event, user)
-      const actor = { kind: 'user' as const, id: user.id, name: user.username }
-      await accounts.audit.record({ actor, channel: 'web', requestId: auth.requestId, comment: null }, 'auth.login', { type: 'user', id: user.id }, { clientIp: auth.clientIp })
-      return { user, actor, role: user.role, permissions: [...ROLE_PERMISSIONS[user.role]].sort(), authRequired: true }
+      const principal = await accounts.startSession(event, user)
+      await accounts.audit.record({ actor: principal.actor, channel: 'web', requestId: auth.requestId, comment: null }, 'auth.login', { type: 'user', id: user.id }, { clientIp: auth.clientIp })
+      return _me(principal, true)
     },
   }),
   defineRoute({
@@ -56,7 +53,7 @@ export const authRoutes = [
     permission: 'account',
     summary: 'Who is calling: the account, role and permissions',
     responses: { 200: { description: 'The caller', schema: Me } },
-    handler: async ({ services, auth }) => _me(auth, await services.accounts.authenticator.required()),
+    handler: async ({ services, auth }) => _me(auth.principal, await services.accounts.authenticator.required()),
   }),
   defineRoute({
     method: 'POST',
