@@ -31,7 +31,9 @@ export {
   AttachmentKind, FileName, Attachment, AttachmentUploadMeta, AttachmentFromUrl, AttachmentPatch, AttachmentListQuery,
 } from './schemas/attachment'
 export { BULK_MAX_ITEMS, BULK_MAX_CHILDREN, BULK_BODY_LIMIT, BulkCreate, BulkPatch, BulkIds, BulkRestore, BulkResult, Job } from './schemas/bulk'
-export { CategoryName, Category, CategoryCreate, CategoryPatch } from './schemas/category'
+export {
+  CategoryName, Category, CategoryCreate, CategoryPatch, CategoryTemplate, CategoryTemplateInput, CategoryTemplatesReplace, CATEGORY_MAX_TEMPLATES,
+} from './schemas/category'
 export { identifierSchema, Timestamp, recordFields, LinkSummary, Name, Description, QueryBoolean, PageQuery } from './schemas/common'
 export {
   ComponentParameter, ComponentMpn, Ipn, TagName, Component, COMPONENT_LIMITS, ComponentCreate, ComponentPatch, ComponentSort, ComponentListQuery,
@@ -52,7 +54,7 @@ export {
 export { Manufacturer, ManufacturerCreate, ManufacturerPatch, ManufacturerMerge, ManufacturerListQuery } from './schemas/manufacturer'
 export { Mpn, MpnCreate, MpnPatch, MpnResolveRequest, MpnResolveResult, MpnListQuery } from './schemas/mpn'
 export {
-  ParameterType, ParameterTypeCreate, ParameterTypePatch, Parameter, ParameterCreate, ParameterPatch, ParametricCondition, ParameterTypeListQuery,
+  ParameterKind, PARAMETER_MAX_CHOICES, ParameterType, ParameterTypeCreate, ParameterTypePatch, Parameter, ParameterCreate, ParameterPatch, ParametricCondition, ParameterTypeListQuery,
 } from './schemas/parameter'
 export { RUN_STATUSES, RunStatus, BatchStatus, DeliveryAttempt, RunBatch, Run, RunDetail } from './schemas/run'
 export {

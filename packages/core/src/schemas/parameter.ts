@@ -2,29 +2,57 @@ import * as z from 'zod'
 import { idSchema } from '../ids'
 import { Description, PageQuery, identifierSchema, recordFields } from './common'
 
-/** A kind of parameter (`Resistance`, `Tolerance`, …) with its unit, used for parametric search. */
+/**
+ * What values a parameter type takes (decision 0440): `number` (a number with an
+ * optional SI prefix and unit, `10k`, `4.7uF`, within `min`..`max` when set),
+ * `choice` (one of `choices`, compared as identifiers are) or `text` (anything).
+ */
+export const ParameterKind = z.enum(['number', 'text', 'choice'])
+export type ParameterKind = z.infer<typeof ParameterKind>
+
+/** Most choices one parameter type lists. */
+export const PARAMETER_MAX_CHOICES = 200
+
+/** A kind of parameter (`Resistance`, `Tolerance`, …) with its unit, used for parametric search and checked on every write. */
 export const ParameterType = z
   .object({
     id: idSchema('parameterType'),
     name: z.string(),
     unit: z.string().nullable(),
-    kind: z.enum(['number', 'text']),
+    kind: ParameterKind,
+    choices: z.array(z.string()).nullable().meta({ description: 'The values a `choice` parameter takes, in order; null for other kinds' }),
+    min: z.number().nullable().meta({ description: 'Smallest value of a `number` parameter (SI prefixes applied: 1k is 1000); null: no limit' }),
+    max: z.number().nullable().meta({ description: 'Largest value of a `number` parameter; null: no limit' }),
     description: z.string().nullable(),
     ...recordFields,
   })
   .meta({ id: 'ParameterType' })
 export type ParameterType = z.infer<typeof ParameterType>
 
+const Choice = z.string().trim().min(1).max(100)
 const writable = {
   name: identifierSchema(100),
   unit: z.string().trim().min(1).max(32).nullable(),
-  kind: z.enum(['number', 'text']),
+  kind: ParameterKind,
+  choices: z.array(Choice).min(1).max(PARAMETER_MAX_CHOICES).nullable(),
+  min: z.number().finite().nullable(),
+  max: z.number().finite().nullable(),
   description: Description,
 }
+/** Body of `POST /api/parameter-types`. `choices` only with kind `choice` (and required there), `min`/`max` only with kind `number`, `min` ≤ `max`. */
 export const ParameterTypeCreate = z
-  .strictObject({ name: writable.name, unit: writable.unit.optional(), kind: writable.kind.default('text'), description: writable.description.optional() })
+  .strictObject({
+    name: writable.name,
+    unit: writable.unit.optional(),
+    kind: writable.kind.default('text'),
+    choices: writable.choices.optional(),
+    min: writable.min.optional(),
+    max: writable.max.optional(),
+    description: writable.description.optional(),
+  })
   .meta({ id: 'ParameterTypeCreate' })
 export type ParameterTypeCreate = z.input<typeof ParameterTypeCreate>
+/** Body of `PATCH /api/parameter-types/:id`; the merged type obeys the rules of ParameterTypeCreate (checked by the store). */
 export const ParameterTypePatch = z.strictObject(writable).partial().meta({ id: 'ParameterTypePatch' })
 export type ParameterTypePatch = z.input<typeof ParameterTypePatch>
 

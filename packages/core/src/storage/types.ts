@@ -5,7 +5,7 @@ import type { Footprint, LibraryItemCreate, LibraryItemPatch, Symbol } from '../
 import type { Location, LocationTreeNode, StockEntry } from '../schemas/location'
 import type { Manufacturer } from '../schemas/manufacturer'
 import type { Mpn, MpnResolveResult } from '../schemas/mpn'
-import type { Parameter, ParameterType, ParametricCondition } from '../schemas/parameter'
+import type { Parameter, ParameterKind, ParameterType, ParametricCondition } from '../schemas/parameter'
 import type { RunBatch, RunDetail, Run } from '../schemas/run'
 import type { Tag } from '../schemas/tag'
 import type { Actor, ApiToken, Channel, Role, TokenScope, User } from '../schemas/account'
@@ -246,8 +246,20 @@ export interface MpnStore {
 export interface ParameterTypeStore {
   list(query: PageOptions & { q?: string | undefined }): Promise<Page<ParameterType>>
   get(id: string): Promise<ParameterType>
-  create(input: { name: string; unit?: string | null | undefined; kind: 'number' | 'text'; description?: string | null | undefined }): Promise<ParameterType>
-  update(id: string, patch: Partial<{ name: string; unit: string | null; kind: 'number' | 'text'; description: string | null }>, options?: WriteOptions): Promise<ParameterType>
+  create(input: {
+    name: string
+    unit?: string | null | undefined
+    kind: ParameterKind
+    choices?: string[] | null | undefined
+    min?: number | null | undefined
+    max?: number | null | undefined
+    description?: string | null | undefined
+  }): Promise<ParameterType>
+  update(
+    id: string,
+    patch: Partial<{ name: string; unit: string | null; kind: ParameterKind; choices: string[] | null; min: number | null; max: number | null; description: string | null }>,
+    options?: WriteOptions,
+  ): Promise<ParameterType>
   delete(id: string): Promise<void>
 }
 

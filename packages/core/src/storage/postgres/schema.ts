@@ -429,6 +429,36 @@ const MIGRATIONS: readonly string[] = [
     ADD COLUMN comment text, ADD COLUMN request_id text, ADD COLUMN reverted_to integer;
   ALTER TABLE runs ADD COLUMN started_by text;
   `,
+  // Parameter templates, import rows and saved views, as in sqlite/schema.ts (decisions 0440, 0615, 1508).
+  /* sql */ `
+  ALTER TABLE parameter_types ADD COLUMN choices text, ADD COLUMN min_value double precision, ADD COLUMN max_value double precision;
+  CREATE TABLE category_templates (
+    category_id text NOT NULL REFERENCES categories (id),
+    parameter_type_id text NOT NULL REFERENCES parameter_types (id),
+    position integer NOT NULL,
+    required integer NOT NULL DEFAULT 0,
+    is_value integer NOT NULL DEFAULT 0,
+    PRIMARY KEY (category_id, parameter_type_id)
+  );
+  CREATE INDEX category_templates_type ON category_templates (parameter_type_id);
+  CREATE TABLE import_rows (
+    import_id text NOT NULL,
+    row_no integer NOT NULL,
+    cells text NOT NULL,
+    outcome text,
+    PRIMARY KEY (import_id, row_no)
+  );
+  CREATE TABLE saved_views (
+    id text PRIMARY KEY,
+    owner_id text NOT NULL,
+    name text NOT NULL,
+    state text NOT NULL,
+    created_at text NOT NULL,
+    updated_at text NOT NULL,
+    version integer NOT NULL
+  );
+  CREATE UNIQUE INDEX saved_views_owner_name ON saved_views (owner_id, name);
+  `,
 ]
 
 /** The lock key that serialises migrations (and writes: see engine.ts) across servers. */

@@ -31,6 +31,8 @@ describe('run counts migration', () => {
     const db = openSqlite(join(dir, 'complib.db'))
     const version = Number((db.prepare(`SELECT value FROM meta WHERE key = 'schema_version'`).get() as { value: string }).value)
     // The steps after the run counts undone too (newest first), then the run counts.
+    for (const table of ['category_templates', 'import_rows', 'saved_views']) db.exec(`DROP TABLE ${table}`)
+    for (const column of ['choices', 'min_value', 'max_value']) db.exec(`ALTER TABLE parameter_types DROP COLUMN ${column}`)
     for (const table of ['api_tokens', 'auth_sessions', 'users', 'audit_log', 'settings']) db.exec(`DROP TABLE ${table}`)
     for (const column of ['actor_kind', 'actor_id', 'actor_name', 'channel', 'comment', 'request_id', 'reverted_to']) db.exec(`ALTER TABLE component_events DROP COLUMN ${column}`)
     db.exec('ALTER TABLE runs DROP COLUMN started_by')

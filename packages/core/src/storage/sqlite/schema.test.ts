@@ -26,6 +26,7 @@ describe('schema migrations', () => {
     // The same library as the schema version before view_seq (5) held it: no view_seq, no
     // trigger, and none of the later steps (each undone here, newest first).
     const db = openSqlite(join(dir, 'complib.db'))
+    _undoTemplates(db)
     _undoAccounts(db)
     db.exec('DROP TABLE categories')
     _undoKicadFields(db)
@@ -63,6 +64,7 @@ describe('schema migrations', () => {
     await before.close()
 
     const db = openSqlite(join(dir, 'complib.db'))
+    _undoTemplates(db)
     _undoAccounts(db)
     db.exec('DROP TABLE categories')
     _undoKicadFields(db)
@@ -98,6 +100,7 @@ describe('schema migrations', () => {
     await before.components.create({ name: 'B', category: 'Passives/Capacitors' })
     await before.close()
     const db = openSqlite(join(dir, 'complib.db'))
+    _undoTemplates(db)
     _undoAccounts(db)
     db.exec('DROP TABLE categories')
     // As an older version stored it: a spelling of its own.
@@ -124,6 +127,12 @@ describe('schema migrations', () => {
 })
 
 /** Undoes the accounts step: its tables, and the columns it added to history events and runs. */
+/** Undoes the templates step: parameter types' choices and limits, category templates, import rows, saved views. */
+function _undoTemplates(db: ReturnType<typeof openSqlite>): void {
+  for (const table of ['category_templates', 'import_rows', 'saved_views']) db.exec(`DROP TABLE ${table}`)
+  for (const column of ['choices', 'min_value', 'max_value']) db.exec(`ALTER TABLE parameter_types DROP COLUMN ${column}`)
+}
+
 function _undoAccounts(db: ReturnType<typeof openSqlite>): void {
   for (const table of ['api_tokens', 'auth_sessions', 'users', 'audit_log', 'settings']) db.exec(`DROP TABLE ${table}`)
   for (const column of ['actor_kind', 'actor_id', 'actor_name', 'channel', 'comment', 'request_id', 'reverted_to']) db.exec(`ALTER TABLE component_events DROP COLUMN ${column}`)

@@ -456,6 +456,41 @@ const MIGRATIONS: ReadonlyArray<Migration> = [
     'ALTER TABLE component_events ADD COLUMN reverted_to INTEGER',
     'ALTER TABLE runs ADD COLUMN started_by TEXT',
   ],
+  // Parameter templates (decision 0440): a parameter type's choices and limits, and per
+  // category the types its parts carry (inherited down the tree). Big imports keep their
+  // rows one per record (decision 0615), and saved views of the library table are kept
+  // per account (decision 1508).
+  [
+    'ALTER TABLE parameter_types ADD COLUMN choices TEXT',
+    'ALTER TABLE parameter_types ADD COLUMN min_value REAL',
+    'ALTER TABLE parameter_types ADD COLUMN max_value REAL',
+    `CREATE TABLE category_templates (
+      category_id TEXT NOT NULL REFERENCES categories (id),
+      parameter_type_id TEXT NOT NULL REFERENCES parameter_types (id),
+      position INTEGER NOT NULL,
+      required INTEGER NOT NULL DEFAULT 0,
+      is_value INTEGER NOT NULL DEFAULT 0,
+      PRIMARY KEY (category_id, parameter_type_id)
+    )`,
+    'CREATE INDEX category_templates_type ON category_templates (parameter_type_id)',
+    `CREATE TABLE import_rows (
+      import_id TEXT NOT NULL,
+      row_no INTEGER NOT NULL,
+      cells TEXT NOT NULL,
+      outcome TEXT,
+      PRIMARY KEY (import_id, row_no)
+    )`,
+    `CREATE TABLE saved_views (
+      id TEXT PRIMARY KEY,
+      owner_id TEXT NOT NULL,
+      name TEXT NOT NULL,
+      state TEXT NOT NULL,
+      created_at TEXT NOT NULL,
+      updated_at TEXT NOT NULL,
+      version INTEGER NOT NULL
+    )`,
+    'CREATE UNIQUE INDEX saved_views_owner_name ON saved_views (owner_id, name)',
+  ],
 ]
 
 /**

@@ -153,6 +153,9 @@ interface _TypeRow {
   name: string
   unit: string | null
   kind: ParameterType['kind']
+  choices: string | null
+  min_value: number | null
+  max_value: number | null
   description: string | null
   created_at: string
   updated_at: string
@@ -194,7 +197,19 @@ async function _getType(ex: SqlExecutor, id: string): Promise<ParameterType> {
 }
 
 function _typeView(r: _TypeRow): ParameterType {
-  return { id: r.id, name: r.name, unit: r.unit, kind: r.kind, description: r.description, createdAt: r.created_at, updatedAt: r.updated_at, version: r.version }
+  return {
+    id: r.id,
+    name: r.name,
+    unit: r.unit,
+    kind: r.kind,
+    choices: r.choices === null ? null : (JSON.parse(r.choices) as string[]),
+    min: r.min_value,
+    max: r.max_value,
+    description: r.description,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    version: r.version,
+  }
 }
 
 async function _assertTypeNameFree(ex: SqlExecutor, name: string, exceptId: string | null): Promise<void> {
