@@ -95,6 +95,7 @@ export {
 export { copyLibrary, type CopyReport } from './storage/copy'
 export type {
   AttachmentInput, AttachmentStore, CategoryStore, ComponentStore, ConnectorStore, DeliveryRead, DocumentRecord, DocumentStore, ImportRecord,
+  ImportRowStore, StoredImportRow, StoredImportOutcome,
   JobRecord, LibraryItemQuery, LibraryItemStore, LocationStore, ManufacturerStore, MpnStore, Page, PageOptions, ParameterInput, ParameterStore,
   ParameterTypeStore, RunBatchPatch, RunCreate, RunPatch, RunStore, SearchStore, Storage, StorageBackup, StorageSession, StoredConnector, TagStore,
   WriteOptions, UserStore, UserCredentials, AuthSession, AuthSessionStore, TokenStore, TokenCreateInput, AuditStore, AuditInput, SettingsStore,

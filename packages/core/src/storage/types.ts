@@ -1,11 +1,11 @@
 import type { Attachment, AttachmentKind } from '../schemas/attachment'
-import type { Category } from '../schemas/category'
+import type { Category, CategoryTemplate } from '../schemas/category'
 import type { Component, ComponentChange, ComponentCreateParsed, ComponentHistoryEntry, ComponentListQuery, ComponentPatchParsed } from '../schemas/component'
 import type { Footprint, LibraryItemCreate, LibraryItemPatch, Symbol } from '../schemas/library-item'
 import type { Location, LocationTreeNode, StockEntry } from '../schemas/location'
 import type { Manufacturer } from '../schemas/manufacturer'
 import type { Mpn, MpnResolveResult } from '../schemas/mpn'
-import type { Parameter, ParameterKind, ParameterType, ParametricCondition } from '../schemas/parameter'
+import type { Parameter, ParameterKind, ParameterReport, ParameterType, ParametricCondition } from '../schemas/parameter'
 import type { RunBatch, RunDetail, Run } from '../schemas/run'
 import type { Tag } from '../schemas/tag'
 import type { Actor, ApiToken, Channel, Role, TokenScope, User } from '../schemas/account'
@@ -13,6 +13,7 @@ import type { AuditEntry, AuditQuery, AuditVerification } from '../schemas/audit
 import type { Settings, SettingsPatch } from '../schemas/settings'
 import type { SuggestEntity, Suggestion } from '../schemas/search'
 import type { LibraryStats } from '../schemas/system'
+import type { FieldError } from '../errors'
 
 // Shapes the API answers with are defined once, by their schemas.
 export type { LibraryStats, SuggestEntity, Suggestion }
@@ -81,6 +82,8 @@ export interface StorageSession {
   readonly runs: RunStore
   readonly jobs: DocumentStore<JobRecord>
   readonly imports: DocumentStore<ImportRecord>
+  /** The rows of import sessions, one record each (decision 0615). */
+  readonly importRows: ImportRowStore
   readonly users: UserStore
   readonly authSessions: AuthSessionStore
   readonly tokens: TokenStore
@@ -260,7 +263,15 @@ export interface ParameterTypeStore {
     patch: Partial<{ name: string; unit: string | null; kind: ParameterKind; choices: string[] | null; min: number | null; max: number | null; description: string | null }>,
     options?: WriteOptions,
   ): Promise<ParameterType>
+  /** CONFLICT while a category's template uses it, naming the categories. */
   delete(id: string): Promise<void>
+  /**
+   * The value check of every parameter write (decision 0441), without writing: the problems of `parameters`
+   * against their types (`parameters[i].value`) and, with `category`, the required types they lack (`parameters`).
+   */
+  check(parameters: readonly ParameterInput[], options?: { category?: string | null | undefined }): Promise<FieldError[]>
+  /** Values that do not conform to their type and components lacking a required parameter (decision 0442). */
+  report(query: { limit: number }): Promise<ParameterReport>
 }
 
 export interface ParameterInput {
@@ -302,8 +313,17 @@ export interface CategoryStore {
   create(input: { name: string; parentId?: string | null | undefined }): Promise<Category>
   /** A rename keeps the id; every component in the category or below it takes the new path (a new version each). */
   update(id: string, patch: { name?: string | undefined }, options?: WriteOptions): Promise<Category>
-  /** CONFLICT while it has sub-categories or non-deleted components. */
+  /** CONFLICT while it has sub-categories or non-deleted components. Its own templates go with it. */
   delete(id: string): Promise<void>
+  /** Its effective parameter templates: its ancestors' then its own, by position; a nearer entry for the same type wins (decision 0440). */
+  templates(id: string): Promise<CategoryTemplate[]>
+  /**
+   * Replaces its own templates (types by name or id, in order); answers the effective ones.
+   * VALIDATION_FAILED naming `body.templates[i].parameterType` for an unknown or repeated type, `body.templates[i].isValue` for a second value.
+   */
+  setTemplates(id: string, inputs: ReadonlyArray<{ parameterType: string; required?: boolean | undefined; isValue?: boolean | undefined }>): Promise<CategoryTemplate[]>
+  /** The effective templates for a component's category path (compared as identifiers are); [] for none or a path naming no category. */
+  templatesForPath(path: string | null | undefined): Promise<CategoryTemplate[]>
 }
 
 export interface LocationStore {
@@ -428,6 +448,42 @@ export interface DocumentStore<T extends DocumentRecord> {
   get(id: string): Promise<T>
   update(id: string, patch: { status?: string; data?: T['data'] }, options?: WriteOptions): Promise<T>
   delete(id: string): Promise<void>
+}
+
+/** One row of an import's file as stored: its cells, and what committing does with it once planned. */
+export interface StoredImportRow {
+  /** Row number as a spreadsheet shows it (the first after the header is 2). */
+  rowNo: number
+  cells: Record<string, unknown>
+}
+
+/** A row's planned (or committed) outcome: `kind` is what lists filter by, `outcome` the whole record. */
+export interface StoredImportOutcome {
+  rowNo: number
+  kind: string
+  outcome: Record<string, unknown>
+}
+
+/**
+ * The rows of import sessions, one record per row (decision 0615), so that a
+ * file of 100,000 rows is written, planned and listed a chunk at a time and
+ * the session's own document stays small.
+ */
+export interface ImportRowStore {
+  /** Adds rows to an import (CONFLICT for a row number it has). */
+  append(importId: string, rows: readonly StoredImportRow[]): Promise<void>
+  /** Up to `limit` rows after row number `after`, in row order. */
+  read(importId: string, options: { after: number; limit: number }): Promise<StoredImportRow[]>
+  /** Sets the outcome of rows the import has (others are ignored). */
+  setOutcomes(importId: string, outcomes: readonly StoredImportOutcome[]): Promise<void>
+  /** Outcomes after row number `after`, in row order, only of `kind` when given; `total` counts every match. Rows without an outcome are left out. */
+  listOutcomes(importId: string, options: { after: number; limit: number; kind?: string | undefined }): Promise<{ items: StoredImportOutcome[]; total: number }>
+  /** How many rows the import has. */
+  count(importId: string): Promise<number>
+  /** Removes every row of the import. */
+  deleteAll(importId: string): Promise<void>
+  /** Ids of import sessions whose status is one of `statuses` (what a restart finds unfinished), oldest first. */
+  sessionsIn(statuses: readonly string[]): Promise<string[]>
 }
 
 /** An account with what signing in checks: never sent over the API. */

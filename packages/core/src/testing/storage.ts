@@ -8,6 +8,7 @@ import { componentStoreSuite } from './storage/component-store'
 import { connectorStoreSuite } from './storage/connector-store'
 import { documentStoreSuite } from './storage/document-store'
 import { identifiersSuite } from './storage/identifiers'
+import { importRowStoreSuite } from './storage/import-row-store'
 import { libraryItemStoreSuite } from './storage/library-item-store'
 import { locationStoreSuite } from './storage/location-store'
 import { manufacturerStoreSuite } from './storage/manufacturer-store'
@@ -64,6 +65,7 @@ export function testStorage(name: string, factory: StorageFactory): void {
     connectorStoreSuite(get)
     runStoreSuite(get)
     documentStoreSuite(get)
+    importRowStoreSuite(get)
     statsStoreSuite(get)
     userStoreSuite(get)
     authSessionStoreSuite(get)

@@ -4,6 +4,7 @@ import { categories, categoryAccess } from '../stores/category-store'
 import { componentAccess, components } from '../stores/component-store'
 import { connectorAccess, connectors } from '../stores/connector-store'
 import { documentAccess, documents } from '../stores/document-store'
+import { importRowAccess, importRows } from '../stores/import-row-store'
 import { libraryItemAccess, libraryItems } from '../stores/library-item-store'
 import { locationAccess, locations } from '../stores/location-store'
 import { manufacturerAccess, manufacturers } from '../stores/manufacturer-store'
@@ -44,6 +45,7 @@ export const STORES = {
   runs: { repo: runs, access: runAccess },
   jobs: { repo: documents('jobs'), access: documentAccess },
   imports: { repo: documents('imports'), access: documentAccess },
+  importRows: { repo: importRows, access: importRowAccess },
   users: { repo: users, access: userAccess },
   authSessions: { repo: authSessions, access: authSessionAccess },
   tokens: { repo: tokens, access: tokenAccess },

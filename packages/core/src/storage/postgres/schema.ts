@@ -446,6 +446,7 @@ const MIGRATIONS: readonly string[] = [
     row_no integer NOT NULL,
     cells text NOT NULL,
     outcome text,
+    outcome_kind text,
     PRIMARY KEY (import_id, row_no)
   );
   CREATE TABLE saved_views (

@@ -478,6 +478,7 @@ const MIGRATIONS: ReadonlyArray<Migration> = [
       row_no INTEGER NOT NULL,
       cells TEXT NOT NULL,
       outcome TEXT,
+      outcome_kind TEXT,
       PRIMARY KEY (import_id, row_no)
     )`,
     `CREATE TABLE saved_views (
