@@ -6,7 +6,7 @@ import { componentQueries, invalidateComponents } from '../queries/components'
 import { href } from '../router'
 import { useSelection } from '../selection'
 import { ErrorBox } from '../ui/error-box'
-import { count } from '../ui/format'
+import { count, plural } from '../ui/format'
 import { PlanFields } from './bulk/plan-form'
 import { EMPTY_PLAN, patchFor, type Plan } from './bulk/plan'
 import { DryRunPreview } from './bulk/preview'
@@ -65,7 +65,7 @@ export default function BulkScreen() {
     <section>
       <div className="screen-head">
         <h1>Bulk edit</h1>
-        <p className="muted">{count(ids.length)} components selected</p>
+        <p className="muted">{plural(ids.length, 'component')} selected</p>
       </div>
       <ErrorBox error={components.error} />
       <form className="form" onSubmit={(e) => (e.preventDefault(), preview.mutate())}>
@@ -75,7 +75,7 @@ export default function BulkScreen() {
             Preview (dry run)
           </button>
           <button type="button" className="primary" disabled={!preview.data || apply.isPending} onClick={() => apply.mutate()}>
-            Apply to {count(items.length)} components
+            Apply to {plural(items.length, 'component')}
           </button>
           <span className="muted">{items.length ? `${count(items.length)} would change` : 'Nothing to change yet'}</span>
         </div>

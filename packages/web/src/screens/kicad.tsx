@@ -1,9 +1,11 @@
 import { useQuery } from '@tanstack/react-query'
 import { useId, useState } from 'react'
 import { getApiKey } from '../api'
+import { kicadQueries } from '../queries/kicad'
 import { serverQueries } from '../queries/server'
+import { href } from '../router'
 import { ErrorBox } from '../ui/error-box'
-import { count } from '../ui/format'
+import { count, plural } from '../ui/format'
 
 /**
  * The `.kicad_httplib` file that adds this server to KiCad as an HTTP
@@ -76,9 +78,42 @@ export default function KicadScreen() {
               </li>
             ))}
           </ul>
-          {categories.data && <p className="muted">{count(categories.data.length)} categories.</p>}
+          {categories.data && <p className="muted">{plural(categories.data.length, 'category', 'categories')}.</p>}
+          <WithoutSymbol />
         </div>
       </div>
+    </section>
+  )
+}
+
+/** Parts shown in KiCad's chooser that it cannot place: they have no symbol. Named, with a link to give each one. */
+function WithoutSymbol() {
+  const found = useQuery(kicadQueries.withoutSymbol())
+  const SHOWN = 20
+  if (found.error) return <ErrorBox error={found.error} title="Parts without a symbol could not be read" />
+  if (!found.data) return null
+  const { parts, checked, total } = found.data
+  return (
+    <section aria-labelledby="no-symbol-h">
+      <h3 id="no-symbol-h">Without a symbol</h3>
+      {parts.length === 0 ? (
+        <p className="muted">Every part KiCad lists has a symbol.</p>
+      ) : (
+        <>
+          <p>
+            KiCad lists {plural(parts.length, 'part')} that it cannot place: {parts.length === 1 ? 'it has' : 'they have'} no symbol. Link one on the part's page.
+          </p>
+          <ul>
+            {parts.slice(0, SHOWN).map((p) => (
+              <li key={p.id}>
+                <a href={href(`/components/${p.id}`)}>{p.ipn}</a> {p.name} <span className="muted">· {p.category}</span>
+              </li>
+            ))}
+          </ul>
+          {parts.length > SHOWN && <p className="muted">…and {count(parts.length - SHOWN)} more.</p>}
+        </>
+      )}
+      {checked < total && <p className="muted">Checked the first {count(checked)} of {plural(total, 'component')}.</p>}
     </section>
   )
 }

@@ -6,7 +6,7 @@ import { useCan } from '../queries/auth'
 import { invalidateLocations, locationQueries } from '../queries/locations'
 import { href } from '../router'
 import { ErrorBox } from '../ui/error-box'
-import { count } from '../ui/format'
+import { count, plural } from '../ui/format'
 
 type Node = Awaited<ReturnType<ComplibClient['locations']['tree']>>[number]
 
@@ -104,7 +104,7 @@ function LocationStock({ node, onDelete }: { node: Node; onDelete: (() => void) 
       <h2>{node.path}</h2>
       <ErrorBox error={stock.error} />
       <p>
-        {count(stock.data?.total ?? 0)} components, {count(sum)} pieces{node.children.length ? ` (not counting the ${node.children.length} locations inside)` : ''}.
+        {plural(stock.data?.total ?? 0, 'component')}, {plural(sum, 'piece')}{node.children.length ? ` (not counting the ${plural(node.children.length, 'location')} inside)` : ''}.
       </p>
       <table className="simple">
         <thead>

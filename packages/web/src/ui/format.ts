@@ -21,3 +21,11 @@ export function dateTime(iso: string | null | undefined): string {
 export function count(n: number): string {
   return n.toLocaleString('en-US')
 }
+
+/**
+ * A count with its noun, singular for exactly one: "1 component", "2 components",
+ * "1,000 batches" (decision 1418). `many` defaults to `one` + "s".
+ */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${count(n)} ${n === 1 ? one : many}`
+}

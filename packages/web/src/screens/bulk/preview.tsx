@@ -1,6 +1,6 @@
 import type { BulkResult, Component, ComponentPatch } from '@complib/client-sdk'
 import { href } from '../../router'
-import { count } from '../../ui/format'
+import { count, plural } from '../../ui/format'
 
 /** Rows of the dry run's table; the count of the rest is said under it. */
 const SHOWN = 200
@@ -9,7 +9,7 @@ const SHOWN = 200
 export function DryRunPreview({ results, items }: { results: BulkResult[]; items: Array<{ c: Component; patch: ComponentPatch }> }) {
   return (
     <section className="panel" aria-labelledby="preview-h">
-      <h2 id="preview-h">Dry run: {count(results.reduce((n, r) => n + r.count, 0))} components would change, nothing is saved yet</h2>
+      <h2 id="preview-h">Dry run: {plural(results.reduce((n, r) => n + r.count, 0), 'component')} would change, nothing is saved yet</h2>
       <table className="simple">
         <thead>
           <tr>

@@ -5,7 +5,7 @@ import { api, downloadFile } from '../../api'
 import { attachmentQueries, attachmentsChanged } from '../../queries/attachments'
 import { useCan } from '../../queries/auth'
 import { ErrorBox } from '../../ui/error-box'
-import { count } from '../../ui/format'
+import { plural } from '../../ui/format'
 
 /** The component's files: download (through fetch, with the key), upload, delete. */
 export function Attachments({ component }: { component: Component }) {
@@ -41,7 +41,7 @@ export function Attachments({ component }: { component: Component }) {
               </button>
             )}{' '}
             <span className="muted">
-              {a.kind} · {a.size !== null ? `${count(a.size)} bytes` : 'link'}
+              {a.kind} · {a.size !== null ? plural(a.size, 'byte') : 'link'}
             </span>{' '}
             {writer && (
               <button type="button" onClick={() => confirm(`Delete the file ${a.name}?`) && remove.mutate(a.id)} aria-label={`Delete ${a.name}`}>

@@ -22,7 +22,14 @@ export function PushPanel({ connector }: { connector: Connector }) {
   const [live, setLive] = useState<Live>()
   const [error, setError] = useState<string>()
   const abort = useRef<AbortController | undefined>(undefined)
+  const panel = useRef<HTMLElement>(null)
   useEffect(() => () => abort.current?.abort(), [])
+  // A push started: the panel with its progress comes into view, else the progress
+  // grows below the fold, under the button that started it (decision 1418).
+  const runId = live?.run.id
+  useEffect(() => {
+    if (runId) panel.current?.scrollIntoView({ block: 'nearest', behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' })
+  }, [runId])
 
   async function follow(run: Run) {
     abort.current?.abort()
@@ -68,7 +75,7 @@ export function PushPanel({ connector }: { connector: Connector }) {
   const running = run && (run.status === 'queued' || run.status === 'running')
   const done = run ? run.batchesSucceeded + run.batchesFailed : 0
   return (
-    <section className="panel" aria-labelledby="push-h">
+    <section className="panel" aria-labelledby="push-h" ref={panel}>
       <h2 id="push-h">Push</h2>
       <div className="actions">
         <button type="button" className="primary" onClick={() => void push()} disabled={!!running}>

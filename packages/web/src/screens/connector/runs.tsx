@@ -4,7 +4,7 @@ import { useState } from 'react'
 import { api } from '../../api'
 import { connectorQueries, invalidateRuns, isRunActive } from '../../queries/connectors'
 import { ErrorBox } from '../../ui/error-box'
-import { count, dateTime, relativeTime } from '../../ui/format'
+import { count, dateTime, plural, relativeTime } from '../../ui/format'
 
 /** The connector's runs, newest first; open one for its batches, attempts and errors; resume or cancel one (`canAct`). */
 export function RunHistory({ connector, canAct }: { connector: Connector; canAct: boolean }) {
@@ -36,8 +36,7 @@ function RunItem({ run, connectorId, canAct }: { run: Run; connectorId: string; 
     <li>
       <details onToggle={(e) => setOpen((e.target as HTMLDetailsElement).open)}>
         <summary>
-          <strong className={`run-${run.status}`}>{run.status}</strong> · {run.trigger} · {relativeTime(run.createdAt)} · {count(run.batchesSucceeded)}/{count(run.batchesTotal)} batches, {count(run.entitiesSent)}{' '}
-          components sent{run.batchesFailed ? `, ${count(run.batchesFailed)} failed` : ''}
+          <strong className={`run-${run.status}`}>{run.status}</strong> · {run.trigger} · {relativeTime(run.createdAt)} · {count(run.batchesSucceeded)}/{plural(run.batchesTotal, 'batch', 'batches')}, {plural(run.entitiesSent, 'component')} sent{run.batchesFailed ? `, ${count(run.batchesFailed)} failed` : ''}
         </summary>
         <div className="run-detail">
           <p className="muted">
