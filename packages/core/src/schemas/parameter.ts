@@ -95,3 +95,44 @@ export type ParametricCondition = z.input<typeof ParametricCondition>
 /** Query of `GET /api/parameter-types`. */
 export const ParameterTypeListQuery = PageQuery.extend({ q: z.string().trim().min(1).max(100).optional() })
 export type ParameterTypeListQuery = z.output<typeof ParameterTypeListQuery>
+
+/** Query of `GET /api/parameter-types/report`: at most `limit` entries of each list (decision 0442). */
+export const ParameterReportQuery = PageQuery.pick({ limit: true })
+export type ParameterReportQuery = z.output<typeof ParameterReportQuery>
+
+/** A component's parameter whose value its type does not take (kept as it was written). */
+export const NonConformingParameter = z
+  .object({
+    componentId: idSchema('component'),
+    ipn: z.string(),
+    name: z.string(),
+    type: z.string(),
+    value: z.string(),
+    reason: z.string().meta({ description: 'Why the value does not conform, as a write of it would be refused' }),
+  })
+  .meta({ id: 'NonConformingParameter' })
+export type NonConformingParameter = z.infer<typeof NonConformingParameter>
+
+/** A component that lacks parameters its category's templates require. */
+export const MissingRequiredParameter = z
+  .object({
+    componentId: idSchema('component'),
+    ipn: z.string(),
+    name: z.string(),
+    category: z.string(),
+    missing: z.array(z.string()).meta({ description: 'The required parameter types it lacks' }),
+  })
+  .meta({ id: 'MissingRequiredParameter' })
+export type MissingRequiredParameter = z.infer<typeof MissingRequiredParameter>
+
+/**
+ * Body of `GET /api/parameter-types/report` (decision 0442): what the library holds that
+ * today's types and templates would refuse. Each list is cut at `limit`; its total counts all.
+ */
+export const ParameterReport = z
+  .object({
+    nonConforming: z.object({ items: z.array(NonConformingParameter), total: z.int() }),
+    missingRequired: z.object({ items: z.array(MissingRequiredParameter), total: z.int() }),
+  })
+  .meta({ id: 'ParameterReport' })
+export type ParameterReport = z.infer<typeof ParameterReport>

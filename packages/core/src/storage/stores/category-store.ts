@@ -5,6 +5,7 @@ import type { Category, CategoryCreate, CategoryPatch } from '../../schemas/cate
 import type { SqlExecutor } from '../_internal/sql-executor'
 import type { CategoryStore } from '../types'
 import { checkVersion, conflict, notFound, now } from './_shared'
+import { deleteTemplates, setTemplates, templatesForPath, templatesOf } from './category-templates'
 import { touchComponent } from './component-core'
 import type { StoreAccess, StoreRepo } from './repo'
 
@@ -52,12 +53,29 @@ export const categories = {
     const child = await ex.get<{ id: string }>('SELECT id FROM categories WHERE parent_id = ? LIMIT 1', [id])
     if (child) throw new ComplibError('CONFLICT', `category ${current.path} has sub-categories (${child.id}); delete or rename them first`)
     if (current.count > 0) throw new ComplibError('CONFLICT', `category ${current.path} holds ${current.count} components; move them to another category first`)
+    // Its own templates go with it; its sub-categories are gone already, so nothing inherits them.
+    await deleteTemplates(ex, id)
     await ex.run('DELETE FROM categories WHERE id = ?', [id])
   },
+
+  templates: async (ex, id) => await templatesOf(ex, id),
+
+  setTemplates: async (ex, id, inputs) => await setTemplates(ex, id, inputs),
+
+  templatesForPath: async (ex, path) => await templatesForPath(ex, path),
 } satisfies StoreRepo<CategoryStore>
 
 /** How each method uses the database (Access). */
-export const categoryAccess = { list: 'snapshot', get: 'snapshot', create: 'write', update: 'write', delete: 'write' } as const satisfies StoreAccess<CategoryStore>
+export const categoryAccess = {
+  list: 'snapshot',
+  get: 'snapshot',
+  create: 'write',
+  update: 'write',
+  delete: 'write',
+  templates: 'snapshot',
+  setTemplates: 'write',
+  templatesForPath: 'snapshot',
+} as const satisfies StoreAccess<CategoryStore>
 
 /**
  * The category at `path` (names joined by `/`), made where missing, as its

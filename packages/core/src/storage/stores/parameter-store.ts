@@ -1,12 +1,17 @@
+import { ComplibError } from '../../errors'
 import { foldKey } from '../../identifiers'
 import { createId } from '../../ids'
+import { parameterTypeProblems } from '../../parameter-value'
 import type { Parameter, ParameterType } from '../../schemas/parameter'
 import { parseSiNumber } from '../../si-number'
 import type { SqlExecutor } from '../_internal/sql-executor'
 import type { ParameterStore, ParameterTypeStore } from '../types'
 import { checkVersion, conflict, likeEscape, notFound, now, pageByName } from './_shared'
 import { insertParameter, setParameters } from './component-children'
+import { assertTypeUnused } from './category-templates'
 import { requireComponentRow, touchComponent } from './component-core'
+import { conformParameters, parameterProblems, requiredProblem } from './parameter-conform'
+import { parameterReport } from './parameter-report'
 import type { StoreAccess, StoreRepo } from './repo'
 
 const PARAMETER_COLUMNS = 'id, component_id, type, value, unit, numeric, created_at, updated_at, version'
@@ -19,6 +24,7 @@ export const parameters = {
 
   async add(ex, componentId, input) {
     await requireComponentRow(ex, componentId)
+    input = (await conformParameters(ex, [input], () => 'body.value'))[0]!
     const at = now()
     const position = (await ex.get<{ next: number }>('SELECT coalesce(max(position) + 1, 0) AS next FROM component_parameters WHERE component_id = ?', [componentId]))!.next
     const id = await insertParameter(ex, componentId, input, position, at)
@@ -28,6 +34,8 @@ export const parameters = {
 
   async replace(ex, componentId, inputs) {
     await requireComponentRow(ex, componentId)
+    // A value the component holds already passes as it is (decision 0441).
+    inputs = await conformParameters(ex, inputs, (i) => `body[${i}].value`, await _forComponent(ex, componentId))
     const at = now()
     await setParameters(ex, componentId, inputs, at)
     await touchComponent(ex, componentId, 'update', ['parameters'], at)
@@ -39,11 +47,15 @@ export const parameters = {
   async update(ex, id, patch, options) {
     const current = await _get(ex, id)
     checkVersion('parameter', id, current.version, options?.ifVersion)
-    const next = {
+    let next = {
       type: patch.type ?? current.type,
       value: patch.value ?? current.value,
       unit: patch.unit === undefined ? current.unit : patch.unit,
     }
+    if (next.type === current.type && next.value === current.value && next.unit === current.unit) return current
+    // The value as it is (same type, same value) passes, as a replace keeps it (decision 0441).
+    const [conformed] = await conformParameters(ex, [next], () => (patch.value === undefined && patch.type !== undefined ? 'body.type' : 'body.value'), [current])
+    next = { ...next, value: conformed!.value, unit: conformed!.unit ?? null }
     if (next.type === current.type && next.value === current.value && next.unit === current.unit) return current
     const at = now()
     await ex.run('UPDATE component_parameters SET type = ?, value = ?, unit = ?, numeric = ?, updated_at = ?, version = version + 1 WHERE id = ?', [
@@ -84,19 +96,15 @@ export const parameterTypes = {
   get: async (ex, id) => await _getType(ex, id),
 
   async create(ex, input) {
+    const rules = { kind: input.kind, choices: input.choices ?? null, min: input.min ?? null, max: input.max ?? null }
+    _assertRules(rules)
     await _assertTypeNameFree(ex, input.name, null)
     const at = now()
     const id = createId('parameterType')
-    await ex.run('INSERT INTO parameter_types (id, name, name_key, unit, kind, description, created_at, updated_at, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)', [
-      id,
-      input.name,
-      foldKey(input.name),
-      input.unit ?? null,
-      input.kind,
-      input.description ?? null,
-      at,
-      at,
-    ])
+    await ex.run(
+      'INSERT INTO parameter_types (id, name, name_key, unit, kind, choices, min_value, max_value, description, created_at, updated_at, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)',
+      [id, input.name, foldKey(input.name), input.unit ?? null, input.kind, _choicesText(rules.choices), rules.min, rules.max, input.description ?? null, at, at],
+    )
     return await _getType(ex, id)
   },
 
@@ -107,34 +115,60 @@ export const parameterTypes = {
       name: patch.name ?? current.name,
       unit: patch.unit === undefined ? current.unit : patch.unit,
       kind: patch.kind ?? current.kind,
+      choices: patch.choices === undefined ? current.choices : patch.choices,
+      min: patch.min === undefined ? current.min : patch.min,
+      max: patch.max === undefined ? current.max : patch.max,
       description: patch.description === undefined ? current.description : patch.description,
     }
+    _assertRules(next)
     const renamed = next.name !== current.name
     if (renamed) await _assertTypeNameFree(ex, next.name, id)
-    if (!renamed && next.unit === current.unit && next.kind === current.kind && next.description === current.description) return current
+    const same =
+      !renamed &&
+      next.unit === current.unit &&
+      next.kind === current.kind &&
+      JSON.stringify(next.choices) === JSON.stringify(current.choices) &&
+      next.min === current.min &&
+      next.max === current.max &&
+      next.description === current.description
+    if (same) return current
     // The key is written on a rename only: a type kept from before foldKey holds none (identifier-keys.ts).
-    await ex.run('UPDATE parameter_types SET name = ?, name_key = coalesce(?, name_key), unit = ?, kind = ?, description = ?, updated_at = ?, version = version + 1 WHERE id = ?', [
-      next.name,
-      renamed ? foldKey(next.name) : null,
-      next.unit,
-      next.kind,
-      next.description,
-      now(),
-      id,
-    ])
+    // Values written before a change of kind, choices or limits stay as they are: the report lists them (decision 0442).
+    await ex.run(
+      'UPDATE parameter_types SET name = ?, name_key = coalesce(?, name_key), unit = ?, kind = ?, choices = ?, min_value = ?, max_value = ?, description = ?, updated_at = ?, version = version + 1 WHERE id = ?',
+      [next.name, renamed ? foldKey(next.name) : null, next.unit, next.kind, _choicesText(next.choices), next.min, next.max, next.description, now(), id],
+    )
     return await _getType(ex, id)
   },
 
   async delete(ex, id) {
-    await _getType(ex, id)
+    const current = await _getType(ex, id)
+    // A category's template holds the type by id (decision 0440): it must go from there first.
+    await assertTypeUnused(ex, id, current.name)
     // Parameters hold their type as text, so removing the vocabulary entry loses no
-    // component data; the type simply stops being suggested.
+    // component data; the type simply stops being suggested (and checked).
     await ex.run('DELETE FROM parameter_types WHERE id = ?', [id])
   },
+
+  async check(ex, parameters, options) {
+    const { problems } = await parameterProblems(ex, parameters, (i) => `parameters[${i}].value`)
+    const missing = await requiredProblem(ex, options?.category, parameters)
+    return missing ? [...problems, { path: 'parameters', message: missing }] : problems
+  },
+
+  report: async (ex, query) => await parameterReport(ex, query.limit),
 } satisfies StoreRepo<ParameterTypeStore>
 
 /** How each method uses the database (Access). */
-export const parameterTypeAccess = { list: 'snapshot', get: 'read', create: 'write', update: 'write', delete: 'write' } as const satisfies StoreAccess<ParameterTypeStore>
+export const parameterTypeAccess = {
+  list: 'snapshot',
+  get: 'read',
+  create: 'write',
+  update: 'write',
+  delete: 'write',
+  check: 'snapshot',
+  report: 'snapshot',
+} as const satisfies StoreAccess<ParameterTypeStore>
 
 interface _Row {
   id: string
@@ -210,6 +244,16 @@ function _typeView(r: _TypeRow): ParameterType {
     updatedAt: r.updated_at,
     version: r.version,
   }
+}
+
+/** VALIDATION_FAILED naming each field of a type whose kind, choices and limits do not fit together. */
+function _assertRules(t: Pick<ParameterType, 'kind' | 'choices' | 'min' | 'max'>): void {
+  const problems = parameterTypeProblems(t)
+  if (problems.length > 0) throw new ComplibError('VALIDATION_FAILED', problems.map((p) => `${p.path}: ${p.message}`).join('; '), { errors: problems })
+}
+
+function _choicesText(choices: readonly string[] | null): string | null {
+  return choices === null ? null : JSON.stringify(choices)
 }
 
 async function _assertTypeNameFree(ex: SqlExecutor, name: string, exceptId: string | null): Promise<void> {

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import type { Storage } from '../../storage/types'
+import { categoryTemplatesSuite } from './category-templates-store'
 
 /** The category tree: records made from the paths components name, renamed with their components. */
 export function categoryStoreSuite(storage: () => Storage): void {
   describe('category store', () => {
+    categoryTemplatesSuite(storage)
     it('makes a record per path segment when a component names a path, and reuses them in any spelling', async () => {
       const s = storage()
       await s.components.create({ name: 'R', category: 'Passives/Resistors/Thick film' })
