@@ -20,6 +20,8 @@ export { COMPONENT_STATUSES, ComponentStatus, STATUS_TRANSITIONS, assertTransiti
 
 // values
 export { parseSiNumber } from './si-number'
+export { checkParameterValue, parameterTypeProblems, missingRequired } from './parameter-value'
+export type { ParameterRule, ValueCheck } from './parameter-value'
 export { mergePatch } from './merge-patch'
 
 // identifiers (ipn, unique names): how they compare
@@ -55,6 +57,7 @@ export { Manufacturer, ManufacturerCreate, ManufacturerPatch, ManufacturerMerge,
 export { Mpn, MpnCreate, MpnPatch, MpnResolveRequest, MpnResolveResult, MpnListQuery } from './schemas/mpn'
 export {
   ParameterKind, PARAMETER_MAX_CHOICES, ParameterType, ParameterTypeCreate, ParameterTypePatch, Parameter, ParameterCreate, ParameterPatch, ParametricCondition, ParameterTypeListQuery,
+  ParameterReportQuery, NonConformingParameter, MissingRequiredParameter, ParameterReport,
 } from './schemas/parameter'
 export { RUN_STATUSES, RunStatus, BatchStatus, DeliveryAttempt, RunBatch, Run, RunDetail } from './schemas/run'
 export {
