@@ -39,6 +39,8 @@ export {
 export { identifierSchema, Timestamp, recordFields, LinkSummary, Name, Description, QueryBoolean, PageQuery } from './schemas/common'
 export {
   ComponentParameter, ComponentMpn, Ipn, TagName, Component, COMPONENT_LIMITS, ComponentCreate, ComponentPatch, ComponentSort, ComponentListQuery,
+  COMPONENT_SORT_FIELDS, PARAMETER_SORT, ComponentParameterFilter, DeletedFilter, ComponentFilters,
+  ComponentIdsQuery, ComponentIds, ID_LIST_MAX, ComponentExtrasQuery, ComponentImage, ComponentExtra, ComponentExtras,
   ComponentHistoryEntry, ComponentChange, ComponentGetQuery, NextIpnQuery, NextIpn, ComponentChangesQuery, ComponentChanges, ComponentDuplicate, ComponentRevert,
 } from './schemas/component'
 export type { ComponentCreateParsed, ComponentPatchParsed } from './schemas/component'
@@ -46,7 +48,7 @@ export { ConnectorCode, ConnectorCodeUpdate, ConnectorTypeInfo, DryRunResult } f
 export { SigningSecret, WebhookConfig, Connector, ConnectorCreate, ConnectorPatch, SecretRotate } from './schemas/connector'
 export {
   ImportTarget, UpsertKey, ImportCreateQuery, ImportField, ImportOutcome, ImportFieldCounts, ImportFieldSummary, ImportRowsQuery, ImportRowOutcome,
-  ImportSession, ImportPatch, ExportQuery,
+  ImportSession, ImportPatch, ExportQuery, ImportStatus, ImportProgress, ImportWarning,
 } from './schemas/import'
 export { Symbol, SymbolCreate, SymbolPatch, Footprint, FootprintCreate, FootprintPatch, LibraryItemListQuery } from './schemas/library-item'
 export type { LibraryItem, LibraryItemCreate, LibraryItemPatch } from './schemas/library-item'
@@ -109,9 +111,11 @@ export type {
 // and updates out, applied in the caller's transaction; reading an upload (CSV,
 // encodings, size limits) stays with the server. createYielder and lastSegmentOf
 // serve the server's bulk and attachment routes as well.
-export { applyImport, planImport, type ImportPlan, type ImportResult, type ImportRowError, type PlannedExtras, type PlannedRow } from './imports/plan'
+export { applyImport, planImport, type ImportPlan, type ImportResult, type ImportRowError, type ImportUndo, type PlannedExtras, type PlannedRow } from './imports/plan'
+export { undoImport } from './imports/undo'
+export { mappingWarnings, type MappingWarning } from './imports/warnings'
 export type { FieldChange } from './imports/changes'
-export { emptyFieldSummary, pageRowOutcomes, toPlanView, type PartView, type PlanView } from './imports/outcomes'
+export { decodeRowCursor, emptyFieldSummary, encodeRowCursor, pageRowOutcomes, rowOutcomes, toPlanView, type PartView, type PlanView } from './imports/outcomes'
 export { detectPreset, proposeMapping, type PresetId } from './imports/presets'
 export { cellOf, rawCellOf, type ImportCell, type ImportRow } from './imports/row'
 export { formatStockItem, joinList } from './imports/codec'

@@ -64,7 +64,15 @@ export function emptyFieldSummary(): ImportFieldSummary {
  * given (opaque to clients), so a page never repeats or skips a row.
  */
 export function pageRowOutcomes(view: PlanView & { parts: PartView[] }, rowCount: number, query: { limit: number; cursor?: string | undefined; outcome?: ImportOutcome | undefined }): Page<ImportRowOutcome> {
-  const after = query.cursor === undefined ? 0 : _decodeCursor(query.cursor)
+  const after = decodeRowCursor(query.cursor)
+  const matching = rowOutcomes(view, rowCount).filter((r) => query.outcome === undefined || r.outcome === query.outcome)
+  const rest = matching.filter((r) => r.row > after)
+  const items = rest.slice(0, query.limit)
+  return { items, total: matching.length, nextCursor: rest.length > items.length ? encodeRowCursor(items.at(-1)!.row) : null }
+}
+
+/** Every row of the file in order, with its outcome, errors and changes: what a stored import keeps per row (decision 0615). */
+export function rowOutcomes(view: PlanView & { parts: PartView[] }, rowCount: number): ImportRowOutcome[] {
   const byRow = new Map<number, ImportRowOutcome>()
   for (const part of view.parts) {
     for (const row of part.rows) byRow.set(row, { row, outcome: part.outcome, rows: part.rows, componentId: part.componentId, ipn: part.ipn, name: part.name, errors: [], changes: part.changes })
@@ -76,10 +84,7 @@ export function pageRowOutcomes(view: PlanView & { parts: PartView[] }, rowCount
   }
   // Every row of the file is listed; one that no part took and no error named would be a bug, and shows as invalid rather than vanish.
   for (let row = 2; row < rowCount + 2; row++) if (!byRow.has(row)) byRow.set(row, { row, outcome: 'invalid', rows: [row], componentId: null, ipn: null, name: null, errors: [], changes: [] })
-  const matching = [...byRow.values()].filter((r) => query.outcome === undefined || r.outcome === query.outcome).sort((a, b) => a.row - b.row)
-  const rest = matching.filter((r) => r.row > after)
-  const items = rest.slice(0, query.limit)
-  return { items, total: matching.length, nextCursor: rest.length > items.length ? _encodeCursor(items.at(-1)!.row) : null }
+  return [...byRow.values()].sort((a, b) => a.row - b.row)
 }
 
 function _partView(p: PlannedRow, committed: { id: string; ipn: string } | undefined): PartView {
@@ -127,11 +132,14 @@ function _columnOf(path: string, mapping: Record<string, ImportTarget>): string 
   return null
 }
 
-function _encodeCursor(row: number): string {
+/** The cursor of a page of rows that ends at `row` (opaque to clients). */
+export function encodeRowCursor(row: number): string {
   return Buffer.from(JSON.stringify(['row', row]), 'utf8').toString('base64url')
 }
 
-function _decodeCursor(cursor: string): number {
+/** The row a cursor of encodeRowCursor ends at (0 without one); a 400 naming `query.cursor` for any other text. */
+export function decodeRowCursor(cursor: string | undefined): number {
+  if (cursor === undefined) return 0
   try {
     const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown
     if (Array.isArray(value) && value.length === 2 && value[0] === 'row' && Number.isInteger(value[1])) return value[1] as number

@@ -54,14 +54,22 @@ export interface ImportPlan {
  * errors name the row (1-based, as a spreadsheet shows it after the header)
  * and the field. Gives other requests a turn now and then (createYielder).
  */
-export async function planImport(storage: StorageSession, rows: ImportRow[], mapping: Record<string, ImportTarget>, upsertKey: UpsertKey): Promise<ImportPlan> {
+export async function planImport(
+  storage: StorageSession,
+  rows: Iterable<ImportRow> | AsyncIterable<ImportRow>,
+  mapping: Record<string, ImportTarget>,
+  upsertKey: UpsertKey,
+  options: { onProgress?: ((rowsPlanned: number) => void | Promise<void>) | undefined } = {},
+): Promise<ImportPlan> {
   const errors: ImportRowError[] = []
   const groups = new Map<string, { rows: number[]; input: RowInput }>()
   const yieldTurn = createYielder()
   let anonymous = 0
-  for (const [i, cells] of rows.entries()) {
+  // Rows come in file order, numbered as a spreadsheet shows them (the first after the header is 2); a stored import reads them a chunk at a time.
+  let row = 1
+  for await (const cells of rows) {
     await yieldTurn()
-    const row = i + 2
+    row++
     const read = readRowInput(cells, mapping)
     if (read.errors.length) {
       // Every error of the row at once: the cells it could not read, and what the schema says of the rest.
@@ -88,8 +96,11 @@ export async function planImport(storage: StorageSession, rows: ImportRow[], map
   }
   const planned: PlannedRow[] = []
   const lookups: ChangeLookups = { refs: new Map() }
+  let plannedRows = 0
   for (const group of groups.values()) {
     await yieldTurn()
+    plannedRows += group.rows.length
+    if (options.onProgress && plannedRows % 500 < group.rows.length) await options.onProgress(plannedRows)
     const row = group.rows[0]!
     const { fields, mpns, ...extras } = group.input
     const existing = await _findExisting(storage, group.input, upsertKey)
@@ -122,6 +133,23 @@ export interface ImportResult {
   updated: number
   unchanged: number
   components: Map<number, { id: string; ipn: string }>
+  /** How to take each applied part back, by its first row (decision 0616). */
+  undo: Map<number, ImportUndo>
+}
+
+/**
+ * What undoing one applied part takes: a created component is purged; an
+ * updated one is reverted to `version` and its stock set back; attachments,
+ * locations, symbols and footprints the part made are deleted.
+ */
+export interface ImportUndo {
+  created?: string
+  /** `stock`: what it held before, where the part set stock (null: the import left its stock alone). */
+  updated?: { id: string; version: number; stock: Array<{ locationId: string; quantity: number }> | null }
+  attachments?: string[]
+  locations?: string[]
+  symbols?: string[]
+  footprints?: string[]
 }
 
 /**
@@ -134,6 +162,7 @@ export async function applyImport(tx: StorageSession, plan: PlannedRow[]): Promi
   let updated = 0
   let unchanged = 0
   const components = new Map<number, { id: string; ipn: string }>()
+  const undoes = new Map<number, ImportUndo>()
   const yieldTurn = createYielder()
   const refs = new Map<string, string>()
   const locations = new Map<string, string>()
@@ -144,34 +173,42 @@ export async function applyImport(tx: StorageSession, plan: PlannedRow[]): Promi
       continue
     }
     try {
+      const undo: ImportUndo = {}
+      const made = (kind: 'symbols' | 'footprints' | 'locations', id: string) => void (undo[kind] ??= []).push(id)
       const links = {
-        ...(p.extras.symbols ? { symbols: await _resolveRefs(tx, 'symbols', p.extras.symbols, refs) } : {}),
-        ...(p.extras.footprints ? { footprints: await _resolveRefs(tx, 'footprints', p.extras.footprints, refs) } : {}),
+        ...(p.extras.symbols ? { symbols: await _resolveRefs(tx, 'symbols', p.extras.symbols, refs, made) } : {}),
+        ...(p.extras.footprints ? { footprints: await _resolveRefs(tx, 'footprints', p.extras.footprints, refs, made) } : {}),
       }
       let component: Component
       if (p.action === 'create') {
         component = await tx.components.create({ ...p.input, ...links })
+        undo.created = component.id
         created++
       } else {
+        const before = await tx.components.get(p.componentId)
+        const stock = p.extras.stock?.length ? (await tx.locations.stockForComponent(p.componentId)).map((s) => ({ locationId: s.locationId, quantity: s.quantity })) : null
         component = await tx.components.update(p.componentId, { ...p.input, ...links })
+        undo.updated = { id: before.id, version: before.version, stock }
         updated++
       }
       components.set(p.row, { id: component.id, ipn: component.ipn })
-      for (const s of p.extras.stock ?? []) await tx.locations.setStock(component.id, await _location(tx, s.path, locations), s.quantity)
+      for (const s of p.extras.stock ?? []) await tx.locations.setStock(component.id, await _location(tx, s.path, locations, made), s.quantity)
       if (p.extras.attachments?.length) {
         const have = new Set((await tx.attachments.listForComponent(component.id)).map((a) => a.url))
         for (const a of p.extras.attachments) {
           if (have.has(a.url)) continue
           have.add(a.url)
-          await tx.attachments.create({ componentId: component.id, name: a.name, kind: a.kind, contentType: 'application/octet-stream', size: null, sha256: null, url: a.url })
+          const attachment = await tx.attachments.create({ componentId: component.id, name: a.name, kind: a.kind, contentType: 'application/octet-stream', size: null, sha256: null, url: a.url })
+          ;(undo.attachments ??= []).push(attachment.id)
         }
       }
+      undoes.set(p.row, undo)
     } catch (error) {
       const e = error as ComplibError
       throw new ComplibError(e.code ?? 'INTERNAL', `row ${p.row}: ${e.detail ?? String(error)}`, { errors: [{ path: `rows[${p.row}]`, message: e.detail ?? String(error) }], cause: error })
     }
   }
-  return { created, updated, unchanged, components }
+  return { created, updated, unchanged, components, undo: undoes }
 }
 
 function _key(input: RowInput, upsertKey: UpsertKey): string | undefined {
@@ -269,14 +306,15 @@ async function _firstMatch<T>(page: (cursor: string | undefined) => Promise<{ it
 }
 
 /** The ids of `Library:Name` references: an existing symbol or footprint, else one made now. */
-async function _resolveRefs(tx: StorageSession, kind: 'symbols' | 'footprints', refs: LibRef[], cache: Map<string, string>): Promise<string[]> {
+async function _resolveRefs(tx: StorageSession, kind: 'symbols' | 'footprints', refs: LibRef[], cache: Map<string, string>, made: (kind: 'symbols' | 'footprints', id: string) => void): Promise<string[]> {
   const ids: string[] = []
   for (const ref of refs) {
     const key = `${kind}\u0000${ref.library}\u0000${ref.name}`
     let id = cache.get(key)
     if (!id) {
       const found = await _firstMatch((cursor) => tx[kind].list({ library: ref.library, q: ref.name, limit: 1000, cursor }), (i) => i.name === ref.name && i.library === ref.library)
-      id = found?.id ?? (await tx[kind].create({ name: ref.name, library: ref.library })).id
+      if (found) id = found.id
+      else made(kind, (id = (await tx[kind].create({ name: ref.name, library: ref.library })).id))
       cache.set(key, id)
     }
     if (!ids.includes(id)) ids.push(id)
@@ -285,14 +323,15 @@ async function _resolveRefs(tx: StorageSession, kind: 'symbols' | 'footprints', 
 }
 
 /** The id of the location at `path` (names from the root), made where missing. */
-async function _location(tx: StorageSession, path: string[], cache: Map<string, string>): Promise<string> {
+async function _location(tx: StorageSession, path: string[], cache: Map<string, string>, made: (kind: 'locations', id: string) => void): Promise<string> {
   let parentId: string | null = null
   for (let i = 0; i < path.length; i++) {
     const key = path.slice(0, i + 1).map(foldKey).join('\u0000')
     let id = cache.get(key)
     if (!id) {
       const found = await _firstMatch((cursor) => tx.locations.list({ parentId, q: path[i]!, limit: 1000, cursor }), (l) => foldKey(l.name) === foldKey(path[i]!))
-      id = found?.id ?? (await tx.locations.create({ name: path[i]!, parentId })).id
+      if (found) id = found.id
+      else made('locations', (id = (await tx.locations.create({ name: path[i]!, parentId })).id))
       cache.set(key, id)
     }
     parentId = id

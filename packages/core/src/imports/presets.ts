@@ -94,6 +94,10 @@ export function proposeMapping(columns: readonly string[], preset: PresetId): Re
   for (const c of columns) mapping[c] = rules.find(([re]) => re.test(c))?.[1] ?? 'parameter'
   // `<X> unit` is a unit only beside a column X; otherwise it is a parameter of its own.
   for (const c of columns) if (mapping[c] === 'parameterUnit' && !columns.includes(c.replace(/ unit$/i, ''))) mapping[c] = 'parameter'
+  // Beside an `MPN` column, a `Part Number` is the user's own number, not a second MPN (decision 0617).
+  const internal = columns.find((c) => /^part ?number$/i.test(c) && mapping[c] === 'partNumber')
+  const mpn = columns.some((c) => /^(mpn|mfr ?pn|manufacturer part number)$/i.test(c) && mapping[c] === 'partNumber')
+  if (internal !== undefined && mpn && !columns.some((c) => mapping[c] === 'ipn')) mapping[internal] = 'ipn'
   return mapping
 }
 

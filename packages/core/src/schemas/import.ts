@@ -119,11 +119,35 @@ export const ImportRowOutcome = z
   .meta({ id: 'ImportRowOutcome' })
 export type ImportRowOutcome = z.infer<typeof ImportRowOutcome>
 
+/**
+ * Where a session is: `planning` (a large file being read and planned, as a
+ * job), `pending` (planned: it can be changed or committed), `committing`
+ * (applied chunk by chunk, as a job), `committed`, or `failed` (a commit that
+ * failed and was undone; it can be committed again). Decision 0616.
+ */
+export const ImportStatus = z.enum(['planning', 'pending', 'committing', 'committed', 'failed'])
+export type ImportStatus = z.infer<typeof ImportStatus>
+
+/** How far a job of a large import is: rows read, planned or applied of `total`. */
+export const ImportProgress = z
+  .object({ phase: z.enum(['reading', 'planning', 'committing', 'undoing']), done: z.int(), total: z.int() })
+  .meta({ id: 'ImportProgress' })
+export type ImportProgress = z.infer<typeof ImportProgress>
+
+/** A mapping that imports, but probably not as meant (decision 0617). */
+export const ImportWarning = z
+  .object({ column: z.string().nullable().meta({ description: 'The column it is about; null for the mapping as a whole' }), message: z.string() })
+  .meta({ id: 'ImportWarning' })
+export type ImportWarning = z.infer<typeof ImportWarning>
+
 /** An uploaded file, how its columns map to component fields, and what committing would do. */
 export const ImportSession = z
   .object({
     id: z.string(),
-    status: z.enum(['pending', 'committed']),
+    status: ImportStatus,
+    progress: ImportProgress.nullable().meta({ description: 'While a large file is planned or committed as a job: how far it is; null otherwise' }),
+    failure: z.string().nullable().meta({ description: 'Why the last commit failed (status `failed`): nothing of it was applied' }),
+    warnings: z.array(ImportWarning).meta({ description: 'What looks wrong in the mapping: it still imports, but probably not as meant' }),
     format: z.enum(['csv', 'json']),
     fileName: z.string().nullable(),
     rowCount: z.int(),
