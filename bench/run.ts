@@ -4,7 +4,7 @@
 // library. Every figure is printed beside a baseline measured in the same
 // run, and the table is written to bench-results/latest.md.
 // `--only=reads,push` runs some scenarios (cold start always runs: it starts the server);
-// the scenarios are listing, reads, auth, suggest, web, writes, checkpoints, postgres, push and fairness.
+// the scenarios are listing, reads, auth, suggest, web, newcomer, writes, checkpoints, postgres, push and fairness.
 // `--load=wrk` drives the load scenarios with wrk instead of autocannon (both in
 // a process of their own; wrk must be installed: `apt-get install wrk`).
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
@@ -16,6 +16,7 @@ import { benchFairness } from './fairness'
 import { benchColdStart, benchFullListing, benchSuggest, type BenchRow, type HttpBenchContext } from './http'
 import { hasWrk, type Generator } from './lib/load'
 import { buildServer, libraryFolder, startServerProcess } from './lib/server'
+import { benchNewcomer } from './newcomer'
 import { benchPostgres } from './postgres'
 import { benchPush } from './push'
 import { benchReads } from './reads'
@@ -46,6 +47,7 @@ try {
   if (wanted('auth')) rows.push(...(await benchAuth(ctx, listing.ids)))
   if (wanted('suggest')) rows.push(...(await benchSuggest(ctx, server)))
   if (wanted('web')) rows.push(...(await benchWeb(ctx, server)))
+  if (wanted('newcomer')) rows.push(...(await benchNewcomer(ctx)))
   if (wanted('writes')) rows.push(...(await benchWrites(ctx, server, listing.ids)))
   if (wanted('checkpoints')) rows.push(...(await benchCheckpoints(ctx, server, listing.ids)))
   if (wanted('postgres')) rows.push(...(await benchPostgres(ctx, server, listing.ids)))

@@ -1,0 +1,261 @@
+// A newcomer's first tasks, done in Chromium through the web interface as a
+// person would, against the built server on an empty data folder: three parts
+// made by hand, a 200-row spreadsheet imported (its mapping fixed on the
+// screen), a range filter and its count, a bulk edit of what it found, and the
+// export of those rows. Each task prints its wall time and the clicks and
+// keystrokes it took, beside the same task as bare API requests on a server
+// of its own (decision 1309). A task that cannot be done fails the bench.
+// Skipped, saying so, without Debian's Chromium (apt-get install -y chromium).
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Locator, Page } from '../packages/web/node_modules/playwright-core'
+import type { BenchRow, HttpBenchContext } from './http'
+import { newcomerThroughApi } from './lib/newcomer-api'
+import { BULK_TAG, CATEGORY, HAND_PARTS, RANGE, csvRecords, newcomerSheet, type Sheet } from './lib/newcomer-sheet'
+import { startServerProcess, type ServerProcess } from './lib/server'
+
+const CHROMIUM = process.env.COMPLIB_CHROMIUM ?? '/usr/bin/chromium'
+
+/**
+ * Every interaction of a task goes through these, which count what a person
+ * does: a click is one press of the mouse button (a field is clicked before it
+ * is typed in; a drop-down list takes two, to open it and to pick; a file
+ * takes two, the field and the file in the dialog); a keystroke is one
+ * character typed or one key pressed.
+ */
+class Person {
+  clicks = 0
+  keys = 0
+  constructor(readonly page: Page) {}
+
+  async click(target: Locator): Promise<void> {
+    await target.click()
+    this.clicks++
+  }
+
+  async type(field: Locator, text: string): Promise<void> {
+    await this.click(field)
+    await field.pressSequentially(text)
+    this.keys += [...text].length
+  }
+
+  async press(field: Locator, key: string): Promise<void> {
+    await field.press(key)
+    this.keys++
+  }
+
+  async choose(list: Locator, option: string): Promise<void> {
+    await list.selectOption(option)
+    this.clicks += 2
+  }
+
+  async chooseFile(field: Locator, name: string, text: string): Promise<void> {
+    await field.setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(text) })
+    this.clicks += 2
+  }
+}
+
+interface TaskResult {
+  name: string
+  ms: number
+  clicks: number
+  keys: number
+}
+
+export async function benchNewcomer(ctx: HttpBenchContext): Promise<BenchRow[]> {
+  if (!existsSync(CHROMIUM)) {
+    ctx.log(`newcomer: skipped, no Chromium at ${CHROMIUM}`)
+    return []
+  }
+  const sheet = newcomerSheet(200)
+  const dirs = [mkdtempSync(join(tmpdir(), 'complib-newcomer-')), mkdtempSync(join(tmpdir(), 'complib-newcomer-api-'))]
+  const servers: ServerProcess[] = []
+  try {
+    servers.push(await startServerProcess(dirs[0]!))
+    const tasks = await _inTheBrowser(servers[0]!.url, sheet, ctx)
+    servers.push(await startServerProcess(dirs[1]!))
+    const api = await newcomerThroughApi(servers[1]!.url, sheet)
+    const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`
+    ctx.log(`newcomer: ${tasks.map((t) => `${t.name} ${s(t.ms)}, ${t.clicks} clicks, ${t.keys} keys`).join('; ')}`)
+    const rows = tasks.map((t, i) => ({
+      scenario: `newcomer ${i + 1}: ${t.name} (Chromium, empty library)`,
+      subject: `${s(t.ms)}, ${t.clicks} clicks, ${t.keys} keystrokes`,
+      baseline: `${s(api[i]!.ms)} ${api[i]!.what} alone`,
+      ratio: (t.ms / api[i]!.ms).toFixed(1),
+      target: 'done (no time target)',
+    }))
+    const sum = (key: 'ms' | 'clicks' | 'keys') => tasks.reduce((n, t) => n + t[key], 0)
+    const apiMs = api.reduce((n, a) => n + a.ms, 0)
+    rows.push({ scenario: 'newcomer: the five tasks', subject: `${s(sum('ms'))}, ${sum('clicks')} clicks, ${sum('keys')} keystrokes`, baseline: `${s(apiMs)} through the API alone`, ratio: (sum('ms') / apiMs).toFixed(1), target: 'done (no time target)' })
+    return rows
+  } finally {
+    for (const server of servers) await server.stop()
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+async function _inTheBrowser(base: string, sheet: Sheet, ctx: HttpBenchContext): Promise<TaskResult[]> {
+  // playwright-core is the web package's (its e2e tests'); Playwright's own browser download is never used.
+  const { chromium } = createRequire(new URL('../packages/web/package.json', import.meta.url))('playwright-core') as typeof import('../packages/web/node_modules/playwright-core')
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] })
+  try {
+    const context = await browser.newContext({ viewport: { width: 1360, height: 860 }, acceptDownloads: true })
+    // A step that cannot be done fails in seconds, naming the task.
+    context.setDefaultTimeout(20_000)
+    const page = await context.newPage()
+    page.on('dialog', (d) => void d.accept())
+    const errors: string[] = []
+    page.on('pageerror', (e) => errors.push(e.message))
+    await page.goto(`${base}/`)
+    await page.getByRole('heading', { name: 'Library' }).waitFor()
+    const person = new Person(page)
+    const results: TaskResult[] = []
+    const task = async (name: string, run: () => Promise<void>) => {
+      const [clicks, keys] = [person.clicks, person.keys]
+      const t0 = performance.now()
+      try {
+        await run()
+      } catch (e) {
+        throw new Error(`bench: newcomer: "${name}" could not be done in the page: ${(e as Error).message}`)
+      }
+      results.push({ name, ms: performance.now() - t0, clicks: person.clicks - clicks, keys: person.keys - keys })
+      ctx.log(`newcomer: ${name} done`)
+    }
+    await task('three parts by hand', () => _handParts(person))
+    await task(`import of a ${sheet.rows}-row spreadsheet, its mapping fixed`, () => _importSheet(person, sheet))
+    await task(`range filter ${RANGE.type} ${RANGE.min}..${RANGE.max} and its count`, () => _rangeFilter(person, sheet))
+    await task(`bulk edit of the ${sheet.inRange} parts found (a tag)`, () => _bulkEdit(person, sheet))
+    await task('export of the filtered rows (CSV)', () => _exportFiltered(person, sheet))
+    if (errors.length) throw new Error(`bench: newcomer: uncaught errors in the page: ${errors.join('; ')}`)
+    await _checkLibrary(base, sheet)
+    return results
+  } finally {
+    await browser.close()
+  }
+}
+
+/** The three resistors, each from the library's New component to its own page. */
+async function _handParts(person: Person): Promise<void> {
+  const { page } = person
+  for (const part of HAND_PARTS) {
+    await _toScreen(person, 'Library')
+    await person.click(page.getByRole('link', { name: 'New component', exact: true }).first())
+    await person.type(page.getByLabel('Name', { exact: true }), part.name)
+    await person.type(page.getByLabel('Category', { exact: true }), CATEGORY)
+    // A category's template may offer the parameter as a field of its own; else a parameter row is added.
+    const templateField = page.getByRole('textbox', { name: RANGE.type, exact: true })
+    if (await templateField.count()) await person.type(templateField, part.resistance)
+    else {
+      await person.click(page.getByRole('button', { name: 'Add parameter' }))
+      await person.type(page.getByRole('textbox', { name: 'Parameters 1: Parameter' }), RANGE.type)
+      await person.type(page.getByRole('textbox', { name: 'Parameters 1: Value' }), part.resistance)
+    }
+    await person.click(page.getByRole('button', { name: 'Create component' }))
+    await page.waitForURL(/#\/components\/(?!new)[^/]+$/)
+    await page.getByRole('heading', { name: part.name }).waitFor()
+  }
+}
+
+/** The file chosen, the `Part Number` column mapped to the IPN (the server took it for an MPN), committed. */
+async function _importSheet(person: Person, sheet: Sheet): Promise<void> {
+  const { page } = person
+  await _toScreen(person, 'Import & export')
+  await person.chooseFile(page.getByLabel(/^File/), 'parts.csv', sheet.csv)
+  await page.getByText(new RegExp(`detected CSV, ${sheet.rows} rows`)).waitFor()
+  const column = page.getByLabel('Column “Part Number”')
+  await person.choose(column, 'ipn')
+  // The mapping is sent at once; the list shows the choice again once the server has read the rows anew.
+  await _until(async () => (await column.inputValue()) === 'ipn' && (await column.isEnabled()), 'the mapping to be saved')
+  await person.click(page.getByRole('button', { name: /^Commit/ }))
+  await page.getByText(new RegExp(`${sheet.rows} created`)).waitFor({ timeout: 60_000 })
+}
+
+/** Filters: one range, applied; the count above the table must be the parts in the range. */
+async function _rangeFilter(person: Person, sheet: Sheet): Promise<void> {
+  await _toScreen(person, 'Library')
+  await _applyRange(person)
+  await _waitForCount(person.page, sheet.inRange)
+}
+
+/** Every row found selected, on to the bulk edit: a tag added, a dry run, applied. */
+async function _bulkEdit(person: Person, sheet: Sheet): Promise<void> {
+  const { page } = person
+  await person.click(page.getByRole('button', { name: /^Select all (matching|loaded)/ }))
+  await page.getByText(new RegExp(`^${sheet.inRange} selected`)).waitFor()
+  await person.click(page.getByRole('link', { name: 'Bulk edit selected' }))
+  await page.getByText(`${sheet.inRange} components selected`).waitFor()
+  await person.type(page.getByLabel('Add tags (comma separated)'), BULK_TAG)
+  await person.click(page.getByRole('button', { name: 'Preview (dry run)' }))
+  await page.getByRole('heading', { name: new RegExp(`^Dry run: ${sheet.inRange} components would change`) }).waitFor()
+  await person.click(page.getByRole('button', { name: `Apply to ${sheet.inRange} components` }))
+  await page.getByText(`Done: ${sheet.inRange} of ${sheet.inRange} applied.`).waitFor({ timeout: 60_000 })
+}
+
+/** Back to the library (the range is set again if the screen forgot it), the filtered rows downloaded as CSV. */
+async function _exportFiltered(person: Person, sheet: Sheet): Promise<void> {
+  const { page } = person
+  await _toScreen(person, 'Library')
+  if (!(await _countIs(page, sheet.inRange))) {
+    await _applyRange(person)
+    await _waitForCount(page, sheet.inRange)
+  }
+  const screen = page.getByRole('main')
+  const exportButton = screen.getByRole('button', { name: /export|download/i }).or(screen.getByRole('link', { name: /export|download/i }))
+  if ((await exportButton.count()) === 0) throw new Error('the library screen offers no export of the filtered rows')
+  const [download] = await Promise.all([page.waitForEvent('download'), person.click(exportButton.first())])
+  const records = csvRecords(readFileSync((await download.path())!, 'utf8')).filter((r) => r.some((f) => f !== ''))
+  if (records.length - 1 !== sheet.inRange) throw new Error(`the exported CSV holds ${records.length - 1} rows, not the ${sheet.inRange} filtered`)
+}
+
+/** The range filter as a person sets it: the filters opened, a range added and filled, applied. */
+async function _applyRange(person: Person): Promise<void> {
+  const { page } = person
+  await person.click(page.locator('summary', { hasText: /^Filters/ }).or(page.getByRole('button', { name: /^Filters/ })).first())
+  await person.click(page.getByRole('button', { name: /^Add a range/ }))
+  await person.type(page.getByLabel('Parameter', { exact: true }).last(), RANGE.type)
+  await person.type(page.getByLabel('From', { exact: true }).last(), RANGE.min)
+  await person.type(page.getByLabel('to', { exact: true }).last(), RANGE.max)
+  await person.click(page.getByRole('button', { name: 'Apply filters' }))
+}
+
+async function _toScreen(person: Person, name: string): Promise<void> {
+  await person.click(person.page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name, exact: true }))
+  await person.page.getByRole('heading', { level: 1 }).first().waitFor()
+}
+
+/** The count above the table, once the server's answer is in. */
+async function _countText(page: Page): Promise<string> {
+  return (await page.locator('.screen-head p').first().textContent()) ?? ''
+}
+
+async function _countIs(page: Page, want: number): Promise<boolean> {
+  const text = await _countText(page)
+  return text.startsWith(`${want.toLocaleString('en-US')} components`) && !text.includes('updating')
+}
+
+async function _waitForCount(page: Page, want: number): Promise<void> {
+  try {
+    await _until(() => _countIs(page, want), `the count ${want}`)
+  } catch {
+    throw new Error(`the library says "${await _countText(page)}", not ${want} components`)
+  }
+}
+
+async function _until(check: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+  const end = performance.now() + timeoutMs
+  while (!(await check())) {
+    if (performance.now() > end) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 10))
+  }
+}
+
+/** What the page did, read back from the API: every part there, the tag on exactly those in the range. */
+async function _checkLibrary(base: string, sheet: Sheet): Promise<void> {
+  const total = async (query: string) => Number((await fetch(`${base}/api/components?limit=1&${query}`)).headers.get('x-total-count'))
+  const all = await total('')
+  if (all !== sheet.rows + HAND_PARTS.length) throw new Error(`bench: newcomer: the library holds ${all} components, not ${sheet.rows + HAND_PARTS.length}`)
+  const tagged = await total(`tag=${BULK_TAG}`)
+  if (tagged !== sheet.inRange) throw new Error(`bench: newcomer: ${tagged} components carry the tag ${BULK_TAG}, not ${sheet.inRange}`)
+}
