@@ -1,5 +1,6 @@
 import * as z from 'zod'
 import { idSchema } from '../ids'
+import { parseSiNumber } from '../si-number'
 import { ComponentStatus } from '../status'
 import { Actor, Channel } from './account'
 import { Description, LinkSummary, Name, QueryBoolean, PageQuery, Timestamp, identifierSchema, recordFields } from './common'
@@ -117,12 +118,56 @@ export const ComponentPatch = z.strictObject(writable).partial().meta({ id: 'Com
 export type ComponentPatch = z.input<typeof ComponentPatch>
 export type ComponentPatchParsed = z.output<typeof ComponentPatch>
 
-export const ComponentSort = z.enum(['id', 'name', 'ipn', 'updatedAt', '-id', '-name', '-ipn', '-updatedAt'])
+/** Columns the list sorts by (decision 0443); `-` before one sorts descending. */
+export const COMPONENT_SORT_FIELDS = ['id', 'name', 'ipn', 'updatedAt', 'createdAt', 'category', 'status', 'manufacturer', 'stock'] as const
+export type ComponentSortField = (typeof COMPONENT_SORT_FIELDS)[number]
+const SORT_KEYS = [...COMPONENT_SORT_FIELDS, ...COMPONENT_SORT_FIELDS.map((f) => `-${f}` as const)]
+
+/** `parameter:<type name>`, `-` before it for descending: a parameter's value (decision 0443). */
+export const PARAMETER_SORT = /^-?parameter:[^\u0000-\u001f]{1,100}$/
+
+export const ComponentSort = z
+  .union([z.enum(SORT_KEYS), z.string().regex(PARAMETER_SORT, { error: `a sort is one of ${SORT_KEYS.join(', ')} or parameter:<type name>, with - for descending` })])
+  .meta({
+    description:
+      'A column, `-` before it for descending: `id`, `name`, `ipn`, `updatedAt`, `createdAt`, `category`, `status`, `manufacturer` (the first part number\'s), `stock` (total over locations) or `parameter:<type name>` (numbers by value for a `number` type, else the text). Parts without a category, manufacturer or that parameter come last either way; ties by id.',
+  })
 export type ComponentSort = z.infer<typeof ComponentSort>
 
-/** Filters of `GET /api/components`; its `limit` goes past a page's 1,000 for a full listing, streamed. */
-export const ComponentListQuery = PageQuery.extend({
-  limit: z.coerce.number().int().min(1).max(100_000).default(100).meta({ description: 'Items per page (default 100, up to 100000 for a full listing)' }),
+/**
+ * One parameter condition of a list query, `Type:min..max` (either bound may be
+ * left out, SI prefixes allowed: `Resistance:1k..10k`, `Voltage:50..`) or
+ * `Type=value` (the value as text, case-insensitive). Repeat for several; all must hold.
+ */
+export const ComponentParameterFilter = z.string().trim().min(3).max(300).transform((text, ctx): { type: string; eq?: string; min?: number; max?: number } => {
+  const range = /^(.+):([^:]*)\.\.([^:]*)$/.exec(text)
+  if (range) {
+    const type = range[1]!.trim()
+    const out: { type: string; min?: number; max?: number } = { type }
+    for (const [bound, raw] of [['min', range[2]!.trim()], ['max', range[3]!.trim()]] as const) {
+      if (!raw) continue
+      const n = parseSiNumber(raw)
+      if (n === null || !Number.isFinite(n)) {
+        ctx.addIssue({ code: 'custom', message: `${JSON.stringify(raw)} is not a number (SI prefixes like 10k or 100n are fine)` })
+        return z.NEVER
+      }
+      out[bound] = n
+    }
+    if (type && (out.min !== undefined || out.max !== undefined)) return out
+  }
+  const eq = text.indexOf('=')
+  if (eq > 0 && text.slice(0, eq).trim()) return { type: text.slice(0, eq).trim(), eq: text.slice(eq + 1).trim() }
+  ctx.addIssue({ code: 'custom', message: 'a parameter condition is Type:min..max (a bound may be left out) or Type=value' })
+  return z.NEVER
+})
+export type ComponentParameterFilter = z.output<typeof ComponentParameterFilter>
+
+/** Which components a list takes by their deletion (decision 0444): live ones (default), both, or the trash only. */
+export const DeletedFilter = z.enum(['exclude', 'include', 'only'])
+export type DeletedFilter = z.infer<typeof DeletedFilter>
+
+/** The filters of the list, its ids, the side call and the export (decisions 0444, 0620): one schema so they cannot drift. */
+export const ComponentFilters = z.object({
   q: z.string().trim().min(1).max(200).optional().meta({ description: 'Text search in name, ipn, description and part numbers' }),
   status: z.array(ComponentStatus).or(ComponentStatus.transform((s) => [s])).optional(),
   tag: z.string().trim().min(1).max(64).optional(),
@@ -132,10 +177,65 @@ export const ComponentListQuery = PageQuery.extend({
   footprintId: idSchema('footprint').optional(),
   locationId: idSchema('location').optional(),
   updatedSince: Timestamp.optional(),
+  parameter: z
+    .array(ComponentParameterFilter)
+    .max(20)
+    .or(ComponentParameterFilter.transform((c) => [c]))
+    .optional()
+    .meta({ description: 'Parameter conditions, repeated: `Resistance:1k..10k` (a bound may be left out, SI prefixes allowed) or `Package=0603`; all must hold' }),
+  deleted: DeletedFilter.optional().meta({ description: '`exclude` (default) lists live components, `include` deleted ones too, `only` the trash; wins over `includeDeleted`' }),
+  includeDeleted: QueryBoolean.meta({ description: 'Same as `deleted=include`' }),
+})
+export type ComponentFilters = z.output<typeof ComponentFilters>
+
+/** Filters of `GET /api/components`; its `limit` goes past a page's 1,000 for a full listing, streamed. */
+export const ComponentListQuery = PageQuery.extend({
+  limit: z.coerce.number().int().min(1).max(100_000).default(100).meta({ description: 'Items per page (default 100, up to 100000 for a full listing)' }),
+  ...ComponentFilters.shape,
   sort: ComponentSort.default('id'),
-  includeDeleted: QueryBoolean,
 })
 export type ComponentListQuery = z.output<typeof ComponentListQuery>
+
+/** Query of `GET /api/components/ids`: the list's filters and sort; `limit` defaults to 100,000, every match of a library (decision 0444). */
+export const ComponentIdsQuery = ComponentListQuery.extend({
+  limit: z.coerce.number().int().min(1).max(100_000).default(100_000).meta({ description: 'Most ids answered (default and most 100000)' }),
+})
+export type ComponentIdsQuery = z.output<typeof ComponentIdsQuery>
+export const ComponentIds = z
+  .object({ ids: z.array(z.string()), total: z.int().meta({ description: 'How many match, all pages together' }), nextCursor: z.string().nullable() })
+  .meta({ id: 'ComponentIds' })
+export type ComponentIds = z.infer<typeof ComponentIds>
+
+/** Most ids one `ids=a,b,…` list takes (a page of the table is fewer). */
+export const ID_LIST_MAX = 500
+
+/** Query of `GET /api/components/extras`: `ids` comma-separated. */
+export const ComponentExtrasQuery = z.object({
+  ids: z
+    .string()
+    .max(ID_LIST_MAX * 40)
+    .transform((s) => [...new Set(s.split(',').map((id) => id.trim()).filter(Boolean))])
+    .pipe(z.array(idSchema('component')).min(1).max(ID_LIST_MAX))
+    .meta({ description: `Component ids, comma-separated, at most ${ID_LIST_MAX}` }),
+})
+export type ComponentExtrasQuery = z.input<typeof ComponentExtrasQuery>
+
+/** The image the table shows for a part (decision 0445): its first attachment of kind `image` with stored bytes or a URL. */
+export const ComponentImage = z
+  .object({
+    attachmentId: idSchema('attachment'),
+    url: z.string().meta({ description: 'Where the image is: `/api/attachments/{id}/content` for stored bytes, else the attachment\'s own URL' }),
+  })
+  .meta({ id: 'ComponentImage' })
+export type ComponentImage = z.infer<typeof ComponentImage>
+
+/** What the library table shows beside a part's stored view (decisions 0443, 0445): its total stock and its image. */
+export const ComponentExtra = z
+  .object({ stock: z.int().meta({ description: 'Total quantity over all locations' }), image: ComponentImage.nullable() })
+  .meta({ id: 'ComponentExtra' })
+export type ComponentExtra = z.infer<typeof ComponentExtra>
+export const ComponentExtras = z.record(z.string(), ComponentExtra).meta({ id: 'ComponentExtras', description: 'By component id; unknown ids are left out' })
+export type ComponentExtras = z.infer<typeof ComponentExtras>
 
 /** One entry of a component's history: the full record after each change. */
 export const ComponentHistoryEntry = z

@@ -1,6 +1,6 @@
 import type { Attachment, AttachmentKind } from '../schemas/attachment'
 import type { Category, CategoryTemplate } from '../schemas/category'
-import type { Component, ComponentChange, ComponentCreateParsed, ComponentHistoryEntry, ComponentListQuery, ComponentPatchParsed } from '../schemas/component'
+import type { Component, ComponentChange, ComponentCreateParsed, ComponentExtra, ComponentHistoryEntry, ComponentListQuery, ComponentPatchParsed } from '../schemas/component'
 import type { Footprint, LibraryItemCreate, LibraryItemPatch, Symbol } from '../schemas/library-item'
 import type { Location, LocationTreeNode, StockEntry } from '../schemas/location'
 import type { Manufacturer } from '../schemas/manufacturer'
@@ -126,6 +126,12 @@ export interface ComponentStore {
   listIds(query: ComponentListQuery): Promise<Page<string>>
   /** The same page as `list` as one JSON array (`JSON.stringify` of its items), in UTF-8 bytes: for responses. */
   listJson(query: ComponentListQuery): Promise<{ json: Uint8Array; total: number; nextCursor: string | null }>
+  /**
+   * Per component among `ids` (deleted ones too; unknown ones left out): its
+   * total stock and its image (decision 0445), what the library table shows
+   * beside the stored views a page is made of.
+   */
+  extras(ids: readonly string[]): Promise<Record<string, ComponentExtra>>
   /** NOT_FOUND when unknown, or deleted unless `includeDeleted`. */
   get(id: string, options?: { includeDeleted?: boolean }): Promise<Component>
   /** The same record as get, as its JSON text (`JSON.stringify` of it) in UTF-8 bytes, with its version: for responses. */

@@ -4,6 +4,7 @@ import { attachmentStoreSuite } from './storage/attachment-store'
 import { auditStoreSuite } from './storage/audit-store'
 import { authSessionStoreSuite } from './storage/auth-session-store'
 import { categoryStoreSuite } from './storage/category-store'
+import { componentListSuite } from './storage/component-list'
 import { componentStoreSuite } from './storage/component-store'
 import { connectorStoreSuite } from './storage/connector-store'
 import { documentStoreSuite } from './storage/document-store'
@@ -52,6 +53,7 @@ export function testStorage(name: string, factory: StorageFactory): void {
     }
     transactionsSuite(get)
     componentStoreSuite(get)
+    componentListSuite(get)
     tagStoreSuite(get)
     categoryStoreSuite(get)
     parameterStoreSuite(get)

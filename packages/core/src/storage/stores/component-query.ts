@@ -1,9 +1,11 @@
 import { foldKey } from '../../identifiers'
-import type { ComponentListQuery } from '../../schemas/component'
-import type { Dialect, SqlExecutor, SqlParam } from '../_internal/sql-executor'
+import type { ComponentExtra, ComponentListQuery } from '../../schemas/component'
+import type { SqlExecutor, SqlParam } from '../_internal/sql-executor'
 import type { Page } from '../types'
-import { decodeCursor, encodeCursor, placeholders } from './_shared'
+import { chunks, decodeCursor, encodeCursor, placeholders } from './_shared'
+import { ComplibError } from '../../errors'
 import { loadComponentJsonList } from './component-core'
+import { sortKey, type SortKey } from './component-sort'
 
 // The query behind `components.list`, `listIds` and `listJson`: filters,
 // sort and keyset cursor (`[sortValue, id]`, ties broken by id).
@@ -18,7 +20,7 @@ import { loadComponentJsonList } from './component-core'
  * sort that needs a temporary b-tree sorts ids, never views.
  */
 export async function queryComponentJsonPage(ex: SqlExecutor, query: ComponentListQuery): Promise<{ json: Uint8Array; total: number; nextCursor: string | null }> {
-  const page = _pageQuery(ex, query)
+  const page = await _pageQuery(ex, query)
   return (await ex.dialect.viewPage(ex, { ...page, limit: query.limit })) ?? (await _computedPage(ex, query))
 }
 
@@ -33,7 +35,7 @@ async function _total(ex: SqlExecutor, page: { totalSql: string; totalParams: Sq
 }
 
 export async function queryComponentIds(ex: SqlExecutor, query: ComponentListQuery): Promise<Page<string>> {
-  const page = _pageQuery(ex, query)
+  const page = await _pageQuery(ex, query)
   const total = await _total(ex, page)
   const rows = await ex.all<{ id: string; k: string | null }>(page.sql, page.params)
   const more = rows.length > query.limit
@@ -47,13 +49,15 @@ export async function queryComponentIds(ex: SqlExecutor, query: ComponentListQue
  * rows to tell whether more follow; the scalar subquery of the total it counts
  * from; and the cursor that continues after a row.
  */
-function _pageQuery(
+async function _pageQuery(
   ex: SqlExecutor,
   query: ComponentListQuery,
-): { sql: string; params: SqlParam[]; totalSql: string; totalParams: SqlParam[]; cursorOf: (id: string, k: string | null) => string; key: string; outerOrder: string } {
+): Promise<{ sql: string; params: SqlParam[]; totalSql: string; totalParams: SqlParam[]; cursorOf: (id: string, k: string | null) => string; key: string; outerOrder: string }> {
   const where: string[] = []
   const params: SqlParam[] = []
-  if (!query.includeDeleted) where.push('c.deleted_at IS NULL')
+  const deleted = query.deleted ?? (query.includeDeleted ? 'include' : 'exclude')
+  if (deleted === 'exclude') where.push('c.deleted_at IS NULL')
+  else if (deleted === 'only') where.push('c.deleted_at IS NOT NULL')
   if (query.q) {
     const match = ex.dialect.textFilter(query.q)
     if (match === null) where.push('1 = 0')
@@ -96,6 +100,24 @@ function _pageQuery(
     where.push('c.updated_at >= ?')
     params.push(query.updatedSince)
   }
+  for (const condition of query.parameter ?? []) {
+    // As POST /api/search/parametric reads a condition (search-store.ts): the first value of the type need not be the one that matches.
+    const parts = ['p.component_id = c.id', 'p.type = ?']
+    params.push(condition.type)
+    if (condition.eq !== undefined) {
+      parts.push(`${ex.dialect.nocase('p.value')} = ${ex.dialect.nocase('?')}`)
+      params.push(condition.eq)
+    }
+    if (condition.min !== undefined) {
+      parts.push('p.numeric >= ?')
+      params.push(condition.min)
+    }
+    if (condition.max !== undefined) {
+      parts.push('p.numeric <= ?')
+      params.push(condition.max)
+    }
+    where.push(`EXISTS (SELECT 1 FROM component_parameters p WHERE ${parts.join(' AND ')})`)
+  }
   const filter = where.length ? `WHERE ${where.join(' AND ')}` : ''
   // Unfiltered, the live count is kept by triggers (each engine's schema.ts, component_totals): no
   // scan per page (decision 1203). Its one row is read by its key: on PostgreSQL every write that
@@ -104,8 +126,8 @@ function _pageQuery(
   const totalSql = unfiltered ? '(SELECT live FROM component_totals WHERE id = 1)' : `(SELECT count(*) FROM components c ${filter})`
 
   const desc = query.sort.startsWith('-')
-  const sort = query.sort.replace('-', '') as keyof typeof SORT_COLUMNS
-  const key = SORT_COLUMNS[sort](ex.dialect)
+  const sort = await sortKey(ex, desc ? query.sort.slice(1) : query.sort)
+  const key = sort.expr
   const keyed = [...where]
   const keyedParams = [...params]
   if (query.cursor) {
@@ -116,20 +138,30 @@ function _pageQuery(
       keyedParams.push(id as string)
     } else {
       const [value, id] = decodeCursor(query.cursor, 2)
-      const param = sort === 'name' ? ex.dialect.nocase('?') : '?'
-      if (ex.dialect.rowValueCompare) {
+      _checkCursorValue(sort, value, id)
+      const param = sort.nocase ? ex.dialect.nocase('?') : '?'
+      if (value === null) {
+        // Rows without the value come last in both directions: after a row of them, only more of them, by id.
+        keyed.push(`(${key} IS NULL AND c.id ${op} ?)`)
+        keyedParams.push(id)
+      } else if (sort.nullable) {
+        keyed.push(`(${key} ${op} ${param} OR (${key} = ${param} AND c.id ${op} ?) OR ${key} IS NULL)`)
+        keyedParams.push(value, value, id)
+      } else if (ex.dialect.rowValueCompare) {
         // A row comparison is one condition on the (key, id) index, and PostgreSQL keeps one plan
         // for it; the OR below made the generic plan look costlier, so every later page was planned.
         keyed.push(`(${key}, c.id) ${op} (${param}, ?)`)
-        keyedParams.push(value, id as string)
+        keyedParams.push(value, id)
       } else {
         keyed.push(`(${key} ${op} ${param} OR (${key} = ${param} AND c.id ${op} ?))`)
-        keyedParams.push(value, value, id as string)
+        keyedParams.push(value, value, id)
       }
     }
   }
   const dir = desc ? 'DESC' : 'ASC'
-  const order = key === 'c.id' ? `c.id ${dir}` : `${key} ${dir}, c.id ${dir}`
+  // NULLS LAST, said the same way on both engines (SQLite takes it since 3.30), where their defaults differ.
+  const last = sort.nullable ? ' NULLS LAST' : ''
+  const order = key === 'c.id' ? `c.id ${dir}` : `${key} ${dir}${last}, c.id ${dir}`
   // On PostgreSQL the limit is written into the text (an integer the query schema checked), not
   // bound: it plans a prepared statement once only when its generic plan is no costlier than a plan
   // for the values, and with `LIMIT $n` it never was, so every page was planned again (decision
@@ -142,19 +174,44 @@ function _pageQuery(
     params: literal ? keyedParams : [...keyedParams, query.limit + 1],
     totalSql,
     totalParams: unfiltered ? [] : params,
-    cursorOf: (id, k) => encodeCursor(key === 'c.id' ? [id] : [k, id]),
+    // Both engines hand the last row's key over as text (the PostgreSQL page casts it): a number goes back into the cursor as one.
+    cursorOf: (id, k) => encodeCursor(key === 'c.id' ? [id] : [k !== null && sort.numeric ? Number(k) : k, id]),
     key,
     // The page query's columns keep its comparison (lower() on PostgreSQL).
-    outerOrder: key === 'c.id' ? `p.id ${dir}` : `p.k ${dir}, p.id ${dir}`,
+    outerOrder: key === 'c.id' ? `p.id ${dir}` : `p.k ${dir}${last}, p.id ${dir}`,
   }
 }
 
-const SORT_COLUMNS = {
-  id: () => 'c.id',
-  name: (d: Dialect) => d.nocase('c.name'),
-  ipn: () => 'c.ipn',
-  updatedAt: () => 'c.updated_at',
-} as const
+/** Stock totals and images of `ids` (ComponentStore.extras): two statements per chunk of ids. */
+export async function queryComponentExtras(ex: SqlExecutor, ids: readonly string[]): Promise<Record<string, ComponentExtra>> {
+  const out: Record<string, ComponentExtra> = {}
+  for (const part of chunks(ids)) {
+    const rows = await ex.all<{ id: string; stock: number | string }>(
+      `SELECT c.id AS id, (SELECT coalesce(sum(s.quantity), 0) FROM stock s WHERE s.component_id = c.id) AS stock FROM components c WHERE c.id IN (${placeholders(part.length)})`,
+      part,
+    )
+    // PostgreSQL's sum of integers is a bigint, handed over as text.
+    for (const r of rows) out[r.id] = { stock: Number(r.stock), image: null }
+    const images = await ex.all<{ id: string; component_id: string; sha256: string | null; url: string | null }>(
+      `SELECT a.id, a.component_id, a.sha256, a.url FROM attachments a
+       WHERE a.component_id IN (${placeholders(part.length)}) AND a.kind = 'image' AND (a.sha256 IS NOT NULL OR a.url IS NOT NULL) ORDER BY a.component_id, a.id`,
+      part,
+    )
+    for (const a of images) {
+      const extra = out[a.component_id]
+      // The first by id: attachment ids grow with time, so the image attached first.
+      if (extra && !extra.image) extra.image = { attachmentId: a.id, url: a.sha256 ? `/api/attachments/${a.id}/content` : a.url! }
+    }
+  }
+  return out
+}
+
+/** A cursor's key of the sort's type (a number for a numeric sort), so no engine is asked to compare a number with text. */
+function _checkCursorValue(sort: SortKey, value: unknown, id: unknown): asserts id is string {
+  const fits = value === null ? sort.nullable : sort.numeric ? typeof value === 'number' : typeof value === 'string'
+  if (fits && typeof id === 'string') return
+  throw new ComplibError('VALIDATION_FAILED', 'query.cursor: not a cursor of this sort', { errors: [{ path: 'query.cursor', message: 'not a cursor of this sort' }] })
+}
 
 /** The words of a text search (both engines): quotes, control characters and leading operators dropped; only words with a letter or digit. */
 export function searchWords(text: string): string[] {

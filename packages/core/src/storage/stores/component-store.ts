@@ -24,7 +24,7 @@ import {
   requireComponentWithView,
   touchComponent,
 } from './component-core'
-import { queryComponentIds, queryComponentJsonPage } from './component-query'
+import { queryComponentExtras, queryComponentIds, queryComponentJsonPage } from './component-query'
 import type { StoreAccess, StoreRepo } from './repo'
 
 export const components = {
@@ -36,6 +36,8 @@ export const components = {
   listIds: async (ex, query) => await queryComponentIds(ex, query),
 
   listJson: async (ex, query) => await queryComponentJsonPage(ex, query),
+
+  extras: async (ex, ids) => await queryComponentExtras(ex, ids),
 
   get: async (ex, id, options) => await loadComponent(ex, id, options?.includeDeleted ?? false),
 
@@ -185,6 +187,7 @@ export const componentAccess = {
   list: 'snapshot',
   listIds: 'snapshot',
   listJson: 'read',
+  extras: 'snapshot',
   get: 'snapshot',
   getJson: 'read',
   getByIpn: 'snapshot',
