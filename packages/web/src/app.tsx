@@ -18,6 +18,7 @@ const ConnectorsScreen = lazy(() => import('./screens/connectors'))
 const ConnectorScreen = lazy(() => import('./screens/connector'))
 const LocationsScreen = lazy(() => import('./screens/locations'))
 const KicadScreen = lazy(() => import('./screens/kicad'))
+const TemplatesScreen = lazy(() => import('./screens/templates'))
 const TokensScreen = lazy(() => import('./screens/tokens'))
 const PasswordScreen = lazy(() => import('./screens/password'))
 const UsersScreen = lazy(() => import('./screens/users'))
@@ -31,6 +32,7 @@ const NAV: Array<{ path: string; label: string; match: Route['name'][]; needs?: 
   { path: '/import', label: 'Import & export', match: ['import'] },
   { path: '/connectors', label: 'Connectors', match: ['connectors', 'connector', 'new-connector'], needs: 'connectors:read' },
   { path: '/locations', label: 'Locations & stock', match: ['locations'] },
+  { path: '/templates', label: 'Parameters', match: ['templates'] },
   { path: '/kicad', label: 'KiCad', match: ['kicad'] },
   { path: '/users', label: 'Users', match: ['users'], needs: 'users:admin' },
   { path: '/audit', label: 'Audit', match: ['audit'], needs: 'audit:read' },
@@ -147,6 +149,8 @@ function Screen({ route }: { route: Route }) {
       return <LocationsScreen />
     case 'kicad':
       return <KicadScreen />
+    case 'templates':
+      return <TemplatesScreen />
     case 'tokens':
       return <TokensScreen />
     case 'password':

@@ -12,6 +12,7 @@ export type Route =
   | { name: 'new-connector' }
   | { name: 'locations' }
   | { name: 'kicad' }
+  | { name: 'templates' }
   | { name: 'tokens' }
   | { name: 'password' }
   | { name: 'users' }
@@ -19,9 +20,9 @@ export type Route =
   | { name: 'settings' }
   | { name: 'not-found'; path: string }
 
-type SingleName = 'bulk' | 'import' | 'connectors' | 'locations' | 'kicad' | 'tokens' | 'password' | 'users' | 'audit' | 'settings'
+type SingleName = 'bulk' | 'import' | 'connectors' | 'locations' | 'kicad' | 'templates' | 'tokens' | 'password' | 'users' | 'audit' | 'settings'
 /** Screens named by one path segment (`#/tokens`). */
-const SINGLE: ReadonlySet<string> = new Set<SingleName>(['bulk', 'import', 'connectors', 'locations', 'kicad', 'tokens', 'password', 'users', 'audit', 'settings'])
+const SINGLE: ReadonlySet<string> = new Set<SingleName>(['bulk', 'import', 'connectors', 'locations', 'kicad', 'templates', 'tokens', 'password', 'users', 'audit', 'settings'])
 
 export function parseRoute(hash: string): Route {
   const path = hash.replace(/^#/, '') || '/'

@@ -13,6 +13,8 @@ import { linkQueries } from '../../src/queries/links'
 import { invalidateLocations, locationQueries, stockChanged, stockQueries } from '../../src/queries/locations'
 import { serverQueries } from '../../src/queries/server'
 import { settingsQueries, settingsSaved } from '../../src/queries/settings'
+import { kicadQueries } from '../../src/queries/kicad'
+import { parameterTypesChanged, templateQueries, templatesChanged } from '../../src/queries/templates'
 
 /**
  * Every query the screens read, under the keys their factories give, for two
@@ -57,6 +59,12 @@ const QUERIES: Record<string, QueryKey> = {
   'audit trail, older page': auditQueries.page(EMPTY_AUDIT_FILTERS, 'cursor_2').queryKey,
   'audit trail, filtered': auditQueries.page({ ...EMPTY_AUDIT_FILTERS, action: 'auth.' }, undefined).queryKey,
   settings: settingsQueries.settings().queryKey,
+  'parts without a symbol': kicadQueries.withoutSymbol().queryKey,
+  'parameter types': templateQueries.parameterTypes().queryKey,
+  categories: templateQueries.categories().queryKey,
+  'templates of P': templateQueries.forCategory('cat_p').queryKey,
+  'templates of R': templateQueries.forCategory('cat_r').queryKey,
+  'parameter report': templateQueries.report().queryKey,
 }
 
 const componentA = { id: 'cmp_a', version: 3, name: 'saved' } as Component
@@ -64,13 +72,13 @@ const connectorX = { id: 'con_x', version: 2, name: 'saved' } as Connector
 
 /** What each mutation's helper must refresh: exactly these, nothing else. */
 const CASES: Array<[string, (qc: QueryClient) => Promise<unknown> | void, string[]]> = [
-  ['a component saved, deleted or restored', (qc) => componentSaved(qc, componentA), ['library', 'filtered library', 'suggestions', 'bulk selection', 'history of A']],
-  ['a component duplicated', (qc) => invalidateComponentLists(qc), ['library', 'filtered library', 'suggestions', 'bulk selection']],
+  ['a component saved, deleted or restored', (qc) => componentSaved(qc, componentA), ['library', 'filtered library', 'suggestions', 'bulk selection', 'parts without a symbol', 'history of A']],
+  ['a component duplicated', (qc) => invalidateComponentLists(qc), ['library', 'filtered library', 'suggestions', 'bulk selection', 'parts without a symbol']],
   ['a component changed beside its form', (qc) => invalidateComponent(qc, 'cmp_a'), ['component A']],
   [
     'many components changed (bulk edit, import)',
     (qc) => invalidateComponents(qc),
-    ['component A', 'component B', 'history of A', 'history of B', 'library', 'filtered library', 'suggestions', 'bulk selection'],
+    ['component A', 'component B', 'history of A', 'history of B', 'library', 'filtered library', 'suggestions', 'bulk selection', 'parts without a symbol'],
   ],
   ['a file added to or removed from a component', (qc) => attachmentsChanged(qc, 'cmp_a'), ['files of A', 'component A']],
   ['stock set', (qc) => stockChanged(qc, 'cmp_a'), ['stock of A', 'location tree', 'location choices', 'stock at a location']],
@@ -82,6 +90,8 @@ const CASES: Array<[string, (qc: QueryClient) => Promise<unknown> | void, string
   ['signed in or out, or one’s own account changed', (qc) => meChanged(qc), ['who is calling']],
   ['an account created or changed (a disabled one’s tokens stop too)', (qc) => usersChanged(qc), ['users', 'my tokens', 'everyone’s tokens']],
   ['a token created or revoked', (qc) => tokensChanged(qc), ['my tokens', 'everyone’s tokens']],
+  ['a parameter type created or changed', (qc) => parameterTypesChanged(qc), ['parameter types', 'templates of P', 'templates of R', 'parameter report']],
+  ['a category’s templates replaced (its descendants inherit them)', (qc) => templatesChanged(qc), ['templates of P', 'templates of R', 'parameter report']],
   ['settings saved', (qc) => settingsSaved(qc, { auditRetentionDays: 30, outbound: { blockMetadata: true, allowedHosts: [] }, updatedAt: null }), []],
 ]
 

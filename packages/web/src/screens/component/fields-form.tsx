@@ -1,7 +1,9 @@
 import type { Component, ComponentStatus } from '@complib/client-sdk'
 import { useId, type FormEvent } from 'react'
 import { useCan } from '../../queries/auth'
+import { useTemplatesForPath } from '../../queries/templates'
 import { fieldError } from '../../ui/error-box'
+import { CategoryParameters } from './category-parameters'
 import type { Draft } from './draft'
 import { LinkEditor } from './link-editor'
 import { RowsEditor } from './rows-editor'
@@ -33,6 +35,7 @@ export function FieldsForm(props: {
   const nameId = useId()
   const deleted = !!loaded?.deletedAt
   const readOnly = !useCan('library:write')
+  const { templates, category } = useTemplatesForPath(draft.category)
   const statusChoices = loaded ? [loaded.status, ...TRANSITIONS[loaded.status]] : (['draft', 'active'] as ComponentStatus[])
   const submit = (e: FormEvent) => {
     e.preventDefault()
@@ -71,19 +74,7 @@ export function FieldsForm(props: {
         <textarea readOnly={readOnly} value={draft.description} rows={2} onChange={(e) => set({ description: e.target.value })} />
       </label>
       <TextField label="Tags (comma separated)" value={draft.tags} onChange={(tags) => set({ tags })} error={fieldError(error, 'body.tags')} readOnly={readOnly} />
-      <RowsEditor
-        legend="Parameters"
-        rows={draft.parameters}
-        fields={[
-          { key: 'type', label: 'Parameter', placeholder: 'Resistance' },
-          { key: 'value', label: 'Value', placeholder: '10k' },
-          { key: 'unit', label: 'Unit', placeholder: 'Ω' },
-        ]}
-        empty={{ type: '', value: '', unit: '' }}
-        onChange={(parameters) => set({ parameters })}
-        readOnly={readOnly}
-        error={fieldError(error, 'body.parameters')}
-      />
+      <CategoryParameters rows={draft.parameters} templates={templates} category={category} error={error} readOnly={readOnly} onChange={(parameters) => set({ parameters })} />
       <RowsEditor
         legend="Manufacturer part numbers"
         rows={draft.mpns}

@@ -6,12 +6,16 @@ export function RowsEditor<R extends Record<string, string>>(props: {
   empty: R
   onChange: (rows: R[]) => void
   error?: string | undefined
+  /** The server's error for one row, by index (shown under it). */
+  rowErrors?: ReadonlyMap<number, string>
+  hint?: string | undefined
   readOnly?: boolean
 }) {
   const { rows, onChange } = props
   return (
     <fieldset className="rows">
       <legend>{props.legend}</legend>
+      {props.hint && <p className="hint">{props.hint}</p>}
       {rows.length === 0 && <p className="muted">None.</p>}
       {rows.map((row, i) => (
         <div className="row" key={i}>
@@ -21,7 +25,7 @@ export function RowsEditor<R extends Record<string, string>>(props: {
                 {props.legend} {i + 1}:{' '}
               </span>
               {f.label}
-              <input readOnly={props.readOnly} value={row[f.key]} placeholder={f.placeholder} onChange={(e) => onChange(rows.map((r, j) => (j === i ? { ...r, [f.key]: e.target.value } : r)))} />
+              <input readOnly={props.readOnly} aria-invalid={props.rowErrors?.has(i) ? true : undefined} value={row[f.key]} placeholder={f.placeholder} onChange={(e) => onChange(rows.map((r, j) => (j === i ? { ...r, [f.key]: e.target.value } : r)))} />
             </label>
           ))}
           {!props.readOnly && (
@@ -29,6 +33,7 @@ export function RowsEditor<R extends Record<string, string>>(props: {
               Remove
             </button>
           )}
+          {props.rowErrors?.get(i) && <span className="field-error row-error">{props.rowErrors.get(i)}</span>}
         </div>
       ))}
       {!props.readOnly && (
