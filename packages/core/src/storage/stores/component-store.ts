@@ -25,6 +25,7 @@ import {
   touchComponent,
 } from './component-core'
 import { queryComponentExtras, queryComponentIds, queryComponentJsonPage } from './component-query'
+import { assertRequiredParameters, conformParameters } from './parameter-conform'
 import type { StoreAccess, StoreRepo } from './repo'
 
 export const components = {
@@ -136,7 +137,7 @@ export const components = {
       excludeFromBom: source.excludeFromBom,
       excludeFromBoard: source.excludeFromBoard,
       excludeFromSim: source.excludeFromSim,
-    })
+    }, source)
   },
 
   nextIpn: async (ex, prefix = 'CMP-') => await _nextIpn(ex, prefix),
@@ -266,6 +267,12 @@ async function _update(ex: SqlExecutor, id: string, patch: ComponentPatchParsed,
   const { row, view: before } = await requireComponentWithView(ex, id)
   checkVersion('component', id, row.version, ifVersion)
   if (patch.status !== undefined) assertTransition(row.status, patch.status)
+  // Values checked against their types before anything is written; one the component holds already passes (decision 0441).
+  if (patch.parameters !== undefined) patch = { ...patch, parameters: await conformParameters(ex, patch.parameters, _valuePath, before.parameters) }
+  // The category's required parameters, when the write touches either (decision 0440).
+  if (patch.parameters !== undefined || patch.category !== undefined) {
+    await assertRequiredParameters(ex, patch.category === undefined ? before.category : patch.category, patch.parameters ?? before.parameters, 'body.parameters')
+  }
   // A path names a category of the tree, made where missing, as its stored names.
   if (patch.category) patch = { ...patch, category: await ensureCategoryPath(ex, patch.category) }
   // The same ipn sent back unchanged is no change (a component kept from before foldKey holds no key: identifier-keys.ts).
@@ -318,7 +325,11 @@ async function _assertLinksExist(ex: SqlExecutor, kind: LinkKind, ids: readonly 
   }
 }
 
-async function _create(ex: SqlExecutor, input: ComponentCreateParsed): Promise<Component> {
+/** With `copyOf` (a duplicate), the source's values and its missing parameters pass as they are, as when it is written back (decision 0441). */
+async function _create(ex: SqlExecutor, input: ComponentCreateParsed, copyOf?: Component): Promise<Component> {
+  // Values checked against their types, and the category's required parameters, before anything is written (decisions 0440, 0441).
+  if (input.parameters !== undefined) input = { ...input, parameters: await conformParameters(ex, input.parameters, _valuePath, copyOf?.parameters) }
+  if (!copyOf) await assertRequiredParameters(ex, input.category, input.parameters ?? [], 'body.parameters')
   const at = now()
   const id = createId('component')
   const ipn = input.ipn ?? await _nextIpn(ex, 'CMP-')
@@ -331,6 +342,11 @@ async function _create(ex: SqlExecutor, input: ComponentCreateParsed): Promise<C
   )
   await _writeChildren(ex, id, input, at)
   return await touchComponent(ex, id, 'create', Object.keys(input), at)
+}
+
+/** Where a component body holds a parameter's value; bulk writes prefix it with their item. */
+function _valuePath(i: number): string {
+  return `body.parameters[${i}].value`
 }
 
 /** An ipn that reads as a live component's (foldKey) is a 409 naming that component and its ipn as stored. */
