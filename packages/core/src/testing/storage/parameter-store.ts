@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import type { Storage } from '../../storage/types'
 import { MISSING_COMPONENT } from './_fixtures'
+import { parameterValuesSuite } from './parameter-values-store'
 
 /** Parameters of components (as records) and the parameter type vocabulary. */
 export function parameterStoreSuite(storage: () => Storage): void {
   describe('parameter store', () => {
+    parameterValuesSuite(storage)
     describe('parameters', () => {
       it('lists the parameters of a component in order, each with its number', async () => {
         const s = storage()
