@@ -13,7 +13,7 @@ import { join } from 'node:path'
 import type { Locator, Page } from '../packages/web/node_modules/playwright-core'
 import type { BenchRow, HttpBenchContext } from './http'
 import { newcomerThroughApi } from './lib/newcomer-api'
-import { BULK_TAG, CATEGORY, HAND_PARTS, RANGE, csvRecords, newcomerSheet, type Sheet } from './lib/newcomer-sheet'
+import { BULK_TAG, CATEGORY, HAND_PARTS, MAPPING_FIXES, RANGE, csvRecords, newcomerSheet, type Sheet } from './lib/newcomer-sheet'
 import { startServerProcess, type ServerProcess } from './lib/server'
 
 const CHROMIUM = process.env.COMPLIB_CHROMIUM ?? '/usr/bin/chromium'
@@ -158,16 +158,18 @@ async function _handParts(person: Person): Promise<void> {
   }
 }
 
-/** The file chosen, the `Part Number` column mapped to the IPN (the server took it for an MPN), committed. */
+/** The file chosen, the two columns the server guessed wrong mapped on the screen, committed. */
 async function _importSheet(person: Person, sheet: Sheet): Promise<void> {
   const { page } = person
   await _toScreen(person, 'Import & export')
   await person.chooseFile(page.getByLabel(/^File/), 'parts.csv', sheet.csv)
-  await page.getByText(new RegExp(`detected CSV, ${sheet.rows} rows`)).waitFor()
-  const column = page.getByLabel('Column “Part Number”')
-  await person.choose(column, 'ipn')
-  // The mapping is sent at once; the list shows the choice again once the server has read the rows anew.
-  await _until(async () => (await column.inputValue()) === 'ipn' && (await column.isEnabled()), 'the mapping to be saved')
+  await page.getByText(new RegExp(`detected CSV, ${sheet.rows} rows`)).waitFor({ timeout: 60_000 })
+  for (const [column, target] of Object.entries(MAPPING_FIXES)) {
+    const list = page.getByLabel(`Column “${column}”`)
+    await person.choose(list, target)
+    // The mapping is sent at once; the list shows the choice again once the server has read the rows anew.
+    await _until(async () => (await list.inputValue()) === target && (await list.isEnabled()), `the mapping of ${column} to be saved`)
+  }
   await person.click(page.getByRole('button', { name: /^Commit/ }))
   await page.getByText(new RegExp(`${sheet.rows} created`)).waitFor({ timeout: 60_000 })
 }
@@ -182,8 +184,8 @@ async function _rangeFilter(person: Person, sheet: Sheet): Promise<void> {
 /** Every row found selected, on to the bulk edit: a tag added, a dry run, applied. */
 async function _bulkEdit(person: Person, sheet: Sheet): Promise<void> {
   const { page } = person
-  await person.click(page.getByRole('button', { name: /^Select all (matching|loaded)/ }))
-  await page.getByText(new RegExp(`^${sheet.inRange} selected`)).waitFor()
+  await person.click(page.getByRole('button', { name: /^Select (all|the)/ }))
+  await page.getByText(new RegExp(`^${sheet.inRange}( components?)? selected`)).waitFor()
   await person.click(page.getByRole('link', { name: 'Bulk edit selected' }))
   await page.getByText(`${sheet.inRange} components selected`).waitFor()
   await person.type(page.getByLabel('Add tags (comma separated)'), BULK_TAG)
@@ -197,14 +199,22 @@ async function _bulkEdit(person: Person, sheet: Sheet): Promise<void> {
 async function _exportFiltered(person: Person, sheet: Sheet): Promise<void> {
   const { page } = person
   await _toScreen(person, 'Library')
+  await _until(async () => /^\d[\d,]*\+? components?/.test(await _countText(page)) && !(await _countText(page)).includes('updating'), 'the library to load')
   if (!(await _countIs(page, sheet.inRange))) {
     await _applyRange(person)
     await _waitForCount(page, sheet.inRange)
   }
+  // An Export menu (or button) on the library screen, then its CSV choice if it offers one.
   const screen = page.getByRole('main')
-  const exportButton = screen.getByRole('button', { name: /export|download/i }).or(screen.getByRole('link', { name: /export|download/i }))
-  if ((await exportButton.count()) === 0) throw new Error('the library screen offers no export of the filtered rows')
-  const [download] = await Promise.all([page.waitForEvent('download'), person.click(exportButton.first())])
+  const opener = screen.locator('summary', { hasText: /^Export/ }).or(screen.getByRole('button', { name: /^Export/ }))
+  if ((await opener.count()) === 0) throw new Error('the library screen offers no export of the filtered rows')
+  const downloaded = page.waitForEvent('download')
+  downloaded.catch(() => {}) // awaited below; a page that never downloads fails there
+  await person.click(opener.first())
+  const csv = screen.getByRole('button', { name: /CSV/ })
+  const next = await Promise.race([downloaded.then(() => 'downloaded'), csv.waitFor().then(() => 'menu', () => 'no menu')])
+  if (next === 'menu') await person.click(csv)
+  const download = await downloaded
   const records = csvRecords(readFileSync((await download.path())!, 'utf8')).filter((r) => r.some((f) => f !== ''))
   if (records.length - 1 !== sheet.inRange) throw new Error(`the exported CSV holds ${records.length - 1} rows, not the ${sheet.inRange} filtered`)
 }
@@ -256,6 +266,9 @@ async function _checkLibrary(base: string, sheet: Sheet): Promise<void> {
   const total = async (query: string) => Number((await fetch(`${base}/api/components?limit=1&${query}`)).headers.get('x-total-count'))
   const all = await total('')
   if (all !== sheet.rows + HAND_PARTS.length) throw new Error(`bench: newcomer: the library holds ${all} components, not ${sheet.rows + HAND_PARTS.length}`)
+  const sample = ((await (await fetch(`${base}/api/components?q=RES-0603-4K7&limit=2`)).json()) as Array<{ ipn: string; mpns: Array<{ partNumber: string }>; parameters: Array<{ type: string }> }>)[0]
+  const asMeant = sample?.ipn === 'RES-0603-4K7' && sample.mpns.map((m) => m.partNumber).join() === 'RC0603FR-074K7L' && sample.parameters.map((p) => p.type).join() === RANGE.type
+  if (!asMeant) throw new Error(`bench: newcomer: an imported part is not as the fixed mapping says: ${JSON.stringify(sample)}`)
   const tagged = await total(`tag=${BULK_TAG}`)
   if (tagged !== sheet.inRange) throw new Error(`bench: newcomer: ${tagged} components carry the tag ${BULK_TAG}, not ${sheet.inRange}`)
 }

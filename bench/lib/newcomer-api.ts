@@ -1,7 +1,7 @@
 // The baseline of the newcomer's tasks (bench/newcomer.ts): the same five tasks
 // as the bare API requests the page makes for them, on a server of their own,
 // each timed. What the page adds on top is rendering, waiting and the person's steps.
-import { BULK_TAG, CATEGORY, HAND_PARTS, RANGE, type Sheet } from './newcomer-sheet'
+import { BULK_TAG, CATEGORY, HAND_PARTS, MAPPING_FIXES, RANGE, type Sheet } from './newcomer-sheet'
 
 export interface ApiTask {
   ms: number
@@ -32,7 +32,7 @@ export async function newcomerThroughApi(base: string, sheet: Sheet): Promise<Ap
     }),
     await timed('POST /api/imports, PATCH of the mapping, commit', async () => {
       const session = (await call('POST', '/api/imports?name=parts.csv', sheet.csv)) as { id: string; version: number }
-      const fixed = (await call('PATCH', `/api/imports/${session.id}`, { mapping: { 'Part Number': 'ipn' } }, { 'if-match': String(session.version) })) as { id: string }
+      const fixed = (await call('PATCH', `/api/imports/${session.id}`, { mapping: MAPPING_FIXES }, { 'if-match': String(session.version) })) as { id: string }
       await call('POST', `/api/imports/${fixed.id}/commit`)
     }),
     await timed('POST /api/search/parametric', async () => {

@@ -17,8 +17,11 @@ export const RANGE = { type: 'Resistance', min: '1k', max: '10k', minOhms: 1_000
 /** The tag the bulk edit of task 4 adds to every part in the range. */
 export const BULK_TAG = 'checked'
 
-/** The spreadsheet's header: `Part Number` is the IPN, which the server maps to a part number until it is fixed. */
-export const SHEET_COLUMNS = ['Part Number', 'MPN', 'Manufacturer', 'Description', 'Resistance', 'Category'] as const
+/** The spreadsheet's header, as another tool writes it: the server does not know `Mfr. Part #` for the MPN, and without an MPN column takes `Part Number` for one. */
+export const SHEET_COLUMNS = ['Part Number', 'Name', 'Mfr. Part #', 'Manufacturer', 'Description', 'Resistance', 'Category'] as const
+
+/** What the newcomer sets in the column mapping: the two columns the server guessed wrong. */
+export const MAPPING_FIXES = { 'Part Number': 'ipn', 'Mfr. Part #': 'partNumber' } as const
 
 /** E12 mantissas, two digits: 10 Ω … 8.2 MΩ over six decades. */
 const E12 = [10, 12, 15, 18, 22, 27, 33, 39, 47, 56, 68, 82]
@@ -42,7 +45,7 @@ export function newcomerSheet(rows = 200): Sheet {
         const ohms = m * 10 ** decade
         const value = siValue(ohms)
         const code = value.toUpperCase()
-        lines.push([`RES-${pkg}-${code}`, `RC${pkg}FR-07${code}L`, 'Yageo', `Resistor ${value} 1% ${pkg}`, value, CATEGORY].join(','))
+        lines.push([`RES-${pkg}-${code}`, `R ${value} 1% ${pkg}`, `RC${pkg}FR-07${code}L`, 'Yageo', `Thick film resistor ${value} 1% 0.1 W ${pkg}`, value, CATEGORY].join(','))
         if (_inRange(ohms)) inRange++
       }
     }
