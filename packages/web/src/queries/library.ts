@@ -1,9 +1,10 @@
 import type { Component, ComponentStatus } from '@complib/client-sdk'
-import { infiniteQueryOptions } from '@tanstack/react-query'
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query'
 import { api } from '../api'
 import { componentKeys } from './components'
 
-export type SortKey = 'name' | 'ipn' | 'updatedAt' | 'id'
+/** What GET /api/components sorts by: a column's key, or a parameter's value (`parameter:Resistance`). */
+export type SortKey = 'name' | 'ipn' | 'updatedAt' | 'createdAt' | 'category' | 'status' | 'manufacturer' | 'stock' | 'id' | `parameter:${string}`
 export type Sort = { key: SortKey; desc: boolean }
 
 export interface ParamRange {
@@ -23,10 +24,19 @@ export interface LibraryFilters {
 
 export const EMPTY_FILTERS: LibraryFilters = { q: '', status: [], category: '', tag: '', manufacturer: '', ranges: [] }
 
+/** Live components, or the trash (deleted ones, to restore). */
+export type Shelf = 'live' | 'trash'
+
+/** What a row shows beside the component's own record, read in a side call (stock is not in the stored view). */
+export interface RowExtras {
+  stock?: number
+}
+
 export interface LibraryPage {
   items: Component[]
   total: number
   nextCursor: string | null
+  extras: Record<string, RowExtras>
 }
 
 /** Rows fetched per request while scrolling; a jump far down asks for more at once (up to MAX_PAGE). */
@@ -34,44 +44,63 @@ export const PAGE = 200
 const MAX_PAGE = 5000
 
 /**
- * The library's rows, page after page, sorted and filtered by the server
- * (`GET /api/components`). With parameter ranges, rows come from the
- * parametric search (`POST /api/search/parametric`, SI-aware: 10k..47k)
- * and the other filters are applied to each page it returns.
+ * The filters as the query of `GET /api/components`, its ids and the export
+ * (decision 0444): one translation, so "select all matching" and the export
+ * take exactly the rows the table lists.
  */
-export function libraryQuery(filters: LibraryFilters, sort: Sort, wanted: { current: number }) {
-  const ranges = filters.ranges.filter((r) => r.type.trim() && (r.min.trim() || r.max.trim()))
-  const { q, status, category, tag, manufacturer } = filters
+export function filterQuery(f: LibraryFilters, shelf: Shelf) {
+  const ranges = f.ranges.filter((r) => r.type.trim() && (r.min.trim() || r.max.trim()))
+  return {
+    ...(f.q.trim() ? { q: f.q.trim() } : {}),
+    ...(f.status.length ? { status: f.status } : {}),
+    ...(f.category.trim() ? { category: f.category.trim() } : {}),
+    ...(f.tag.trim() ? { tag: f.tag.trim() } : {}),
+    ...(f.manufacturer.trim() ? { manufacturer: f.manufacturer.trim() } : {}),
+    ...(ranges.length ? { parameter: ranges.map((r) => `${r.type.trim()}:${r.min.trim()}..${r.max.trim()}`) } : {}),
+    ...(shelf === 'trash' ? { deleted: 'only' as const } : {}),
+  }
+}
+
+/**
+ * The library's rows, page after page, sorted and filtered by the server
+ * (`GET /api/components`, parameter ranges included, SI-aware: 10k..47k).
+ * With `withStock`, each page's stock totals come in the same fetch.
+ */
+export function libraryQuery(filters: LibraryFilters, sort: Sort, wanted: { current: number }, { shelf = 'live', withStock = false }: { shelf?: Shelf; withStock?: boolean } = {}) {
+  const query = filterQuery(filters, shelf)
   return infiniteQueryOptions({
-    queryKey: componentKeys.library({ q, status, category, tag, manufacturer, ranges, sort }),
+    queryKey: componentKeys.library({ ...query, sort, withStock }),
     initialPageParam: { limit: PAGE } as PageParam,
     // Read when the next page is fetched: a jump far down the scrollbar asks for the rows up to there at once.
     getNextPageParam: (last: LibraryPage, all: LibraryPage[]): PageParam | undefined => (last.nextCursor ? { cursor: last.nextCursor, limit: nextPageSize(all.reduce((n, p) => n + p.items.length, 0), wanted.current) } : undefined),
     placeholderData: (previous) => previous,
     queryFn: async ({ pageParam }): Promise<LibraryPage> => {
-      if (ranges.length > 0) {
-        const page = await api().searchParametric({
-          conditions: ranges.map((r) => ({ type: r.type.trim(), ...(r.min.trim() ? { min: r.min.trim() } : {}), ...(r.max.trim() ? { max: r.max.trim() } : {}) })),
-          limit: Math.min(pageParam.limit, 1000),
-          ...(pageParam.cursor ? { cursor: pageParam.cursor } : {}),
-        })
-        // With other filters too, the total is known only once every page is in: -1 until then.
-        const extra = filters.q.trim() || filters.status.length || filters.category.trim() || filters.tag.trim() || filters.manufacturer.trim()
-        return { items: extra ? page.items.filter((c) => _matches(c, filters)) : page.items, total: extra ? -1 : page.total, nextCursor: page.nextCursor }
-      }
-      const page = await api().components.list({
-        limit: pageParam.limit,
-        ...(pageParam.cursor ? { cursor: pageParam.cursor } : {}),
-        sort: `${sort.desc ? '-' : ''}${sort.key}` as 'name',
-        ...(filters.q.trim() ? { q: filters.q.trim() } : {}),
-        ...(filters.status.length ? { status: filters.status } : {}),
-        ...(filters.category.trim() ? { category: filters.category.trim() } : {}),
-        ...(filters.tag.trim() ? { tag: filters.tag.trim() } : {}),
-        ...(filters.manufacturer.trim() ? { manufacturer: filters.manufacturer.trim() } : {}),
-      })
-      return { items: page.items, total: page.total, nextCursor: page.nextCursor }
+      const page = await api().components.list({ ...query, limit: pageParam.limit, ...(pageParam.cursor ? { cursor: pageParam.cursor } : {}), sort: `${sort.desc ? '-' : ''}${sort.key}` })
+      // The rows show without stock rather than not at all when the side call fails.
+      const stock = withStock ? await stockTotals(page.items.map((c) => c.id)).catch(() => undefined) : undefined
+      const extras: Record<string, RowExtras> = {}
+      for (const c of page.items) extras[c.id] = stock ? { stock: stock[c.id] ?? 0 } : {}
+      return { items: page.items, total: page.total, nextCursor: page.nextCursor, extras }
     },
   })
+}
+
+/** Ids per stock-totals request: the API's limit. */
+const TOTALS_CHUNK = 500
+
+/** Each component's total stock over every location, for a page of ids (a side call: stock is not in the listing). */
+export async function stockTotals(ids: readonly string[]): Promise<Record<string, number>> {
+  const chunks: string[][] = []
+  for (let i = 0; i < ids.length; i += TOTALS_CHUNK) chunks.push(ids.slice(i, i + TOTALS_CHUNK))
+  const answers = await Promise.all(chunks.map((chunk) => api().request<Record<string, number>>('/stock/totals', { query: { ids: chunk.join(',') } })))
+  return Object.assign({}, ...answers) as Record<string, number>
+}
+
+/** The ids of every component matching the filters, loaded or not (decision 1413). */
+export function matchingIds(filters: LibraryFilters, shelf: Shelf): Promise<string[]> {
+  return api()
+    .request<{ ids: string[] }>('/components/ids', { query: filterQuery(filters, shelf) })
+    .then((a) => a.ids)
 }
 
 interface PageParam {
@@ -84,13 +113,45 @@ export function nextPageSize(loaded: number, wanted: number): number {
   return Math.min(MAX_PAGE, Math.max(PAGE, wanted - loaded + PAGE))
 }
 
-function _matches(c: Component, f: LibraryFilters): boolean {
-  const has = (text: string | null | undefined, want: string) => !want.trim() || (text ?? '').toLowerCase().includes(want.trim().toLowerCase())
-  return (
-    (f.status.length === 0 || f.status.includes(c.status)) &&
-    (!f.category.trim() || (c.category ?? '').toLowerCase() === f.category.trim().toLowerCase()) &&
-    (!f.tag.trim() || c.tags.some((t) => t.toLowerCase() === f.tag.trim().toLowerCase())) &&
-    (!f.manufacturer.trim() || c.mpns.some((m) => m.manufacturer.toLowerCase() === f.manufacturer.trim().toLowerCase())) &&
-    (has(c.name, f.q) || has(c.ipn, f.q) || has(c.description, f.q) || c.mpns.some((m) => has(m.partNumber, f.q)))
-  )
+/** A parameter name the filters offer, with its unit when known. */
+export interface ParameterName {
+  name: string
+  unit: string | null
+}
+
+/** What the filters and the column menu offer: categories and parameter names, read when the menus open. */
+export const libraryMetaKeys = {
+  all: () => ['library-meta'] as const,
+  categories: () => [...libraryMetaKeys.all(), 'categories'] as const,
+  parameterNames: (category: string) => [...libraryMetaKeys.all(), 'parameter-names', category] as const,
+}
+
+export const libraryMetaQueries = {
+  categories: () => queryOptions({ queryKey: libraryMetaKeys.categories(), queryFn: () => api().categories.list(), staleTime: 60_000 }),
+  /**
+   * Parameter names: the templates of `category` (a path) first, in their
+   * order, then every parameter type by name. Without a category, or where
+   * it has no templates, only the types.
+   */
+  parameterNames: (category: string) =>
+    queryOptions({
+      queryKey: libraryMetaKeys.parameterNames(category),
+      staleTime: 60_000,
+      queryFn: async (): Promise<ParameterName[]> => {
+        const [types, templates] = await Promise.all([api().parameterTypes.list({ limit: 1000 }), category ? _templatesOf(category) : Promise.resolve([])])
+        const names = new Map<string, ParameterName>()
+        for (const t of templates) names.set(t.parameterType, { name: t.parameterType, unit: t.unit })
+        for (const t of [...types.items].sort((a, b) => a.name.localeCompare(b.name))) if (!names.has(t.name)) names.set(t.name, { name: t.name, unit: t.unit ?? null })
+        return [...names.values()]
+      },
+    }),
+}
+
+/** The parameter templates of the category at `path` (its own and inherited); none when it does not exist. */
+async function _templatesOf(path: string): Promise<Array<{ parameterType: string; unit: string | null }>> {
+  const category = (await api().categories.list()).find((c) => c.path.toLowerCase() === path.toLowerCase())
+  if (!category) return []
+  return api()
+    .request<Array<{ parameterType: string; unit: string | null }>>(`/categories/${encodeURIComponent(category.id)}/templates`)
+    .catch(() => [])
 }

@@ -1,86 +1,133 @@
-import { useInfiniteQuery } from '@tanstack/react-query'
-import { useCallback, useMemo, useRef, useState } from 'react'
-import { useCan } from '../queries/auth'
-import { EMPTY_FILTERS, libraryQuery, type LibraryFilters, type Sort } from '../queries/library'
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { api } from '../api'
+import { authQueries, useCan } from '../queries/auth'
+import { componentSaved } from '../queries/components'
+import { libraryQuery, matchingIds, type LibraryFilters, type RowExtras, type Shelf } from '../queries/library'
 import { href } from '../router'
+import { useSelection } from '../selection'
 import { ErrorBox } from '../ui/error-box'
-import { count } from '../ui/format'
-import { COLUMNS, loadColumns, saveColumns } from './library/columns'
+import { plural } from '../ui/format'
+import { columnsFor } from './library/columns'
 import { ColumnsMenu } from './library/columns-menu'
-import { Filters } from './library/filters'
+import { ExportMenu } from './library/export-menu'
+import { activeFilters, Filters } from './library/filters'
 import { SearchBox } from './library/search-box'
 import { SelectionBar } from './library/selection-bar'
 import { LibraryTable } from './library/table'
+import { loadCurrentView, saveCurrentView, type LibraryView } from './library/view-state'
+import { ViewsMenu } from './library/views-menu'
 
 /**
  * Every component in a virtualised table: only the rows in view are in the
  * page, fetched a page at a time as they come into view, sorted and
- * filtered by the server (decision 1405).
+ * filtered by the server (decisions 1405, 1411). The trash lists deleted
+ * parts, each with Restore.
  */
 export function LibraryScreen() {
-  const [filters, setFilters] = useState<LibraryFilters>(EMPTY_FILTERS)
-  const [sort, setSort] = useState<Sort>({ key: 'name', desc: false })
-  const [columnIds, setColumnIds] = useState(loadColumns)
+  const [view, setView] = useState<LibraryView>(loadCurrentView)
+  const [shelf, setShelf] = useState<Shelf>('live')
+  const { filters, sort, columns: columnIds } = view
   const wanted = useRef(0)
+  const queryClient = useQueryClient()
+  const selection = useSelection()
+  const me = useQuery(authQueries.me())
   // Creating and bulk editing are for those who may change the library; the rest read.
   const writer = useCan('library:write')
-  const rows = useInfiniteQuery(libraryQuery(filters, sort, wanted))
+  const columns = useMemo(() => columnsFor(columnIds), [columnIds])
+  const rows = useInfiniteQuery(libraryQuery(filters, sort, wanted, { shelf, withStock: columnIds.includes('stock') }))
   const items = useMemo(() => rows.data?.pages.flatMap((p) => p.items) ?? [], [rows.data])
-  const known = rows.data?.pages[0]?.total ?? 0
-  // An unknown total (parametric ranges with other filters): what is loaded, and one loading row that fetches more.
-  const total = known >= 0 ? known : items.length
+  const extras = useMemo(() => new Map<string, RowExtras>(rows.data?.pages.flatMap((p) => Object.entries(p.extras)) ?? []), [rows.data])
+  const total = rows.data?.pages[0]?.total ?? 0
   // While more pages exist, the table is as tall as the whole result: the scrollbar tells the truth.
-  const rowCount = rows.hasNextPage ? Math.max(known >= 0 ? known : items.length + 1, items.length) : items.length
+  const rowCount = rows.hasNextPage ? Math.max(total, items.length) : items.length
 
-  const setQ = useCallback((q: string) => setFilters((f) => (f.q === q ? f : { ...f, q })), [])
-  const toggleColumn = (id: string, on: boolean) => {
-    const next = COLUMNS.map((c) => c.id).filter((c) => (c === id ? on : columnIds.includes(c)))
-    if (next.length === 0) return
-    setColumnIds(next)
-    saveColumns(next)
-  }
+  useEffect(() => saveCurrentView(view), [view])
+  const change = (patch: Partial<LibraryView>) => setView((v) => ({ ...v, ...patch }))
+  const setFilters = useCallback((f: LibraryFilters) => setView((v) => ({ ...v, filters: f })), [])
+  const setQ = useCallback((q: string) => setView((v) => (v.filters.q === q ? v : { ...v, filters: { ...v.filters, q } })), [])
+
+  // "Select all matching": the server's ids for these filters; the selection remembers which filters it was for.
+  const filterKey = JSON.stringify([filters, shelf])
+  const selectAll = useMutation({ mutationFn: (_key: string) => matchingIds(filters, shelf), onSuccess: (ids, key) => selection.set(ids, key) })
+  const allSelected = selection.scope === filterKey && selection.ids.size > 0
+
+  const restore = useMutation({ mutationFn: (id: string) => api().components.restore(id), onSuccess: (c) => componentSaved(queryClient, c) })
+  const counted = plural(total, 'component')
+  const ranges = filters.ranges.some((r) => r.type.trim())
+  const filtered = activeFilters(filters) > 0 || filters.q.trim() !== ''
 
   return (
     <section className="library">
       <div className="screen-head">
-        <h1>Library</h1>
+        <h1>{shelf === 'trash' ? 'Trash' : 'Library'}</h1>
         <p className="muted" aria-live="polite">
-          {rows.isPending ? 'Loading…' : `${count(total)}${known < 0 && rows.hasNextPage ? '+' : ''} components${filters.ranges.some((r) => r.type) ? ' matching the ranges' : ''}`}
+          {rows.isPending ? 'Loading…' : `${counted}${shelf === 'trash' ? ' deleted' : ''}${ranges ? ' matching the ranges' : ''}`}
           {rows.isFetching && !rows.isPending ? ' · updating…' : ''}
         </p>
-        {writer && (
-          <div className="actions">
+        <div className="actions">
+          <div className="segmented" role="group" aria-label="Shown parts">
+            <button type="button" aria-pressed={shelf === 'live'} onClick={() => setShelf('live')}>
+              Library
+            </button>
+            <button type="button" aria-pressed={shelf === 'trash'} onClick={() => setShelf('trash')}>
+              Trash
+            </button>
+          </div>
+          {writer && (
             <a className="button primary" href={href('/components/new')}>
               New component
             </a>
-          </div>
-        )}
+          )}
+        </div>
       </div>
 
       <div className="toolbar">
         <SearchBox value={filters.q} onChange={setQ} />
         <Filters filters={filters} onChange={setFilters} />
-        <ColumnsMenu shown={columnIds} onToggle={toggleColumn} />
+        <ColumnsMenu shown={columnIds} onChange={(ids) => change({ columns: ids })} />
+        <ViewsMenu home={me.data?.user ? 'account' : 'browser'} current={view} onOpen={(v) => setView(v)} />
+        <ExportMenu filters={filters} shelf={shelf} rows={counted} />
       </div>
 
-      {writer && <SelectionBar items={items} />}
+      {writer && shelf === 'live' && <SelectionBar matching={rows.isPending ? undefined : total} selectAll={{ run: () => selectAll.mutate(filterKey), pending: selectAll.isPending, error: selectAll.error }} allSelected={allSelected} />}
 
       <ErrorBox error={rows.error} title="The library could not be loaded" />
+      <ErrorBox error={restore.error} title="Not restored" />
 
       <LibraryTable
         items={items}
+        extras={extras}
         rowCount={rowCount}
-        columns={COLUMNS.filter((c) => columnIds.includes(c.id))}
+        columns={columns}
         sort={sort}
-        onSort={(key) => setSort((s) => ({ key, desc: s.key === key ? !s.desc : false }))}
+        onSort={(key) => change({ sort: { key, desc: sort.key === key ? !sort.desc : false } })}
         paging={rows}
         wanted={wanted}
-        selectable={writer}
+        selectable={writer && shelf === 'live'}
+        onSelectAll={() => selectAll.mutate(filterKey)}
+        allSelected={allSelected}
+        rowAction={
+          writer && shelf === 'trash'
+            ? (c) => (
+                <button type="button" className="small" onClick={() => restore.mutate(c.id)} disabled={restore.isPending && restore.variables === c.id} aria-label={`Restore ${c.name}`}>
+                  Restore
+                </button>
+              )
+            : undefined
+        }
         empty={
           !rows.isPending &&
           rowCount === 0 && (
             <p className="empty">
-              No components match. {filters !== EMPTY_FILTERS ? 'Change the filters.' : writer ? <a href={href('/components/new')}>Create the first one</a> : ''}
+              {shelf === 'trash' ? 'The trash is empty' : 'No components match'}
+              {filtered ? '. Change the filters.' : shelf === 'live' && writer ? (
+                <>
+                  . <a href={href('/components/new')}>Create the first one</a>
+                </>
+              ) : (
+                '.'
+              )}
             </p>
           )
         }

@@ -1,6 +1,6 @@
 import type { Suggestion } from '@complib/client-sdk'
 import { useQuery } from '@tanstack/react-query'
-import { useEffect, useId, useState, type KeyboardEvent } from 'react'
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react'
 import { componentQueries } from '../../queries/components'
 import { navigate } from '../../router'
 
@@ -15,14 +15,27 @@ const FILTER_DELAY_MS = 40
  * Search as you type: the text filters the table (once it rests for FILTER_DELAY_MS),
  * and a list of suggestions (`GET /api/suggest`, best first) opens a
  * component directly. A combobox by the ARIA pattern: arrows move, Enter
- * opens the active suggestion, Escape closes the list.
+ * opens the active suggestion, Escape closes the list (and, with it closed,
+ * leaves the box): Escape never empties the text, which the browser's own
+ * search field would do. `/` anywhere outside a field comes back to it.
  */
 export function SearchBox({ value, onChange }: { value: string; onChange: (q: string) => void }) {
   const [open, setOpen] = useState(false)
   const [active, setActive] = useState(-1)
   const [q, setQ] = useState(value)
   const id = useId()
+  const input = useRef<HTMLInputElement>(null)
   useEffect(() => setQ(value), [value])
+  useEffect(() => {
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (e.key !== '/' || e.ctrlKey || e.metaKey || e.altKey || _typing(e.target)) return
+      e.preventDefault()
+      input.current?.focus()
+      input.current?.select()
+    }
+    document.addEventListener('keydown', onKey)
+    return () => document.removeEventListener('keydown', onKey)
+  }, [])
   useEffect(() => {
     const t = setTimeout(() => onChange(q), FILTER_DELAY_MS)
     return () => clearTimeout(t)
@@ -40,8 +53,12 @@ export function SearchBox({ value, onChange }: { value: string; onChange: (q: st
       e.preventDefault()
       setActive((a) => Math.max(-1, a - 1))
     } else if (e.key === 'Escape') {
-      setOpen(false)
-      setActive(-1)
+      // The default of Escape in a search field clears it: the text is the table's filter, kept.
+      e.preventDefault()
+      if (expanded) {
+        setOpen(false)
+        setActive(-1)
+      } else e.currentTarget.blur()
     } else if (e.key === 'Enter') {
       const chosen = expanded && active >= 0 ? items[active] : undefined
       if (chosen) {
@@ -59,13 +76,15 @@ export function SearchBox({ value, onChange }: { value: string; onChange: (q: st
       <label htmlFor={`${id}-input`}>Search</label>
       <input
         id={`${id}-input`}
+        ref={input}
+        aria-keyshortcuts="/"
         type="search"
         role="combobox"
         aria-expanded={expanded}
         aria-controls={`${id}-list`}
         aria-autocomplete="list"
         aria-activedescendant={expanded && active >= 0 ? `${id}-opt-${active}` : undefined}
-        placeholder="name, IPN, part number, description"
+        placeholder="name, IPN, part number, description (press /)"
         autoComplete="off"
         value={q}
         onChange={(e) => {
@@ -95,4 +114,11 @@ export function SearchBox({ value, onChange }: { value: string; onChange: (q: st
       </ul>
     </div>
   )
+}
+
+/** Whether a key pressed at `target` is typing into a field (where `/` is a character). */
+function _typing(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false
+  if (target instanceof HTMLInputElement) return !['checkbox', 'radio', 'button', 'submit', 'reset'].includes(target.type)
+  return target.isContentEditable || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement
 }

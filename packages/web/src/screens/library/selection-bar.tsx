@@ -1,23 +1,29 @@
-import type { Component } from '@complib/client-sdk'
 import { href } from '../../router'
 import { useSelection } from '../../selection'
-import { count } from '../../ui/format'
+import { plural } from '../../ui/format'
+import { ErrorBox } from '../../ui/error-box'
 
-/** How many rows are chosen, select or clear them, and on to the bulk edit. */
-export function SelectionBar({ items }: { items: Component[] }) {
+/**
+ * How many rows are chosen; select every row matching the filters (by the
+ * server's ids, loaded or not: decision 1413) or clear; on to the bulk edit.
+ */
+export function SelectionBar(props: { matching: number | undefined; selectAll: { run: () => void; pending: boolean; error: unknown }; allSelected: boolean }) {
   const selection = useSelection()
+  const n = selection.ids.size
+  const { matching, selectAll } = props
   return (
-    <div className="selection-bar" aria-live="polite">
-      <span>{selection.ids.size > 0 ? `${count(selection.ids.size)} selected` : 'No rows selected'}</span>
-      <button type="button" onClick={() => selection.set([...selection.ids, ...items.map((c) => c.id)])} disabled={items.length === 0}>
-        Select all loaded ({count(items.length)})
+    <div className="selection-bar">
+      <span aria-live="polite">{n > 0 ? `${plural(n, 'component')} selected${props.allSelected ? ' (every one matching the filters)' : ''}` : 'No rows selected'}</span>
+      <button type="button" onClick={selectAll.run} disabled={!matching || selectAll.pending || props.allSelected}>
+        {selectAll.pending ? 'Selecting…' : matching === 1 ? 'Select the 1 matching component' : `Select all ${plural(matching ?? 0, 'component')} matching the filters`}
       </button>
-      <button type="button" onClick={() => selection.clear()} disabled={selection.ids.size === 0}>
+      <button type="button" onClick={() => selection.clear()} disabled={n === 0}>
         Clear selection
       </button>
-      <a className={`button${selection.ids.size ? ' primary' : ' disabled'}`} href={selection.ids.size ? href('/bulk') : undefined} aria-disabled={selection.ids.size === 0}>
+      <a className={`button${n ? ' primary' : ' disabled'}`} href={n ? href('/bulk') : undefined} aria-disabled={n === 0}>
         Bulk edit selected
       </a>
+      <ErrorBox error={selectAll.error} title="The matching rows could not be selected" />
     </div>
   )
 }

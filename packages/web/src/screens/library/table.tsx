@@ -1,7 +1,7 @@
 import type { Component } from '@complib/client-sdk'
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useRef, type ReactNode } from 'react'
-import type { Sort } from '../../queries/library'
+import type { RowExtras, Sort } from '../../queries/library'
 import { useSelection } from '../../selection'
 import type { Column } from './columns'
 
@@ -11,10 +11,12 @@ const ROW_HEIGHT = 36
  * The rows as a virtualised ARIA table: only those in view are in the page.
  * As the view nears the last loaded row, the next page is fetched, sized to
  * reach the row in view (`wanted`, read by the query's next page). Rows
- * have checkboxes for a bulk edit when `selectable`.
+ * have checkboxes for a bulk edit when `selectable`; the header's checkbox
+ * selects every row matching the filters, loaded or not (decision 1413).
  */
 export function LibraryTable(props: {
   items: Component[]
+  extras: ReadonlyMap<string, RowExtras>
   rowCount: number
   columns: Column[]
   sort: Sort
@@ -23,11 +25,16 @@ export function LibraryTable(props: {
   wanted: { current: number }
   empty: ReactNode
   selectable: boolean
+  /** Selects every row matching the filters; `allSelected` says it is done. */
+  onSelectAll: () => void
+  allSelected: boolean
+  /** A control at the end of each row (Restore, in the trash). */
+  rowAction?: (c: Component) => ReactNode
 }) {
   const { items, rowCount, columns, sort, paging, wanted } = props
   const selection = useSelection()
   const { selectable } = props
-  const template = `${selectable ? '2.5rem ' : ''}${columns.map((c) => c.width).join(' ')}`
+  const template = `${selectable ? '2.5rem ' : ''}${columns.map((c) => c.width).join(' ')}${props.rowAction ? ' 7rem' : ''}`
   const scroller = useRef<HTMLDivElement>(null)
   const virtualizer = useVirtualizer({ count: rowCount, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 })
   const virtualRows = virtualizer.getVirtualItems()
@@ -38,7 +45,7 @@ export function LibraryTable(props: {
     if (lastVisible >= items.length - 1 - 40 && paging.hasNextPage && !paging.isFetchingNextPage) void paging.fetchNextPage()
   }, [lastVisible, items.length, paging.hasNextPage, paging.isFetchingNextPage, paging.fetchNextPage])
 
-  const selectedHere = items.filter((c) => selection.ids.has(c.id)).length
+  const none: RowExtras = {}
   return (
     <div className="vtable" role="table" aria-label="Components" aria-rowcount={rowCount + 1} ref={scroller} tabIndex={0} style={{ ['--cols' as string]: template }}>
       <div role="rowgroup" className="vhead">
@@ -47,14 +54,15 @@ export function LibraryTable(props: {
             <div role="columnheader" className="check">
               <input
                 type="checkbox"
-                aria-label="Select every loaded row"
-                checked={items.length > 0 && selectedHere === items.length}
-                onChange={(e) => (e.target.checked ? selection.set([...selection.ids, ...items.map((c) => c.id)]) : selection.clear())}
+                aria-label="Select every row matching the filters"
+                checked={props.allSelected}
+                disabled={rowCount === 0}
+                onChange={(e) => (e.target.checked ? props.onSelectAll() : selection.clear())}
               />
             </div>
           )}
           {columns.map((c) => (
-            <div role="columnheader" key={c.id} aria-sort={c.sort && sort.key === c.sort ? (sort.desc ? 'descending' : 'ascending') : undefined}>
+            <div role="columnheader" key={c.id} className={c.align === 'end' ? 'end' : undefined} aria-sort={c.sort && sort.key === c.sort ? (sort.desc ? 'descending' : 'ascending') : undefined}>
               {c.sort ? (
                 <button type="button" className="sort" onClick={() => props.onSort(c.sort!)}>
                   {c.label}
@@ -65,6 +73,11 @@ export function LibraryTable(props: {
               )}
             </div>
           ))}
+          {props.rowAction && (
+            <div role="columnheader">
+              <span className="visually-hidden">Actions</span>
+            </div>
+          )}
         </div>
       </div>
       <div role="rowgroup" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
@@ -86,11 +99,15 @@ export function LibraryTable(props: {
                       <input type="checkbox" aria-label={`Select ${c.name}`} checked={selection.ids.has(c.id)} onChange={(e) => selection.toggle(c.id, e.target.checked)} />
                     </div>
                   )}
-                  {columns.map((col) => (
-                    <div role="cell" key={col.id} title={typeof col.render(c) === 'string' ? (col.render(c) as string) : undefined}>
-                      {col.render(c)}
-                    </div>
-                  ))}
+                  {columns.map((col) => {
+                    const shown = col.render(c, props.extras.get(c.id) ?? none)
+                    return (
+                      <div role="cell" key={col.id} className={col.align === 'end' ? 'end' : undefined} title={typeof shown === 'string' ? shown : undefined}>
+                        {shown}
+                      </div>
+                    )
+                  })}
+                  {props.rowAction && <div role="cell">{props.rowAction(c)}</div>}
                 </>
               ) : (
                 <div role="cell" className="loading-row">
