@@ -30,6 +30,7 @@ export default defineProject({
       'test/import-export-rows.test.ts',
       'test/kicad-conformance.test.ts',
       'test/kicad.test.ts',
+      'test/library-table.test.ts',
       'test/library-items.test.ts',
       'test/locations.test.ts',
       'test/manufacturers.test.ts',

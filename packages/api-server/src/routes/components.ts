@@ -4,8 +4,12 @@ import {
   ComponentChangesQuery,
   ComponentCreate,
   ComponentDuplicate,
+  ComponentExtras,
+  ComponentExtrasQuery,
   ComponentGetQuery,
   ComponentHistoryEntry,
+  ComponentIds,
+  ComponentIdsQuery,
   ComponentListQuery,
   ComponentPatch,
   ComponentRevert,
@@ -13,6 +17,7 @@ import {
   NextIpn,
   NextIpnQuery,
   PageQuery,
+  ComplibError,
   idSchema,
 } from '@complib/core'
 import * as z from 'zod'
@@ -38,7 +43,7 @@ export const componentRoutes = [
     permission: 'library:read',
     summary: 'List components',
     description:
-      'A JSON array of components, deleted ones left out unless `includeDeleted=true`. `limit` defaults to 100; any value up to 100000 is accepted for a full listing (streamed). The next page is in the `Link` header, the total in `X-Total-Count`.',
+      'A JSON array of components, deleted ones left out unless `deleted=include` (`deleted=only`: the trash). `limit` defaults to 100; any value up to 100000 is accepted for a full listing (streamed). The next page is in the `Link` header, the total in `X-Total-Count`.',
     query: ComponentListQuery,
     responses: { 200: { description: 'Components', schema: z.array(Component), headers: PAGE_HEADERS } },
     handler: async ({ query, services, url }) => {
@@ -46,6 +51,51 @@ export const componentRoutes = [
       // The page as the stored views' bytes, joined by SQLite: no parse, serialize, decode or encode per record.
       const page = await services.storage.components.listJson(query)
       return jsonResponse(page.json, 200, pageHeaders(url, page))
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/components/ids',
+    group: 'components',
+    operationId: 'listComponentIds',
+    permission: 'library:read',
+    summary: 'The ids of every component matching the list\'s filters',
+    description:
+      'The same filters, sort and cursor as `GET /api/components`, ids only, up to 100000 at once (the default): what "select every row matching the filter" needs (decision 0444).',
+    query: ComponentIdsQuery,
+    responses: { 200: { description: 'The ids, in the sort\'s order', schema: ComponentIds } },
+    handler: async ({ query, services }) => {
+      const page = await services.storage.components.listIds(query)
+      return { ids: page.items, total: page.total, nextCursor: page.nextCursor }
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/components/extras',
+    group: 'components',
+    operationId: 'getComponentExtras',
+    permission: 'library:read',
+    summary: 'Total stock and image of a page of components',
+    description:
+      'For the library table, beside a page of the list: each component\'s stock over all locations and its image (its first attachment of kind `image` with stored bytes or a URL), by id. Unknown ids are left out (decisions 0443, 0445).',
+    query: ComponentExtrasQuery,
+    responses: { 200: { description: 'By component id', schema: ComponentExtras } },
+    handler: async ({ query, services }) => await services.storage.components.extras(query.ids),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/components/{id}/image',
+    group: 'components',
+    operationId: 'getComponentImage',
+    permission: 'library:read',
+    summary: 'Redirect to a component\'s image',
+    description: 'A 302 to its first attachment of kind `image`: the stored bytes (`/api/attachments/{id}/content`) or the attachment\'s URL; 404 when it has none (decision 0445).',
+    params: IdParams,
+    responses: { 302: { description: 'The image is at `location`', headers: { location: { description: 'Where the image is' } } } },
+    handler: async ({ params, services }) => {
+      const image = (await services.storage.components.extras([params.id]))[params.id]?.image
+      if (!image) throw new ComplibError('NOT_FOUND', `component ${params.id} has no image`)
+      return new Response(null, { status: 302, headers: { location: image.url } })
     },
   }),
   defineRoute({
