@@ -1,39 +1,11 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
-import { SQLITE_STORAGE_NAME, type SqliteStorage } from '@complib/core/sqlite'
-import { copyCommand } from './copy-command'
-import { createLogOnce } from './http/node-listener'
-import { pushCommand } from './push-command'
-import { usersAdd } from './users-command'
-import { DEFAULTS, startServer } from './server'
+import type { SqliteStorage } from '@complib/core/sqlite'
+import { commandHelp, isCommand, USAGE } from './cli-help'
 import { APP_VERSION } from './version'
 
-const USAGE = `complib ${APP_VERSION}: a local service for electronic component libraries
-
-Usage:
-  complib serve [--host 127.0.0.1] [--port 4000] [--data ./data] [--database postgres://…] [--api-key KEY]
-                [--connector MODULE]… [--allowed-origin ORIGIN]… [--allowed-host NAME]… [--trust-proxy]
-  complib push <connector id or name> [--follow] [--url http://127.0.0.1:4000] [--token TOKEN | --api-key KEY]
-  complib copy --from <data folder | postgres://…> --to <data folder | postgres://…>
-  complib users add <name> --role viewer|editor|admin [--display-name NAME] [--password-stdin]
-                [--data ./data | --database postgres://…]
-  complib --version
-
-Environment: COMPLIB_HOST, COMPLIB_PORT, COMPLIB_DATA_DIR, COMPLIB_DATABASE_URL, COMPLIB_API_KEY,
-COMPLIB_TOKEN (push), COMPLIB_TRUST_PROXY=1 (flags win).
-The library is one SQLite file in the data folder; --database keeps it in PostgreSQL
-instead, where several servers can share it (attachments go in the database too).
-Accounts: on loopback with no account nothing asks for credentials; once an account
-exists, or off loopback, every route but health and sign-in does (a token or the
-API key as "Authorization: Bearer …", or a web sign-in). "complib users add" makes
-the first admin (stop an embedded server first: its data folder is locked).
---api-key is a bootstrap admin credential without an account. --trust-proxy believes
-X-Forwarded-For/-Proto from a reverse proxy in front (Secure cookies behind TLS).
---connector loads a connector package (a name or a path; repeatable), as does
-"connectors" in <data>/complib.config.json.
-Browsers: only pages of this server may change the library. --allowed-origin lets a
-trusted front end elsewhere (e.g. https://parts.example.com) do so too, with CORS;
---allowed-host adds a name the server answers to on loopback (e.g. behind a local proxy).`
+// The server and the commands are imported when a command runs, not before: `complib --help`
+// and `complib <command> --help` answer without loading the storage engines (decision 0022).
 
 /** Entry of the `complib` command; returns the exit code (it keeps running while serving). */
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
@@ -74,15 +46,22 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     return 0
   }
   const command = positionals[0]
-  if (values.help || !command) {
+  // `complib push --help` and `complib help push`: that command's own text.
+  const helpOf = command === 'help' ? positionals[1] : values.help ? command : undefined
+  if (isCommand(helpOf)) {
+    console.log(commandHelp(helpOf))
+    return 0
+  }
+  if (values.help || !command || command === 'help') {
     console.log(USAGE)
-    return values.help ? 0 : 2
+    return values.help || (command === 'help' && !helpOf) ? 0 : 2
   }
   if (command === 'copy') {
     if (!values.from || !values.to) {
-      console.error(`complib copy: give both --from and --to (a data folder or a postgres:// URL)\n\n${USAGE}`)
+      console.error(`complib copy: give both --from and --to (a data folder or a postgres:// URL)\n\n${commandHelp('copy')}`)
       return 2
     }
+    const { copyCommand } = await import('./copy-command')
     try {
       await copyCommand(values.from, values.to)
       return 0
@@ -94,9 +73,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   if (command === 'users') {
     const [, action, username] = positionals
     if (action !== 'add' || !username || !values.role) {
-      console.error(`complib users: say \`complib users add <name> --role viewer|editor|admin\`\n\n${USAGE}`)
+      console.error(`complib users: say \`complib users add <name> --role viewer|editor|admin\`\n\n${commandHelp('users')}`)
       return 2
     }
+    const [{ usersAdd }, { DEFAULTS }] = await Promise.all([import('./users-command'), import('./server')])
     return usersAdd({
       username,
       role: values.role,
@@ -108,9 +88,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   if (command === 'push') {
     const connector = positionals[1]
     if (!connector) {
-      console.error(`complib push: name the connector (its id or name)\n\n${USAGE}`)
+      console.error(`complib push: name the connector (its id or name)\n\n${commandHelp('push')}`)
       return 2
     }
+    const [{ pushCommand }, { DEFAULTS }] = await Promise.all([import('./push-command'), import('./server')])
     const host = env.COMPLIB_HOST ?? DEFAULTS.host
     return pushCommand({
       connector,
@@ -126,6 +107,11 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     return 2
   }
 
+  const [{ DEFAULTS, startServer }, { SQLITE_STORAGE_NAME }, { createLogOnce }] = await Promise.all([
+    import('./server'),
+    import('@complib/core/sqlite'),
+    import('./http/node-listener'),
+  ])
   const portText = values.port ?? env.COMPLIB_PORT ?? String(DEFAULTS.port)
   const port = Number(portText)
   if (!Number.isInteger(port) || port < 0 || port > 65535) {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
+import { commandHelp, COMMANDS, USAGE, type CommandName } from '../src/cli-help'
 import { runCli } from './cli-process'
 
 const dirs: string[] = []
@@ -190,4 +191,22 @@ describe('complib push', () => {
     }
     // Three commands, each a process starting from source.
   }, 60_000)
+})
+
+describe('complib <command> --help from the command line', () => {
+  it.each(Object.keys(COMMANDS) as CommandName[])('complib %s --help prints that command\'s text, not the global one, and exits 0', async (name) => {
+    const { code, out } = await runCli([name, '--help']).done
+    expect(code).toBe(0)
+    expect(out.trim()).toBe(commandHelp(name))
+  })
+
+  it('complib help push is the same; a push without a connector says what is missing above push\'s text and exits 2', async () => {
+    const help = await runCli(['help', 'push']).done
+    expect([help.code, help.out.trim()]).toEqual([0, commandHelp('push')])
+    const bad = await runCli(['push']).done
+    expect(bad.code).toBe(2)
+    expect(bad.err).toContain(`complib push: name the connector (its id or name)\n\n${commandHelp('push')}`)
+    const global = await runCli(['--help']).done
+    expect([global.code, global.out.trim()]).toEqual([0, USAGE])
+  })
 })
