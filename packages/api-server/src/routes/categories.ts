@@ -1,4 +1,4 @@
-import { Category, CategoryCreate, CategoryPatch, idSchema } from '@complib/core'
+import { Category, CategoryCreate, CategoryPatch, CategoryTemplate, CategoryTemplatesReplace, idSchema } from '@complib/core'
 import * as z from 'zod'
 import { defineRoute } from '../routing/define-route'
 import { created, noContent } from '../routing/reply'
@@ -76,5 +76,28 @@ export const categoryRoutes = [
       await services.storage.categories.delete(params.id)
       return noContent()
     },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/categories/{id}/templates',
+    group: 'categories',
+    operationId: 'getCategoryTemplates',
+    permission: 'library:read',
+    summary: 'The parameters a category\'s parts carry: its ancestors\' templates then its own, a nearer entry for the same type winning (decision 0440)',
+    params: Params,
+    responses: { 200: { description: 'Effective templates, in order', schema: z.array(CategoryTemplate) } },
+    handler: ({ params, services }) => services.storage.categories.templates(params.id),
+  }),
+  defineRoute({
+    method: 'PUT',
+    path: '/api/categories/{id}/templates',
+    group: 'categories',
+    operationId: 'setCategoryTemplates',
+    permission: 'library:write',
+    summary: 'Replace a category\'s own templates (parameter types by name or id, in order; at most one is the value); answers the effective ones',
+    params: Params,
+    body: CategoryTemplatesReplace,
+    responses: { 200: { description: 'Effective templates, in order', schema: z.array(CategoryTemplate) } },
+    handler: ({ params, body, services }) => services.storage.categories.setTemplates(params.id, body.templates),
   }),
 ]

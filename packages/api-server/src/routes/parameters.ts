@@ -1,4 +1,15 @@
-import { Parameter, ParameterCreate, ParameterPatch, ParameterType, ParameterTypeCreate, ParameterTypeListQuery, ParameterTypePatch, idSchema } from '@complib/core'
+import {
+  Parameter,
+  ParameterCreate,
+  ParameterPatch,
+  ParameterReport,
+  ParameterReportQuery,
+  ParameterType,
+  ParameterTypeCreate,
+  ParameterTypeListQuery,
+  ParameterTypePatch,
+  idSchema,
+} from '@complib/core'
 import * as z from 'zod'
 import { defineRoute } from '../routing/define-route'
 import { PAGE_HEADERS, pageHeaders } from '../routing/paging'
@@ -41,6 +52,17 @@ export const parameterRoutes = [
   }),
   defineRoute({
     method: 'GET',
+    path: '/api/parameter-types/report',
+    group: 'parameters',
+    operationId: 'parameterReport',
+    permission: 'library:read',
+    summary: 'Values that do not conform to their parameter type, and components lacking a parameter their category requires (decision 0442)',
+    query: ParameterReportQuery,
+    responses: { 200: { description: 'Both lists, each cut at `limit`, with their totals', schema: ParameterReport } },
+    handler: ({ query, services }) => services.storage.parameterTypes.report(query),
+  }),
+  defineRoute({
+    method: 'GET',
     path: '/api/parameter-types/{id}',
     group: 'parameters',
     operationId: 'getParameterType',
@@ -70,8 +92,9 @@ export const parameterRoutes = [
     group: 'parameters',
     operationId: 'deleteParameterType',
     permission: 'library:write',
-    summary: 'Delete a parameter type (parameters keep their values)',
+    summary: 'Delete a parameter type (parameters keep their values); refused while a category\'s template uses it',
     params: TypeParams,
+    errors: ['CONFLICT'],
     responses: { 204: { description: 'Deleted' } },
     handler: async ({ params, services }) => {
       await services.storage.parameterTypes.delete(params.id)

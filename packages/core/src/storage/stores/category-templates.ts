@@ -32,9 +32,9 @@ export async function templatesOf(ex: SqlExecutor, id: string): Promise<Category
 
 /**
  * The effective templates for a component's category path (names joined by
- * `/`, compared by foldKey as ensureCategoryPath does): [] for none, and for a
- * path naming no category (its nearest existing ancestors do not count: the
- * category is made by the write itself, and made empty).
+ * `/`, compared by foldKey as ensureCategoryPath does): [] for none. Names
+ * not made yet add nothing: the write makes them below those that exist, so
+ * they inherit those categories' templates (none when the root is new).
  */
 export async function templatesForPath(ex: SqlExecutor, path: string | null | undefined): Promise<CategoryTemplate[]> {
   if (!path) return []
@@ -44,7 +44,7 @@ export async function templatesForPath(ex: SqlExecutor, path: string | null | un
   for (const name of path.split('/')) {
     const key = foldKey(name)
     const found = rows.find((r) => (r.parent_id ?? null) === parentId && foldKey(r.name) === key)
-    if (!found) return []
+    if (!found) break
     chain.push(found.id)
     parentId = found.id
   }
