@@ -328,7 +328,7 @@ export interface CategoryStore {
    * VALIDATION_FAILED naming `body.templates[i].parameterType` for an unknown or repeated type, `body.templates[i].isValue` for a second value.
    */
   setTemplates(id: string, inputs: ReadonlyArray<{ parameterType: string; required?: boolean | undefined; isValue?: boolean | undefined }>): Promise<CategoryTemplate[]>
-  /** The effective templates for a component's category path (compared as identifiers are); [] for none or a path naming no category. */
+  /** The effective templates for a component's category path (compared as identifiers are); [] for none. Names not made yet inherit from those that exist. */
   templatesForPath(path: string | null | undefined): Promise<CategoryTemplate[]>
 }
 
