@@ -8,15 +8,22 @@
 // packages/api-server/test/readme-commands.test.ts.
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { delimiter, dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { currentStamp, needsInstall, writeStamp } from './install-stamp.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const pinned = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).packageManager // "pnpm@x.y.z"
 const [task, ...rest] = process.argv.slice(2)
 
-const pnpm = _pnpmCommand()
-_run(pnpm[0], [...pnpm.slice(1), 'install', '--frozen-lockfile', '--prefer-offline'])
+// Installs only when the lockfile, a package.json, the Node version or pnpm changed since the
+// last install (decision 0020): a second `npm start` starts without pnpm at all.
+const stamp = currentStamp(root, pinned.split('@')[1])
+if (needsInstall(root, stamp)) {
+  const pnpm = _pnpmCommand()
+  _run(pnpm[0], [...pnpm.slice(1), 'install', '--frozen-lockfile', '--prefer-offline'])
+  writeStamp(root, stamp)
+}
 
 switch (task) {
   case 'start': {
@@ -28,7 +35,7 @@ switch (task) {
     // The web interface the server serves at / is a Vite bundle: built here when it is
     // missing or older than its sources (a few seconds), like the install above.
     const { ensureWebBuilt } = await import(pathToFileURL(join(root, 'packages/web/scripts/ensure-built.mjs')).href)
-    if (args[0] === 'serve') ensureWebBuilt()
+    if (args[0] === 'serve' && !args.some((a) => /^(-h|--help|-v|--version)$/.test(a))) ensureWebBuilt()
     // In this very process (no child to orphan): SIGTERM and SIGINT sent to `npm start`
     // reach the server, which stops cleanly and releases the port and the data folder.
     // npm runs this through `sh -c`, and a SIGTERM to npm ends the shell without reaching us:
@@ -42,7 +49,8 @@ switch (task) {
     break
   }
   case 'test':
-  case 'test:full':
+  case 'test:full': {
+    const pnpm = _pnpmCommand()
     // `test:full` is the same suite with the reliability tests at full size
     // (every kill -9 trial, the long load run): COMPLIB_FULL=1 scales them.
     if (task === 'test:full') process.env.COMPLIB_FULL = '1'
@@ -53,21 +61,28 @@ switch (task) {
     if (rest.length === 0) process.env.COMPLIB_CHECK_ROUTE_COVERAGE = '1'
     _run(pnpm[0], [...pnpm.slice(1), 'exec', 'vitest', 'run', ...rest])
     break
-  case 'test:quick':
+  }
+  case 'test:quick': {
     // The loop while working: no type-check, and only what runs in process
     // (vitest.config.ts names what COMPLIB_QUICK=1 leaves out). `npm test` before pushing.
     process.env.COMPLIB_QUICK = '1'
+    const pnpm = _pnpmCommand()
     _run(pnpm[0], [...pnpm.slice(1), 'exec', 'vitest', 'run', ...rest])
     break
+  }
   case 'build':
-  case 'typecheck':
+  case 'typecheck': {
     // turbo calls pnpm for each package: pnpm exec puts the one we chose on its PATH.
+    const pnpm = _pnpmCommand()
     _run(pnpm[0], [...pnpm.slice(1), 'exec', 'turbo', 'run', task, ...rest])
     break
+  }
   case 'vitest':
-  case 'changeset':
+  case 'changeset': {
+    const pnpm = _pnpmCommand()
     _run(pnpm[0], [...pnpm.slice(1), 'exec', task, ...(task === 'vitest' ? ['run'] : []), ...rest])
     break
+  }
   case 'example': {
     // `npm run example -- receiver-node --port 8080`: an example's own start script, in its folder.
     const [name, ...args] = rest
@@ -77,15 +92,20 @@ switch (task) {
       console.error(`usage: npm run example -- <name> [args…], name one of: ${runnable.join(', ')}`)
       process.exit(2)
     }
-    // Long-running (a receiver listens): the signal that stops npm stops the example too.
-    _runForwardingSignals(pnpm[0], [...pnpm.slice(1), '--filter', `@complib/example-${name}`, 'start', '--', ...args])
+    // Long-running (a receiver listens): the signal that stops npm stops the example too, and
+    // quietly. The start script runs here, not through `pnpm start`, which reports a child
+    // stopped by Ctrl-C as a failed command (decision 0005).
+    const start = JSON.parse(readFileSync(join(root, 'examples', name, 'package.json'), 'utf8')).scripts.start
+    _runExample(join(root, 'examples', name), start, args)
     break
   }
-  case 'bench':
+  case 'bench': {
     // Through pnpm exec: the bench builds the server with turbo, which calls pnpm
     // (found on the PATH pnpm exec sets up, also when pnpm came through npx).
+    const pnpm = _pnpmCommand()
     _run(pnpm[0], [...pnpm.slice(1), 'exec', 'node', '--import', 'tsx', join(root, 'bench/run.ts'), ...rest])
     break
+  }
   default:
     console.error(`usage: node scripts/bootstrap.mjs start|test|test:quick|test:full|bench|build|typecheck|vitest|changeset|example [args…]`)
     process.exit(2)
@@ -104,12 +124,33 @@ function _run(cmd, args) {
   if (res.status !== 0) process.exit(res.status ?? 1)
 }
 
-/** Runs a child that may listen for long: SIGINT/SIGTERM to us, or our parent going away, stop it. */
-function _runForwardingSignals(cmd, args) {
-  const child = spawn(cmd, args, { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' })
-  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal))
+/**
+ * Runs an example's start script in its folder, with its and the workspace's bins on the PATH
+ * (as `pnpm start` would). Ctrl-C signals the whole terminal group, the example included;
+ * a signal sent to us alone reaches it a moment later. Stopped that way, we exit 0 quietly.
+ */
+function _runExample(dir, start, args) {
+  const env = { ...process.env, PATH: [join(dir, 'node_modules/.bin'), join(root, 'node_modules/.bin'), process.env.PATH].join(delimiter) }
+  const child =
+    process.platform === 'win32'
+      ? spawn([start, ...args.map((a) => JSON.stringify(a))].join(' '), { cwd: dir, stdio: 'inherit', shell: true, env })
+      : spawn('sh', ['-c', `exec ${start} "$@"`, 'sh', ...args], { cwd: dir, stdio: 'inherit', env })
+  let stopping = false
+  let exited = false
+  const stop = (signal) => {
+    if (stopping) return
+    stopping = true
+    // Twice would end it before it closes: only when the signal did not reach it too.
+    setTimeout(() => exited || child.kill(signal), 1000).unref()
+  }
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => stop(signal))
   // npm runs us through `sh -c`; a SIGTERM to npm ends the shell without reaching us (see 'start').
   const parent = process.ppid
-  setInterval(() => process.ppid !== parent && child.kill('SIGTERM'), 500).unref()
-  child.on('exit', (code, signal) => process.exit(signal ? 1 : (code ?? 1)))
+  setInterval(() => process.ppid !== parent && stop('SIGTERM'), 500).unref()
+  child.on('exit', (code, signal) => {
+    exited = true
+    // 130 and 143: a shell's or tsx's way of saying "ended by SIGINT / SIGTERM".
+    if (stopping && (signal || code === 0 || code === 130 || code === 143)) process.exit(0)
+    process.exit(signal ? 1 : (code ?? 1))
+  })
 }
