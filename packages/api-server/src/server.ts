@@ -13,6 +13,7 @@ import { startHousekeeping } from './auth/housekeeping'
 import { isLoopbackHost } from './auth/loopback'
 import { configuredConnectorModules, loadConnectorTypes } from './connectors/load'
 import { answerClientError } from './client-error'
+import { importJobs } from './imports/jobs'
 import { toOrigin } from './http/browser-safety'
 import { answerProblem, ComplibServerResponse, createRequestListener } from './http/node-listener'
 
@@ -132,6 +133,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   // Runs a crash or a stop interrupted carry on; cron schedules start ticking.
   await runner.resumeInterrupted()
   await runner.syncSchedules()
+  // Import jobs a crash or a stop interrupted: a commit is undone, a plan made again (decision 0616).
+  await importJobs(storage).resumeInterrupted()
   const stopHousekeeping = startHousekeeping(storage, log)
   const address = server.address() as AddressInfo
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address
@@ -144,6 +147,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       (closing ??= (async () => {
         await new Promise<void>((r) => server.close(() => r()))
         stopHousekeeping()
+        await importJobs(storage).stop()
         await runner.close()
         await storage.close()
       })()),

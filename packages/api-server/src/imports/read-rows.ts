@@ -1,5 +1,5 @@
-import { BULK_MAX_CHILDREN, BULK_MAX_ITEMS, ComplibError, type ImportCell, type ImportRow } from '@complib/core'
-import { parse as parseCsv } from 'csv-parse/sync'
+import { ComplibError, type ImportCell, type ImportRow } from '@complib/core'
+import { parse as parseCsvStream } from 'csv-parse'
 
 /** What was detected of an uploaded file. */
 export interface FileShape {
@@ -11,17 +11,23 @@ export interface FileShape {
 }
 
 /**
- * Most rows, and most non-empty cells, one import takes: an import commits in
- * one transaction, during which other writes and reads wait, so it is held to
- * what one bulk request may carry (BULK_MAX_ITEMS, BULK_MAX_CHILDREN;
- * decision 1102).
+ * Most rows, and most non-empty cells, one import takes: a library of
+ * 100,000 parts in one spreadsheet. A file of more than one chunk
+ * (IMPORT_CHUNK_ROWS) is read, planned and committed a chunk at a time, with
+ * turns for other requests between (decisions 0615, 0616 and 1102).
  */
-export const IMPORT_MAX_ROWS = BULK_MAX_ITEMS
-export const IMPORT_MAX_CELLS = BULK_MAX_CHILDREN
+export const IMPORT_MAX_ROWS = 100_000
+export const IMPORT_MAX_CELLS = 3_000_000
 /** Most columns one import takes (each is mapped and read for every row). */
 export const IMPORT_MAX_COLUMNS = 256
-/** Largest import file, in bytes: reading it is one uninterrupted step, as is writing the session that keeps it. */
-export const IMPORT_BODY_LIMIT = 2 * 1024 * 1024
+/** Largest import file, in bytes: 100,000 rows of a typical spreadsheet (about 30 columns of short texts). */
+export const IMPORT_BODY_LIMIT = 64 * 1024 * 1024
+/**
+ * Rows of one chunk: a file of at most this many rows is planned and committed
+ * within its request, in one transaction (decision 0606); a larger one as a job
+ * (decision 0616).
+ */
+export const IMPORT_CHUNK_ROWS = 1000
 /** Deepest nesting of a JSON import's cell (an object or array cell is kept as its JSON text). */
 export const IMPORT_CELL_MAX_DEPTH = 32
 /** Largest cell, in UTF-8 bytes of its text. */
@@ -34,12 +40,15 @@ export const IMPORT_CELL_MAX_BYTES = 64 * 1024
  * 400 (413 for rows) naming where, as `rows[<row>].<column>` with rows counted
  * as a spreadsheet shows them (the first after the header is 2).
  */
-export function readRows(text: string, format: 'csv' | 'json', delimiter: FileShape['delimiter'] = ','): ImportRow[] {
-  const records = format === 'csv' ? _csvRecords(text, delimiter ?? ',') : _jsonRecords(text)
+export async function readRows(text: string, format: 'csv' | 'json', delimiter: FileShape['delimiter'] = ','): Promise<ImportRow[]> {
+  const records = format === 'csv' ? await _csvRecords(text, delimiter ?? ',') : _jsonRecords(text)
   if (records.length === 0) throw _invalid('body', 'no rows', 'body: the file has no rows')
-  if (records.length > IMPORT_MAX_ROWS) throw _tooLarge(`the file has ${records.length} rows; an import takes at most ${IMPORT_MAX_ROWS}`)
+  if (records.length > IMPORT_MAX_ROWS) throw _tooLarge(records.length)
   let cells = 0
-  const rows = records.map((entries, i) => {
+  const rows: ImportRow[] = []
+  for (const [i, entries] of records.entries()) {
+    // A turn for other requests now and then: 100,000 rows take a while (decision 1103).
+    if (i % IMPORT_CHUNK_ROWS === IMPORT_CHUNK_ROWS - 1) await _turn()
     const row: ImportRow = Object.create(null)
     for (const [key, value] of entries) {
       const column = key.trim()
@@ -47,9 +56,9 @@ export function readRows(text: string, format: 'csv' | 'json', delimiter: FileSh
       row[column] = cell
       if (cell !== '') cells++
     }
-    return row
-  })
-  if (cells > IMPORT_MAX_CELLS) throw _tooLarge(`the file has ${cells} non-empty cells; an import takes at most ${IMPORT_MAX_CELLS}`)
+    rows.push(row)
+  }
+  if (cells > IMPORT_MAX_CELLS) throw _tooLargeBy(`the file has ${cells} non-empty cells; an import takes at most ${IMPORT_MAX_CELLS}`)
   const columns = columnsOf(rows)
   if (columns.length > IMPORT_MAX_COLUMNS) {
     throw _invalid('columns', `${columns.length} columns; an import takes at most ${IMPORT_MAX_COLUMNS}`, `the file has ${columns.length} columns; an import takes at most ${IMPORT_MAX_COLUMNS}`)
@@ -99,14 +108,32 @@ export function columnsOf(rows: ImportRow[]): string[] {
 }
 
 /** The data rows as [column, cell] pairs: the header names the cells; a row's missing cells are absent, extra ones ignored. */
-function _csvRecords(text: string, delimiter: string): Array<Array<[string, unknown]>> {
-  let records: string[][]
-  try {
-    // Arrays, not csv-parse's `columns: true` objects, whose keys would meet Object.prototype.
-    records = parseCsv(text, { delimiter, skip_empty_lines: true, bom: true, trim: true, relax_column_count: true }) as string[][]
-  } catch (error) {
-    throw _unreadable('csv', error)
+async function _csvRecords(text: string, delimiter: string): Promise<Array<Array<[string, unknown]>>> {
+  const records: string[][] = []
+  // Arrays, not csv-parse's `columns: true` objects, whose keys would meet Object.prototype.
+  // Fed a slice at a time with a turn between: 64 MiB parsed in one go would hold every other request for seconds.
+  const parser = parseCsvStream({ delimiter, skip_empty_lines: true, bom: true, trim: true, relax_column_count: true })
+  let failure: unknown
+  parser.on('readable', () => {
+    let record: string[] | null
+    while ((record = parser.read() as string[] | null) !== null) records.push(record)
+  })
+  const ended = new Promise<void>((resolve) => {
+    parser.on('end', resolve)
+    parser.on('error', (error) => {
+      failure = error
+      resolve()
+    })
+  })
+  for (let at = 0; at < text.length && failure === undefined; at += CSV_SLICE) {
+    parser.write(text.slice(at, at + CSV_SLICE))
+    await _turn()
+    // More rows than any import takes: said now, before the rest is read.
+    if (records.length > IMPORT_MAX_ROWS + 1) throw _tooLarge(null)
   }
+  if (failure === undefined) parser.end()
+  await ended
+  if (failure !== undefined) throw _unreadable('csv', failure)
   const [header = [], ...data] = records
   return data.map((cells) => cells.slice(0, header.length).map((cell, i) => [header[i]!, cell] as [string, unknown]))
 }
@@ -158,8 +185,20 @@ function _unreadable(format: 'csv' | 'json', error: unknown): ComplibError {
   return _invalid('body', message)
 }
 
-function _tooLarge(message: string): ComplibError {
+/** A 413 for a file of `rows` rows (null: more than the limit, counted no further). */
+function _tooLarge(rows: number | null): ComplibError {
+  return _tooLargeBy(`the file has ${rows === null ? 'more than ' + IMPORT_MAX_ROWS : rows} rows; an import takes at most ${IMPORT_MAX_ROWS}`)
+}
+
+function _tooLargeBy(message: string): ComplibError {
   return new ComplibError('PAYLOAD_TOO_LARGE', message, { errors: [{ path: 'body', message }] })
+}
+
+/** Characters of CSV parsed between two turns. */
+const CSV_SLICE = 256 * 1024
+
+function _turn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve))
 }
 
 function _invalid(path: string, message: string, detail = `${path}: ${message}`): ComplibError {

@@ -1,34 +1,20 @@
 import {
-  ComplibError, ExportQuery, ImportCreateQuery, ImportPatch, ImportRowOutcome, ImportRowsQuery, ImportSession, applyImport, detectPreset, emptyFieldSummary, idSchema,
-  isComplibError, pageRowOutcomes, planImport, proposeMapping, toPlanView, type ImportPlan, type ImportRecord, type ImportRow, type ImportTarget, type PlanView,
-  type StorageSession, type UpsertKey,
+  ComplibError, ExportQuery, ImportCreateQuery, ImportPatch, ImportRowOutcome, ImportRowsQuery, ImportSession, applyImport, decodeRowCursor, detectPreset, encodeRowCursor, idSchema,
+  isComplibError, pageRowOutcomes, planImport, proposeMapping, toPlanView, type ImportRecord, type ImportTarget, type StorageSession,
 } from '@complib/core'
 import * as z from 'zod'
 import { exportComponents, toCsv, type ExportedComponent } from '../imports/export'
-import { IMPORT_BODY_LIMIT, columnsOf, decodeUpload, readRows, type FileShape } from '../imports/read-rows'
+import { importJobs } from '../imports/jobs'
+import { IMPORT_BODY_LIMIT, IMPORT_CHUNK_ROWS, columnsOf, decodeUpload, readRows } from '../imports/read-rows'
+import { dataOf, emptyPlan, isChangeable, notChangeable, planOf, rowCountOf, rowsOf, saveOutcomes, sessionView, splitPlan, type ImportData, type StoredOutcome } from '../imports/session'
 import { defineRoute } from '../routing/define-route'
 import { PAGE_HEADERS, pageHeaders } from '../routing/paging'
-import { created, noContent, withHeaders } from '../routing/reply'
+import { Reply, created, noContent, withHeaders } from '../routing/reply'
 import { ifMatchVersion, readBodyBytes } from '../routing/request'
 
 const Params = z.object({ id: idSchema('import') })
 
-interface _Data {
-  format: 'csv' | 'json'
-  fileName: string | null
-  rows: ImportRow[]
-  /** Set once committed, when `rows` is emptied. */
-  rowCount?: number
-  /** How the file was read (sessions stored before encodings were detected have none: UTF-8, `,`). */
-  shape?: FileShape
-  preset?: string
-  columns: string[]
-  mapping: Record<string, ImportTarget>
-  upsertKey: UpsertKey
-  /** What committing would do, as shown (planned again at commit); a whole ImportPlan in sessions stored before a committed session dropped its rows (decision 0606). */
-  plan: PlanView | ImportPlan
-  result: { created: number; updated: number; unchanged?: number } | null
-}
+const JOB_ANSWER = { description: 'A file of more than 1,000 rows: the session, `planning` or `committing` as a job; poll it at `Location` until `progress` is null', schema: ImportSession, headers: { location: { description: 'URL of the session' } } }
 
 export const importExportRoutes = [
   defineRoute({
@@ -39,7 +25,7 @@ export const importExportRoutes = [
     permission: 'library:write',
     summary: 'Upload a CSV or JSON file of components to preview an import',
     description:
-      'The body is the file (text/csv, or application/json with an array of objects): complib\'s own export, InvenTree\'s part, manufacturer-part and supplier-part exports, Part-DB\'s CSV or JSON export, or a plain spreadsheet. The encoding (UTF-8, UTF-16 with a BOM, else Windows-1252) and the CSV delimiter (`,` `;` or tab) are detected, and the recognised format (`preset`) proposes the whole mapping. Nothing changes until commit: the answer shows the mapping, what each row would do (create, or update by ipn, MPN or name), and every invalid cell.',
+      'The body is the file (text/csv, or application/json with an array of objects; up to 100,000 rows and 64 MiB): complib\'s own export, InvenTree\'s part, manufacturer-part and supplier-part exports, Part-DB\'s CSV or JSON export, or a plain spreadsheet. The encoding (UTF-8, UTF-16 with a BOM, else Windows-1252) and the CSV delimiter (`,` `;` or tab) are detected, and the recognised format (`preset`) proposes the whole mapping; `warnings` say what in it looks wrong. Nothing changes until commit: the answer shows the mapping, what each row would do (create, or update by ipn, MPN or name), and every invalid cell. A file of up to 1,000 rows is planned within the request (201); a larger one is answered 202 with the session `planning`, to be polled at `Location` until it is `pending`.',
     query: ImportCreateQuery,
     rawBody: {
       description: 'The file: CSV (a header row, then one row per component; `,` `;` or tab), or a JSON array of objects',
@@ -50,19 +36,38 @@ export const importExportRoutes = [
     },
     bodyLimit: IMPORT_BODY_LIMIT,
     errors: ['PAYLOAD_TOO_LARGE'],
-    responses: { 201: { description: 'The import session', schema: ImportSession, headers: { location: { description: 'URL of the session' } } } },
+    responses: { 201: { description: 'The import session', schema: ImportSession, headers: { location: { description: 'URL of the session' } } }, 202: JOB_ANSWER },
     handler: async ({ event, query, services }) => {
+      const { storage } = services
       const type = (event.req.headers.get('content-type') ?? '').toLowerCase()
       const format = query.format ?? (type.includes('json') ? 'json' : 'csv')
       const { text, shape } = decodeUpload(await readBodyBytes(event.req, IMPORT_BODY_LIMIT), format)
-      const rows = readRows(text, format, shape.delimiter)
+      const rows = await readRows(text, format, shape.delimiter)
       const columns = columnsOf(rows)
       const preset = detectPreset(columns)
       const mapping = proposeMapping(columns, preset)
-      const plan = await planImport(services.storage, rows, mapping, query.upsertKey)
-      const data: _Data = { format, fileName: query.name ?? null, rows, shape, preset, columns, mapping, upsertKey: query.upsertKey, plan: toPlanView(plan, mapping), result: null }
-      const record = await services.storage.imports.create({ kind: 'components', status: 'pending', data: data as unknown as Record<string, unknown> })
-      return created(_view(record), `/api/imports/${record.id}`)
+      const base: ImportData = { format, fileName: query.name ?? null, rows: [], stored: true, rowCount: rows.length, shape, preset, columns, mapping, upsertKey: query.upsertKey, plan: emptyPlan(), result: null }
+      const numbered = rows.map((cells, i) => ({ rowNo: i + 2, cells: cells as Record<string, unknown> }))
+      if (rows.length <= IMPORT_CHUNK_ROWS) {
+        // One chunk: planned now, and kept with its rows and their outcomes in one write (decision 0606).
+        const { view, outcomes } = splitPlan(await planImport(storage, rows, mapping, query.upsertKey), mapping, rows.length)
+        const record = await storage.transaction(async (tx) => {
+          const made = await tx.imports.create({ kind: 'components', status: 'pending', data: { ...base, plan: view } as unknown as Record<string, unknown> })
+          await tx.importRows.append(made.id, numbered)
+          await saveOutcomes(tx, made.id, outcomes)
+          return made
+        })
+        return created(sessionView(record), `/api/imports/${record.id}`)
+      }
+      // A job (decision 0616): the rows are stored a chunk per write, with a turn between, then planned in the background.
+      let record = await storage.imports.create({ kind: 'components', status: 'planning', data: { ...base, progress: { phase: 'reading', done: 0, total: rows.length } } as unknown as Record<string, unknown> })
+      for (let at = 0; at < numbered.length; at += IMPORT_CHUNK_ROWS) {
+        await storage.importRows.append(record.id, numbered.slice(at, at + IMPORT_CHUNK_ROWS))
+        await new Promise((resolve) => setImmediate(resolve))
+      }
+      record = await storage.imports.update(record.id, { data: { ...base, progress: { phase: 'planning', done: 0, total: rows.length } } as unknown as Record<string, unknown> }, { ifVersion: record.version })
+      importJobs(storage).plan(record.id)
+      return new Reply(202, sessionView(record), { location: `/api/imports/${record.id}` })
     },
   }),
   defineRoute({
@@ -71,10 +76,10 @@ export const importExportRoutes = [
     group: 'import-export',
     operationId: 'getImport',
     permission: 'library:read',
-    summary: 'An import session: mapping, preview, errors',
+    summary: 'An import session: mapping, warnings, preview, errors, and a job\'s progress',
     params: Params,
     responses: { 200: { description: 'The import session', schema: ImportSession } },
-    handler: async ({ params, services }) => _view(await services.storage.imports.get(params.id)),
+    handler: async ({ params, services }) => sessionView(await services.storage.imports.get(params.id)),
   }),
   defineRoute({
     method: 'GET',
@@ -84,21 +89,32 @@ export const importExportRoutes = [
     permission: 'library:read',
     summary: "Every row of an import and what committing does with it, page by page",
     description:
-      'In file order: each row\'s number, its outcome (`create`, `update`, `unchanged`: an update whose every value equals the stored one, left alone by the commit, or `invalid`), the component it creates or updates, every error of the row (field, column, message) and, for an update, each field that changes with its value before and after. `outcome` narrows the list. As planned when the session was uploaded or last changed; after a commit, as committed (created components with their id).',
+      'In file order: each row\'s number, its outcome (`create`, `update`, `unchanged`: an update whose every value equals the stored one, left alone by the commit, or `invalid`), the component it creates or updates, every error of the row (field, column, message) and, for an update, each field that changes with its value before and after. `outcome` narrows the list. As planned when the session was uploaded or last changed; after a commit, as committed (created components with their id). While a large file is still being planned, its rows are not listed yet (409).',
     params: Params,
     query: ImportRowsQuery,
     errors: ['CONFLICT'],
     responses: { 200: { description: 'Rows of the file', schema: z.array(ImportRowOutcome), headers: PAGE_HEADERS } },
     handler: async ({ params, query, services, url }) => {
-      const record = await services.storage.imports.get(params.id)
-      const data = record.data as unknown as _Data
-      let view = _planOf(data)
+      const { storage } = services
+      const record = await storage.imports.get(params.id)
+      const data = dataOf(record)
+      if (data.stored) {
+        if (record.status === 'planning') throw notChangeable(record)
+        const after = decodeRowCursor(query.cursor)
+        const { items, total } = await storage.importRows.listOutcomes(record.id, { after, limit: query.limit + 1, kind: query.outcome })
+        const page = items.slice(0, query.limit).map((i) => {
+          const { undo: _undo, ...outcome } = i.outcome as unknown as StoredOutcome
+          return outcome
+        })
+        return withHeaders(page, pageHeaders(url, { total, nextCursor: items.length > query.limit ? encodeRowCursor(page.at(-1)!.row) : null }))
+      }
+      let view = planOf(data)
       if (!view.parts) {
         // A session stored before rows were kept planned its parts only for the answer: plan them now, while its file is still there.
         if (record.status !== 'pending') throw new ComplibError('CONFLICT', `import ${record.id} was committed before row outcomes were kept; its rows cannot be listed`)
-        view = toPlanView(await planImport(services.storage, data.rows, data.mapping, data.upsertKey), data.mapping)
+        view = toPlanView(await planImport(storage, data.rows, data.mapping, data.upsertKey), data.mapping)
       }
-      const page = pageRowOutcomes({ ...view, parts: view.parts! }, data.rowCount ?? data.rows.length, query)
+      const page = pageRowOutcomes({ ...view, parts: view.parts! }, rowCountOf(data), query)
       return withHeaders(page.items, pageHeaders(url, page))
     },
   }),
@@ -110,27 +126,43 @@ export const importExportRoutes = [
     permission: 'library:write',
     ifMatch: true,
     summary: 'Change the column mapping or the upsert key; the preview is recomputed',
+    description: 'A file of more than 1,000 rows is planned again as a job: the answer is 202 with the session `planning`.',
     params: Params,
     body: ImportPatch,
     errors: ['CONFLICT', 'PRECONDITION_FAILED'],
-    responses: { 200: { description: 'The import session', schema: ImportSession } },
+    responses: { 200: { description: 'The import session', schema: ImportSession }, 202: JOB_ANSWER },
     handler: async ({ params, body, services, event }) => {
-      const record = await services.storage.imports.get(params.id)
-      const data = record.data as unknown as _Data
-      if (record.status !== 'pending') throw _alreadyCommitted(record.id)
+      const { storage } = services
+      const record = await storage.imports.get(params.id)
+      const data = dataOf(record)
+      if (!isChangeable(record)) throw notChangeable(record)
       const unknown = Object.keys(body.mapping ?? {}).find((c) => !data.columns.includes(c))
       if (unknown !== undefined) {
         throw new ComplibError('VALIDATION_FAILED', `body.mapping: the file has no column "${unknown}"`, { errors: [{ path: `body.mapping.${unknown}`, message: 'no such column' }] })
       }
       const mapping: Record<string, ImportTarget> = Object.assign(Object.create(null), data.mapping, body.mapping)
       const upsertKey = body.upsertKey ?? data.upsertKey
-      const plan = await planImport(services.storage, data.rows, mapping, upsertKey)
-      const next: _Data = { ...data, mapping, upsertKey, plan: toPlanView(plan, mapping) }
       const ifVersion = ifMatchVersion(event.req)
+      const rowCount = rowCountOf(data)
+      if (data.stored && rowCount > IMPORT_CHUNK_ROWS) {
+        const next: ImportData = { ...data, mapping, upsertKey, failure: null, progress: { phase: 'planning', done: 0, total: rowCount } }
+        const planning = await storage.transaction(async (tx) => {
+          await _changeableSession(tx, record.id)
+          return tx.imports.update(record.id, { status: 'planning', data: next as unknown as Record<string, unknown> }, { ifVersion })
+        })
+        importJobs(storage).plan(record.id)
+        return new Reply(202, sessionView(planning), { location: `/api/imports/${record.id}` })
+      }
+      const rows = []
+      for await (const row of rowsOf(storage, record.id, data)) rows.push(row)
+      const plan = await planImport(storage, rows, mapping, upsertKey)
+      const { view, outcomes } = splitPlan(plan, mapping, rowCount)
+      const next: ImportData = { ...data, mapping, upsertKey, plan: data.stored ? view : toPlanView(plan, mapping) }
       // A commit may have landed while the plan was made: it must not be overwritten.
-      return _view(
-        await services.storage.transaction(async (tx) => {
-          await _pendingSession(tx, record.id)
+      return sessionView(
+        await storage.transaction(async (tx) => {
+          await _changeableSession(tx, record.id)
+          if (data.stored) await saveOutcomes(tx, record.id, outcomes)
           return tx.imports.update(record.id, { data: next as unknown as Record<string, unknown> }, { ifVersion })
         }),
       )
@@ -143,10 +175,17 @@ export const importExportRoutes = [
     operationId: 'deleteImport',
     permission: 'library:write',
     summary: 'Discard an import session',
+    description: 'Its rows go with it. A session being planned or committed is a 409 until its job is done.',
     params: Params,
+    errors: ['CONFLICT'],
     responses: { 204: { description: 'Deleted' } },
     handler: async ({ params, services }) => {
-      await services.storage.imports.delete(params.id)
+      await services.storage.transaction(async (tx) => {
+        const record = await tx.imports.get(params.id)
+        if (record.status === 'planning' || record.status === 'committing') throw notChangeable(record)
+        await tx.importRows.deleteAll(record.id)
+        await tx.imports.delete(record.id)
+      })
       return noContent()
     },
   }),
@@ -158,33 +197,49 @@ export const importExportRoutes = [
     permission: 'library:write',
     summary: 'Apply the import: every row or none',
     description:
-      'Refused with a 400 listing the invalid rows while any row is invalid, leaving the session pending. The plan is recomputed first, so changes made since the preview are taken into account. A part the file gives nothing new is left alone (`result.unchanged`): no new version, no history entry. A session commits once: a second commit, or one made while another runs, is a 409.',
+      'Refused with a 400 listing the invalid rows while any row is invalid, leaving the session pending. The plan is recomputed first, so changes made since the preview are taken into account. A part the file gives nothing new is left alone (`result.unchanged`): no new version, no history entry. A session commits once: a second commit, or one made while another runs, is a 409. A file of more than 1,000 rows is committed as a job (202, status `committing`, polled at `Location`): chunk by chunk, with other requests answered between; should any chunk fail, what the earlier ones applied is undone and the session ends `failed` with the reason (it can be committed again). It is `committed` only once every row is applied.',
     params: Params,
     errors: ['CONFLICT'],
-    responses: { 200: { description: 'The committed session', schema: ImportSession } },
-    handler: async ({ params, services }) =>
+    responses: { 200: { description: 'The committed session', schema: ImportSession }, 202: JOB_ANSWER },
+    handler: async ({ params, services }) => {
+      const { storage } = services
+      const first = await storage.imports.get(params.id)
+      const firstData = dataOf(first)
+      if (firstData.stored && rowCountOf(firstData) > IMPORT_CHUNK_ROWS) {
+        // pending (or failed) → committing is a versioned write: of two commits exactly one wins, the other is a 409.
+        const committing = await storage.transaction(async (tx) => {
+          const record = await _changeableSession(tx, params.id)
+          const next: ImportData = { ...dataOf(record), failure: null, progress: { phase: 'planning', done: 0, total: rowCountOf(dataOf(record)) } }
+          return tx.imports.update(record.id, { status: 'committing', data: next as unknown as Record<string, unknown> }, { ifVersion: record.version }).catch(_lostRace(record))
+        })
+        importJobs(storage).commit(committing.id)
+        return new Reply(202, sessionView(committing), { location: `/api/imports/${committing.id}` })
+      }
       // One transaction, which runs alone: it finds the session pending, applies every row, and
       // moves it to committed with a versioned write (a compare-and-set on any storage), so of two
       // commits exactly one wins and the other finds it committed (409). A failure undoes all of it.
-      _view(
-        await services.storage.transaction(async (tx) => {
-          const record = await _pendingSession(tx, params.id)
-          const data = record.data as unknown as _Data
-          const plan = await planImport(tx, data.rows, data.mapping, data.upsertKey)
+      return sessionView(
+        await storage.transaction(async (tx) => {
+          const record = await _changeableSession(tx, params.id)
+          const data = dataOf(record)
+          const rows = []
+          for await (const row of rowsOf(tx, record.id, data)) rows.push(row)
+          const plan = await planImport(tx, rows, data.mapping, data.upsertKey)
           if (plan.errors.length) {
             throw new ComplibError('VALIDATION_FAILED', `${plan.errors.length} rows are invalid; fix the file or the mapping (first: row ${plan.errors[0]!.row}, ${plan.errors[0]!.path}: ${plan.errors[0]!.message})`, {
               errors: plan.errors.map((e) => ({ path: `rows[${e.row}].${e.path}`, message: e.message })),
             })
           }
-          const { components, ...result } = await applyImport(tx, plan.rows)
+          const { components, undo: _undo, ...result } = await applyImport(tx, plan.rows)
           // A committed session keeps its counts and row outcomes, not its file: it is never planned again.
-          const next: _Data = { ...data, rows: [], rowCount: data.rows.length, plan: toPlanView(plan, data.mapping, components), result }
-          return tx.imports.update(record.id, { status: 'committed', data: next as unknown as Record<string, unknown> }, { ifVersion: record.version }).catch((error: unknown) => {
-            if (isComplibError(error) && error.code === 'PRECONDITION_FAILED') throw _alreadyCommitted(record.id)
-            throw error
-          })
+          const rowCount = rowCountOf(data)
+          const { view, outcomes } = splitPlan(plan, data.mapping, rowCount, components)
+          if (data.stored) await saveOutcomes(tx, record.id, outcomes)
+          const next: ImportData = { ...data, rows: [], rowCount, plan: data.stored ? view : toPlanView(plan, data.mapping, components), result, failure: null }
+          return tx.imports.update(record.id, { status: 'committed', data: next as unknown as Record<string, unknown> }, { ifVersion: record.version }).catch(_lostRace(record))
         }),
-      ),
+      )
+    },
   }),
   defineRoute({
     method: 'GET',
@@ -228,45 +283,17 @@ export const importExportRoutes = [
   }),
 ]
 
-/** The session, or a 409 when it was committed already. */
-async function _pendingSession(tx: StorageSession, id: string): Promise<ImportRecord> {
+/** The session, or a 409 when it cannot be changed or committed (committed, or a job runs). */
+async function _changeableSession(tx: StorageSession, id: string): Promise<ImportRecord> {
   const record = await tx.imports.get(id)
-  if (record.status !== 'pending') throw _alreadyCommitted(id)
+  if (!isChangeable(record)) throw notChangeable(record)
   return record
 }
 
-function _alreadyCommitted(id: string): ComplibError {
-  return new ComplibError('CONFLICT', `import ${id} was already committed`)
-}
-
-function _view(record: ImportRecord): z.infer<typeof ImportSession> {
-  const d = record.data as unknown as _Data
-  const plan = _planOf(d)
-  return {
-    id: record.id,
-    status: record.status as 'pending' | 'committed',
-    format: d.format,
-    fileName: d.fileName,
-    rowCount: d.rowCount ?? d.rows.length,
-    encoding: d.shape?.encoding ?? 'utf-8',
-    delimiter: d.shape ? d.shape.delimiter : d.format === 'csv' ? ',' : null,
-    preset: d.preset ?? 'spreadsheet',
-    columns: d.columns,
-    mapping: d.mapping,
-    upsertKey: d.upsertKey,
-    // Sessions stored before `unchanged` and the per-field summary counted every update as a change.
-    summary: { ...plan.summary, unchanged: plan.summary.unchanged ?? 0 },
-    fieldSummary: plan.fieldSummary ?? emptyFieldSummary(),
-    preview: plan.preview,
-    errors: plan.errors.map(({ row, path, message }) => ({ row, path, message })),
-    result: d.result && { unchanged: 0, ...d.result },
-    createdAt: record.createdAt,
-    updatedAt: record.updatedAt,
-    version: record.version,
+/** A versioned write that lost to another commit: a 409. */
+function _lostRace(record: ImportRecord): (error: unknown) => never {
+  return (error) => {
+    if (isComplibError(error) && error.code === 'PRECONDITION_FAILED') throw new ComplibError('CONFLICT', `import ${record.id} was already committed`)
+    throw error
   }
-}
-
-/** The session's plan view; sessions stored before plan views kept the whole plan. */
-function _planOf(d: _Data): PlanView {
-  return 'rows' in d.plan ? toPlanView({ ...d.plan, rows: d.plan.rows.map((r) => ({ ...r, rows: r.rows ?? [r.row], extras: r.extras ?? {} })) }, d.mapping) : d.plan
 }

@@ -1,0 +1,123 @@
+import {
+  ComplibError, ImportSession, emptyFieldSummary, mappingWarnings, rowOutcomes, toPlanView, type ImportPlan, type ImportProgress, type ImportRecord, type ImportResult, type ImportRow,
+  type ImportRowOutcome, type ImportTarget, type ImportUndo, type PlanView, type StorageSession, type UpsertKey,
+} from '@complib/core'
+import type * as z from 'zod'
+import type { FileShape } from './read-rows'
+
+/** What an import session keeps in its document. */
+export interface ImportData {
+  format: 'csv' | 'json'
+  fileName: string | null
+  /** The file's rows, in sessions stored before rows were kept one per record (`stored`); empty otherwise. */
+  rows: ImportRow[]
+  /** The rows are in the import row store, with their outcomes (decision 0615). */
+  stored?: true
+  /** Rows of the file (always set for stored sessions; for older ones, set once committed, when `rows` is emptied). */
+  rowCount?: number
+  /** How the file was read (sessions stored before encodings were detected have none: UTF-8, `,`). */
+  shape?: FileShape
+  preset?: string
+  columns: string[]
+  mapping: Record<string, ImportTarget>
+  upsertKey: UpsertKey
+  /** What committing would do, as shown; a whole ImportPlan in sessions stored before a committed session dropped its rows (decision 0606). Without `parts` in stored sessions: their rows have their outcomes. */
+  plan: PlanView | ImportPlan
+  result: { created: number; updated: number; unchanged?: number } | null
+  /** While a job plans or commits the file (decision 0616). */
+  progress?: ImportProgress | null
+  /** Why the last commit failed (status `failed`). */
+  failure?: string | null
+}
+
+/** A row's outcome as stored: the API's, with how to undo the part it applied (on the part's first row, during a commit). */
+export type StoredOutcome = ImportRowOutcome & { undo?: ImportUndo }
+
+export function dataOf(record: ImportRecord): ImportData {
+  return record.data as unknown as ImportData
+}
+
+export function rowCountOf(d: ImportData): number {
+  return d.rowCount ?? d.rows.length
+}
+
+/** The session as the API answers it. */
+export function sessionView(record: ImportRecord): z.infer<typeof ImportSession> {
+  const d = dataOf(record)
+  const plan = planOf(d)
+  return {
+    id: record.id,
+    status: record.status as z.infer<typeof ImportSession>['status'],
+    progress: d.progress ?? null,
+    failure: d.failure ?? null,
+    warnings: mappingWarnings(d.columns, d.mapping),
+    format: d.format,
+    fileName: d.fileName,
+    rowCount: rowCountOf(d),
+    encoding: d.shape?.encoding ?? 'utf-8',
+    delimiter: d.shape ? d.shape.delimiter : d.format === 'csv' ? ',' : null,
+    preset: d.preset ?? 'spreadsheet',
+    columns: d.columns,
+    mapping: d.mapping,
+    upsertKey: d.upsertKey,
+    // Sessions stored before `unchanged` and the per-field summary counted every update as a change.
+    summary: { ...plan.summary, unchanged: plan.summary.unchanged ?? 0 },
+    fieldSummary: plan.fieldSummary ?? emptyFieldSummary(),
+    preview: plan.preview,
+    errors: plan.errors.map(({ row, path, message }) => ({ row, path, message })),
+    result: d.result && { unchanged: 0, ...d.result },
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+    version: record.version,
+  }
+}
+
+/** The session's plan view; sessions stored before plan views kept the whole plan. */
+export function planOf(d: ImportData): PlanView {
+  return 'rows' in d.plan ? toPlanView({ ...d.plan, rows: d.plan.rows.map((r) => ({ ...r, rows: r.rows ?? [r.row], extras: r.extras ?? {} })) }, d.mapping) : d.plan
+}
+
+/** An empty plan: what a session shows while its file is still being planned. */
+export function emptyPlan(): PlanView {
+  return { summary: { create: 0, update: 0, unchanged: 0, invalid: 0 }, fieldSummary: emptyFieldSummary(), preview: [], errors: [] }
+}
+
+/** The rows of a session in file order: its own (older sessions), or read from the store a chunk at a time. */
+export async function* rowsOf(storage: StorageSession, id: string, d: ImportData, chunk = 1000): AsyncGenerator<ImportRow> {
+  if (!d.stored) {
+    yield* d.rows
+    return
+  }
+  let after = 0
+  for (;;) {
+    const page = await storage.importRows.read(id, { after, limit: chunk })
+    for (const r of page) yield r.cells as ImportRow
+    if (page.length < chunk) return
+    after = page.at(-1)!.rowNo
+  }
+}
+
+/** A plan as the session keeps it (no `parts`: its rows keep their outcomes), and each row's outcome. */
+export function splitPlan(plan: ImportPlan, mapping: Record<string, ImportTarget>, rowCount: number, committed?: ImportResult['components']): { view: PlanView; outcomes: StoredOutcome[] } {
+  const full = toPlanView(plan, mapping, committed)
+  const { parts, ...view } = full
+  return { view, outcomes: rowOutcomes({ ...full, parts: parts! }, rowCount) }
+}
+
+/** Writes row outcomes in the caller's session (a transaction, for a chunk). */
+export async function saveOutcomes(tx: StorageSession, id: string, outcomes: readonly StoredOutcome[]): Promise<void> {
+  await tx.importRows.setOutcomes(
+    id,
+    outcomes.map((o) => ({ rowNo: o.row, kind: o.outcome, outcome: o as unknown as Record<string, unknown> })),
+  )
+}
+
+/** A 409 for a session that is not pending (or failed: it can be changed and committed again). */
+export function notChangeable(record: ImportRecord): ComplibError {
+  if (record.status === 'planning' || record.status === 'committing') return new ComplibError('CONFLICT', `import ${record.id} is ${record.status}; wait until it is done (GET /api/imports/${record.id})`)
+  return new ComplibError('CONFLICT', `import ${record.id} was already committed`)
+}
+
+export function isChangeable(record: ImportRecord): boolean {
+  return record.status === 'pending' || record.status === 'failed'
+}
