@@ -26,6 +26,7 @@ export const ID_PREFIXES = {
   message: 'msg',
   user: 'usr',
   token: 'tok',
+  savedView: 'view',
 } as const
 
 export type IdKind = keyof typeof ID_PREFIXES

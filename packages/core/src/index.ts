@@ -44,6 +44,7 @@ export {
   ComponentHistoryEntry, ComponentChange, ComponentGetQuery, NextIpnQuery, NextIpn, ComponentChangesQuery, ComponentChanges, ComponentDuplicate, ComponentRevert,
 } from './schemas/component'
 export type { ComponentCreateParsed, ComponentPatchParsed } from './schemas/component'
+export { SAVED_VIEW_STATE_MAX_BYTES, SAVED_VIEWS_PER_OWNER, SavedViewState, SavedView, SavedViewCreate, SavedViewPatch } from './schemas/saved-view'
 export { ConnectorCode, ConnectorCodeUpdate, ConnectorTypeInfo, DryRunResult } from './schemas/connector-code'
 export { SigningSecret, WebhookConfig, Connector, ConnectorCreate, ConnectorPatch, SecretRotate } from './schemas/connector'
 export {
@@ -103,7 +104,7 @@ export type {
   ImportRowStore, StoredImportRow, StoredImportOutcome,
   JobRecord, LibraryItemQuery, LibraryItemStore, LocationStore, ManufacturerStore, MpnStore, Page, PageOptions, ParameterInput, ParameterStore,
   ParameterTypeStore, RunBatchPatch, RunCreate, RunPatch, RunStore, SearchStore, Storage, StorageBackup, StorageSession, StoredConnector, TagStore,
-  WriteOptions, UserStore, UserCredentials, AuthSession, AuthSessionStore, TokenStore, TokenCreateInput, AuditStore, AuditInput, SettingsStore,
+  WriteOptions, UserStore, UserCredentials, AuthSession, AuthSessionStore, TokenStore, TokenCreateInput, AuditStore, AuditInput, SettingsStore, SavedViewStore,
 } from './storage/types'
 
 // imports: planning an import over a StorageSession. The engine-neutral part of

@@ -11,6 +11,7 @@ import type { Tag } from '../schemas/tag'
 import type { Actor, ApiToken, Channel, Role, TokenScope, User } from '../schemas/account'
 import type { AuditEntry, AuditQuery, AuditVerification } from '../schemas/audit'
 import type { Settings, SettingsPatch } from '../schemas/settings'
+import type { SavedView, SavedViewCreate, SavedViewPatch } from '../schemas/saved-view'
 import type { SuggestEntity, Suggestion } from '../schemas/search'
 import type { LibraryStats } from '../schemas/system'
 import type { FieldError } from '../errors'
@@ -89,6 +90,8 @@ export interface StorageSession {
   readonly tokens: TokenStore
   readonly audit: AuditStore
   readonly settings: SettingsStore
+  /** Saved views of the library table, per owner (decision 1508). */
+  readonly savedViews: SavedViewStore
   /** Counts for `GET /api/stats`. */
   stats(): Promise<LibraryStats>
 }
@@ -347,6 +350,22 @@ export interface LocationStore {
   /** CONFLICT when stock would go below zero. */
   adjust(input: { componentId: string; locationId: string; delta: number; reason?: string | undefined }): Promise<StockEntry>
   move(input: { componentId: string; fromLocationId: string; toLocationId: string; quantity: number }): Promise<{ from: StockEntry; to: StockEntry }>
+}
+
+/**
+ * Saved views of the library table (decision 1508). Every method takes the
+ * owner (an account id, or a fixed id for a caller without one): another
+ * owner's view is NOT_FOUND. A name is unique per owner, compared as
+ * identifiers are (CONFLICT).
+ */
+export interface SavedViewStore {
+  /** The owner's views, by name. */
+  list(ownerId: string): Promise<SavedView[]>
+  get(ownerId: string, id: string): Promise<SavedView>
+  /** CONFLICT when the name is taken, or the owner keeps SAVED_VIEWS_PER_OWNER already. */
+  create(ownerId: string, input: SavedViewCreate): Promise<SavedView>
+  update(ownerId: string, id: string, patch: SavedViewPatch, options?: WriteOptions): Promise<SavedView>
+  delete(ownerId: string, id: string): Promise<void>
 }
 
 export interface SearchStore {

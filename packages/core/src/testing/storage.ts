@@ -16,6 +16,7 @@ import { manufacturerStoreSuite } from './storage/manufacturer-store'
 import { mpnStoreSuite } from './storage/mpn-store'
 import { parameterStoreSuite } from './storage/parameter-store'
 import { runStoreSuite } from './storage/run-store'
+import { savedViewStoreSuite } from './storage/saved-view-store'
 import { searchStoreSuite } from './storage/search-store'
 import { settingsStoreSuite } from './storage/settings-store'
 import { statsStoreSuite } from './storage/stats-store'
@@ -73,6 +74,7 @@ export function testStorage(name: string, factory: StorageFactory): void {
     authSessionStoreSuite(get)
     tokenStoreSuite(get)
     settingsStoreSuite(get)
+    savedViewStoreSuite(get)
     auditStoreSuite(get)
   })
 }

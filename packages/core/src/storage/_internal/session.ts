@@ -20,6 +20,7 @@ import { authSessionAccess, authSessions } from '../stores/auth-session-store'
 import { tokenAccess, tokens } from '../stores/token-store'
 import { auditAccess, audit } from '../stores/audit-store'
 import { settingsAccess, settings } from '../stores/settings-store'
+import { savedViewAccess, savedViews } from '../stores/saved-view-store'
 import { currentChange, withChange, type ChangeContext } from '../../change-context'
 import type { StorageSession } from '../types'
 
@@ -51,6 +52,7 @@ export const STORES = {
   tokens: { repo: tokens, access: tokenAccess },
   audit: { repo: audit, access: auditAccess },
   settings: { repo: settings, access: settingsAccess },
+  savedViews: { repo: savedViews, access: savedViewAccess },
 }
 
 /**
