@@ -6,7 +6,7 @@
 // keystrokes it took, beside the same task as bare API requests on a server
 // of its own (decision 1309). A task that cannot be done fails the bench.
 // Skipped, saying so, without Debian's Chromium (apt-get install -y chromium).
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -118,7 +118,10 @@ async function _inTheBrowser(base: string, sheet: Sheet, ctx: HttpBenchContext):
       try {
         await run()
       } catch (e) {
-        throw new Error(`bench: newcomer: "${name}" could not be done in the page: ${(e as Error).message}`)
+        // What the page showed when the task got stuck, beside the bench's table.
+        mkdirSync('bench-results', { recursive: true })
+        await page.screenshot({ path: 'bench-results/newcomer-failed.png', fullPage: true }).catch(() => {})
+        throw new Error(`bench: newcomer: "${name}" could not be done in the page (see bench-results/newcomer-failed.png): ${(e as Error).message}`)
       }
       results.push({ name, ms: performance.now() - t0, clicks: person.clicks - clicks, keys: person.keys - keys })
       ctx.log(`newcomer: ${name} done`)
