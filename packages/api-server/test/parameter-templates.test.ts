@@ -74,6 +74,24 @@ describe('parameter values', () => {
   })
 })
 
+describe('imports', () => {
+  it('show a value its type does not take, and a required parameter missing, as row errors; the commit refuses', async () => {
+    await library()
+    const csv = 'ipn,Name,Category,Resistance,Tolerance\nR-1,R one,Passives/Resistors,ten kilo,5%\nR-2,R two,Passives/Resistors,10k,3%\nR-3,R three,Passives/Resistors,,1%\nR-4,R four,Passives/Resistors,4k7,1%\n'
+    const session = await api.call('POST', '/api/imports', { rawBody: csv, headers: { 'content-type': 'text/csv' } })
+    expect(session.status, session.text).toBe(201)
+    expect(session.body.summary).toMatchObject({ create: 1, invalid: 3 })
+    const invalid = await api.ok('GET', `/api/imports/${session.body.id}/rows?outcome=invalid`)
+    expect(invalid.flatMap((r: { errors: { field: string; message: string }[] }) => r.errors.map((e) => [e.field, e.message]))).toEqual([
+      ['parameters.0.value', expect.stringContaining('not a number: "ten kilo"')],
+      ['parameters.1.value', expect.stringContaining('not one of the choices')],
+      ['parameters', 'Resistance is required in Passives/Resistors'],
+    ])
+    expect((await api.call('POST', `/api/imports/${session.body.id}/commit`)).status).toBe(400)
+    expect((await api.ok('GET', '/api/components?q=R-4'))).toEqual([])
+  })
+})
+
 describe('category templates', () => {
   it('answers the effective templates, inherited, and replaces a category\'s own', async () => {
     const { passives, resistors, resistance } = await library()

@@ -117,6 +117,16 @@ export async function planImport(
       for (const other of group.rows.slice(1)) errors.push({ row: other, path: '(row)', message: `merged with row ${row} (the same ${upsertKey}), which is invalid` })
       continue
     }
+    // The value check of every parameter write, and the category's required parameters (decisions 0440, 0441): a row error, so the preview shows it and the commit refuses.
+    if (fields.parameters !== undefined || fields.category !== undefined) {
+      const data = parsed.data as { parameters?: Component['parameters'] | undefined; category?: string | null | undefined }
+      const problems = await storage.parameterTypes.check(data.parameters ?? existing?.parameters ?? [], { category: data.category === undefined ? existing?.category : data.category, held: existing?.parameters })
+      if (problems.length) {
+        for (const p of problems) errors.push({ row, path: p.path.replace(/\[(\d+)\]/g, '.$1'), message: p.message })
+        for (const other of group.rows.slice(1)) errors.push({ row: other, path: '(row)', message: `merged with row ${row} (the same ${upsertKey}), which is invalid` })
+        continue
+      }
+    }
     const base = { row, rows: group.rows, extras: _compact(extras) }
     if (existing) {
       const changes = await findChanges(storage, existing, parsed.data, extras, lookups)

@@ -277,8 +277,9 @@ export interface ParameterTypeStore {
   /**
    * The value check of every parameter write (decision 0441), without writing: the problems of `parameters`
    * against their types (`parameters[i].value`) and, with `category`, the required types they lack (`parameters`).
+   * A value identical to one in `held` (what the component holds) passes as it is.
    */
-  check(parameters: readonly ParameterInput[], options?: { category?: string | null | undefined }): Promise<FieldError[]>
+  check(parameters: readonly ParameterInput[], options?: { category?: string | null | undefined; held?: readonly ParameterInput[] | undefined }): Promise<FieldError[]>
   /** Values that do not conform to their type and components lacking a required parameter (decision 0442). */
   report(query: { limit: number }): Promise<ParameterReport>
 }

@@ -151,7 +151,7 @@ export const parameterTypes = {
   },
 
   async check(ex, parameters, options) {
-    const { problems } = await parameterProblems(ex, parameters, (i) => `parameters[${i}].value`)
+    const { problems } = await parameterProblems(ex, parameters, (i) => `parameters[${i}].value`, options?.held)
     const missing = await requiredProblem(ex, options?.category, parameters)
     return missing ? [...problems, { path: 'parameters', message: missing }] : problems
   },
