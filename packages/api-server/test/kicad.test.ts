@@ -50,6 +50,20 @@ describe('KiCad HTTP library', () => {
     expect((await api.call('GET', '/api/kicad/v1/parts/x.xml')).status).toBe(400)
   })
 
+  it('shows as Value the category\'s value parameter, after kicadValue and before a Value parameter (decisions 0631, 0440)', async () => {
+    await api.ok('POST', '/api/parameter-types', { name: 'Power', unit: 'W', kind: 'number' }, 201)
+    const c = await api.ok('POST', '/api/components', { name: 'R 10k', category: 'Passives/Resistors', parameters: [{ type: 'Resistance', value: '10k' }, { type: 'Value', value: 'ten' }, { type: 'power', value: '0.25' }] }, 201)
+    const value = async () => (await api.ok('GET', `/api/kicad/v1/parts/${c.id}.json`)).fields.value.value
+    expect(await value()).toBe('ten')
+    const resistors = (await api.ok('GET', '/api/categories')).find((x: { path: string }) => x.path === 'Passives/Resistors')
+    await api.ok('PUT', `/api/categories/${resistors.parentId}/templates`, { templates: [{ parameterType: 'Power', isValue: true }] })
+    expect(await value()).toBe('0.25W')
+    await api.ok('PATCH', `/api/components/${c.id}`, { kicadValue: '10k 1/4W' })
+    expect(await value()).toBe('10k 1/4W')
+    const other = await api.ok('POST', '/api/components', { name: 'R bare', category: 'Passives/Resistors', parameters: [{ type: 'Resistance', value: '1k', unit: 'Ω' }] }, 201)
+    expect((await api.ok('GET', `/api/kicad/v1/parts/${other.id}.json`)).fields.value.value).toBe('1kΩ')
+  })
+
   it('accepts KiCad’s "Token" authorization when an API key is set', async () => {
     const { createApp } = await import('../src/app')
     const app = createApp({ storage: api.storage, apiKey: 'k' })

@@ -106,16 +106,21 @@ export const kicadRoutes = [
       const symbol = c.symbols[0] ? await services.storage.symbols.get(c.symbols[0].id) : undefined
       const footprints = await Promise.all(c.footprints.map((f) => services.storage.footprints.get(f.id)))
       const attachments = c.attachments.length ? await services.storage.attachments.listForComponent(c.id) : []
-      return toKicadPart(c, { symbol: symbol && _libId(symbol), footprints: footprints.map(_libId), attachments, origin: url.origin })
+      // The category's value parameter (decision 0440), if its templates name one.
+      const valueType = (await services.storage.categories.templatesForPath(c.category)).find((t) => t.isValue)?.parameterType
+      return toKicadPart(c, { symbol: symbol && _libId(symbol), footprints: footprints.map(_libId), attachments, origin: url.origin, valueType })
     },
   }),
 ]
 
 /** A component as KiCad's HTTP library part. */
-export function toKicadPart(c: Component, refs: { symbol?: string | undefined; footprints: string[]; attachments: Attachment[]; origin: string }): z.infer<typeof Part> {
+export function toKicadPart(
+  c: Component,
+  refs: { symbol?: string | undefined; footprints: string[]; attachments: Attachment[]; origin: string; valueType?: string | undefined },
+): z.infer<typeof Part> {
   const hidden = (value: string) => ({ value, visible: 'False' as const })
   const fields: Record<string, z.infer<typeof Field>> = {
-    value: { value: kicadValue(c), visible: 'True' },
+    value: { value: kicadValue(c, refs.valueType), visible: 'True' },
     reference: { value: _reference(c), visible: 'True' },
     // KiCad takes the first as the footprint and offers the others: joined by `;`.
     footprint: hidden(refs.footprints.join(';')),
@@ -146,14 +151,19 @@ export function toKicadPart(c: Component, refs: { symbol?: string | undefined; f
 const VALUE_LIKE = ['resistance', 'capacitance', 'inductance', 'impedance', 'frequency']
 
 /**
- * The Value KiCad shows: the component's `kicadValue` when set; else a
+ * The Value KiCad shows (decision 0631): the component's `kicadValue` when set;
+ * else the parameter its category's templates mark as the value (`valueType`,
+ * decision 0440), when the part has it; else a
  * parameter named `Value` when the part has one; else, for a passive
  * (reference R, C, L, Y, FB), its resistance, capacitance, inductance,
  * impedance or frequency with its unit; else the part's name. So 2N7002
  * shows "2N7002", not its first parameter.
  */
-export function kicadValue(c: Component): string {
+export function kicadValue(c: Component, valueType?: string): string {
   if (c.kicadValue) return c.kicadValue
+  const key = valueType === undefined ? undefined : foldKey(valueType)
+  const templated = key === undefined ? undefined : c.parameters.find((p) => foldKey(p.type) === key)
+  if (templated) return `${templated.value}${templated.unit ?? ''}`
   const explicit = c.parameters.find((p) => p.type.toLowerCase() === 'value')
   if (explicit) return `${explicit.value}${explicit.unit ?? ''}`
   if (['R', 'C', 'L', 'Y', 'FB'].includes(_reference(c))) {
