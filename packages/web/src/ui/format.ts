@@ -29,3 +29,22 @@ export function count(n: number): string {
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${count(n)} ${n === 1 ? one : many}`
 }
+
+const SI_PREFIXES: Array<[number, string]> = [
+  [1e9, 'G'],
+  [1e6, 'M'],
+  [1e3, 'k'],
+  [1, ''],
+  [1e-3, 'm'],
+  [1e-6, 'u'],
+  [1e-9, 'n'],
+  [1e-12, 'p'],
+]
+
+/** A number as a parameter value is written, with an SI prefix: 10000000 → "10M", 0.0000047 → "4.7u". */
+export function siNumber(n: number): string {
+  const abs = Math.abs(n)
+  if (abs === 0 || !Number.isFinite(n)) return String(n)
+  const [factor, prefix] = SI_PREFIXES.find(([f]) => abs >= f) ?? SI_PREFIXES.at(-1)!
+  return `${Number((n / factor).toPrecision(6))}${prefix}`
+}

@@ -113,7 +113,7 @@ describe.skipIf(!browserAvailable())('bulk edit, import, locations and KiCad in 
     await page.goto(`${e.base}/#/locations`)
     await page.getByRole('button', { name: 'Bin A' }).click()
     await expect.poll(() => page.locator('.panel table').last().textContent()).toMatch(/L 10u 1210.*25/)
-    expect(await page.getByText('1 components, 25 pieces').isVisible()).toBe(true)
+    expect(await page.getByText('1 component, 25 pieces').isVisible()).toBe(true)
     await expectAccessible(page, 'locations')
     await screenshot(page, 'locations')
   })

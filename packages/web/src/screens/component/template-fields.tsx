@@ -1,12 +1,13 @@
 import { useId } from 'react'
 import type { CategoryTemplate } from '../../queries/templates'
+import { siNumber } from '../../ui/format'
 
 /** A number's limits as the type gives them, for the hint. */
 function _limits(t: CategoryTemplate & { min?: number | null; max?: number | null }): string {
   const unit = t.unit ?? ''
-  if (t.min != null && t.max != null) return `${t.min} to ${t.max} ${unit}`.trim()
-  if (t.min != null) return `at least ${t.min} ${unit}`.trim()
-  if (t.max != null) return `at most ${t.max} ${unit}`.trim()
+  if (t.min != null && t.max != null) return `${siNumber(t.min)} to ${siNumber(t.max)} ${unit}`.trim()
+  if (t.min != null) return `at least ${siNumber(t.min)} ${unit}`.trim()
+  if (t.max != null) return `at most ${siNumber(t.max)} ${unit}`.trim()
   return ''
 }
 
@@ -28,17 +29,20 @@ export function TemplateField(props: {
   const described = [error ? `${id}-err` : '', `${id}-hint`].filter(Boolean).join(' ')
   const common = { id, 'aria-invalid': error ? true : undefined, 'aria-required': t.required || undefined, 'aria-describedby': described }
   const limits = t.kind === 'number' ? _limits(t) : ''
-  const hint = [t.kind === 'number' ? `a number, e.g. 10k${t.unit ? ` (${t.unit})` : ''}` : t.kind === 'choice' ? 'one of the list' : 'text', limits, t.isValue ? "KiCad's Value" : ''].filter(Boolean).join(' · ')
+  const hint = [t.kind === 'number' ? `a number (10k, 4.7u)${t.unit ? ` in ${t.unit}` : ''}` : t.kind === 'choice' ? 'one of the list' : 'text', limits, t.isValue ? "KiCad's Value" : ''].filter(Boolean).join(' · ')
   const outside = t.kind === 'choice' && value && !(t.choices ?? []).some((c) => c.toLowerCase() === value.toLowerCase())
+  // The label names the parameter only; the hint and the error are its description.
   return (
-    <label htmlFor={id}>
-      {t.parameterType}
-      {t.required && (
-        <span className="required-mark" aria-hidden="true">
-          {' '}
-          *
-        </span>
-      )}
+    <div className="template-field">
+      <label htmlFor={id}>
+        {t.parameterType}
+        {t.required && (
+          <span className="required-mark" aria-hidden="true">
+            {' '}
+            *
+          </span>
+        )}
+      </label>
       {t.kind === 'choice' ? (
         <select {...common} value={value} disabled={props.readOnly} onChange={(e) => props.onChange(e.target.value)}>
           <option value="">—</option>
@@ -51,7 +55,7 @@ export function TemplateField(props: {
         </select>
       ) : (
         <span className="with-unit">
-          <input {...common} value={value} readOnly={props.readOnly} placeholder={t.kind === 'number' ? '10k' : ''} onChange={(e) => props.onChange(e.target.value)} />
+          <input {...common} value={value} readOnly={props.readOnly} onChange={(e) => props.onChange(e.target.value)} />
           {t.kind === 'number' && t.unit && <span aria-hidden="true">{t.unit}</span>}
         </span>
       )}
@@ -63,6 +67,6 @@ export function TemplateField(props: {
           {error}
         </span>
       )}
-    </label>
+    </div>
   )
 }

@@ -87,7 +87,6 @@ export function CategoryTemplates({ writer }: { writer: boolean }) {
                 <span className="kind">{kindInWords(t)}</span>
                 <span>{t.required ? 'required' : 'optional'}</span>
                 {t.isValue && <span>value</span>}
-                <span className="spacer" />
                 <span>inherited from {paths.get(t.categoryId) ?? 'a parent'}</span>
               </li>
             ))}
@@ -103,7 +102,6 @@ export function CategoryTemplates({ writer }: { writer: boolean }) {
                   <input type="checkbox" checked={t.isValue} disabled={!writer} onChange={(e) => edit(own.map((o, j) => ({ ...o, isValue: j === i ? e.target.checked : false })))} />
                   Value
                 </label>
-                <span className="spacer" />
                 {writer && (
                   <>
                     <button type="button" onClick={() => move(i, -1)} disabled={i === 0} aria-label={`Move ${t.parameterType} up`}>

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query'
 import { Fragment, useState } from 'react'
 import { templateQueries } from '../../queries/templates'
 import { ErrorBox } from '../../ui/error-box'
+import { siNumber } from '../../ui/format'
 import { TypeForm } from './type-form'
 
 /** What values a type takes, in words: "number, 1 to 10M Ω", "one of X7R, C0G". */
@@ -10,8 +11,8 @@ export function kindInWords(t: Pick<ParameterType, 'kind' | 'unit' | 'choices'> 
   if (t.kind === 'choice') return `one of ${(t.choices ?? []).join(', ')}`
   if (t.kind === 'text') return 'text'
   const unit = t.unit ? ` ${t.unit}` : ''
-  const min = t.min ?? null
-  const max = t.max ?? null
+  const min = t.min == null ? null : siNumber(t.min)
+  const max = t.max == null ? null : siNumber(t.max)
   if (min !== null && max !== null) return `number, ${min} to ${max}${unit}`
   if (min !== null) return `number, at least ${min}${unit}`
   if (max !== null) return `number, at most ${max}${unit}`
