@@ -128,6 +128,16 @@ describe('client-sdk against a running server', () => {
     expect((await client.categories.list()).map((x) => x.path).filter((p) => p.startsWith('Passive'))).toEqual(['Passive parts', 'Passive parts/Resistors'])
     await expect(client.categories.delete(resistors.id)).rejects.toBeInstanceOf(ConflictError)
 
+    // Templates: the category's parameters, checked on every write; the report lists what a write would refuse.
+    const resistance = await client.parameterTypes.create({ name: 'Resistance', unit: 'Ω', kind: 'number', min: 0 })
+    expect(await client.categories.setTemplates(passives.id, [{ parameterType: 'Resistance', required: true, isValue: true }])).toMatchObject([{ parameterType: 'Resistance', required: true, isValue: true }])
+    expect(await client.categories.templates(resistors.id)).toMatchObject([{ categoryId: passives.id, parameterTypeId: resistance.id }])
+    await expect(client.categories.setTemplates(resistors.id, [{ parameterType: 'Ohms' }])).rejects.toBeInstanceOf(ValidationError)
+    await expect(client.components.create({ name: 'R bad', category: 'Passive parts/Resistors', parameters: [{ type: 'Resistance', value: 'ten kilo' }] })).rejects.toBeInstanceOf(ValidationError)
+    expect((await client.parameterTypes.report({ limit: 5 })).missingRequired).toMatchObject({ total: 1, items: [{ componentId: r.id, missing: ['Resistance'] }] })
+    await expect(client.parameterTypes.delete(resistance.id)).rejects.toBeInstanceOf(ConflictError)
+    await client.categories.setTemplates(passives.id, [])
+
     const dry = await client.bulk.patch({ items: [{ id: c.id, patch: { status: 'obsolete' } }], dryRun: true })
     expect(dry).toMatchObject({ dryRun: true, count: 1, jobId: null })
     expect((await client.components.get(c.id)).status).toBe('active')

@@ -1,4 +1,4 @@
-import type { Category, CategoryCreate, CategoryPatch } from '@complib/core'
+import type { Category, CategoryCreate, CategoryPatch, CategoryTemplate, CategoryTemplateInput } from '@complib/core'
 import { path, type Transport } from '../_internal/transport'
 import type { IfMatchOptions } from '../_internal/types'
 
@@ -13,6 +13,10 @@ export function createCategoriesResource(t: Transport) {
     patch: (id: string, body: CategoryPatch, options: IfMatchOptions = {}): Promise<Category> => t.call('PATCH', path`/categories/${id}`, { body, ifMatch: options.ifMatch }),
     /** Refused (ConflictError) while it has sub-categories or live components. */
     delete: (id: string): Promise<void> => t.call('DELETE', path`/categories/${id}`),
+    /** The parameters its parts carry: its ancestors' templates then its own (a nearer entry for the same type wins). */
+    templates: (id: string): Promise<CategoryTemplate[]> => t.call('GET', path`/categories/${id}/templates`),
+    /** Replaces its own templates (parameter types by name or id, in order; at most one `isValue`); answers the effective ones. */
+    setTemplates: (id: string, templates: CategoryTemplateInput[]): Promise<CategoryTemplate[]> => t.call('PUT', path`/categories/${id}/templates`, { body: { templates } }),
   }
 }
 

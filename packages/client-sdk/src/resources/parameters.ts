@@ -1,9 +1,20 @@
-import type { Page, Parameter, ParameterCreate, ParameterPatch, ParameterType, ParameterTypeCreate, ParameterTypeListQuery, ParameterTypePatch } from '@complib/core'
+import type {
+  Page,
+  Parameter,
+  ParameterCreate,
+  ParameterPatch,
+  ParameterReport,
+  ParameterReportQuery,
+  ParameterType,
+  ParameterTypeCreate,
+  ParameterTypeListQuery,
+  ParameterTypePatch,
+} from '@complib/core'
 import { iteratePages, readPage } from '../_internal/paging'
 import { path, type Transport } from '../_internal/transport'
 import type { IfMatchOptions, IterateQueryOf, QueryOf } from '../_internal/types'
 
-/** `client.parameterTypes`: kinds of parameter (`Resistance`, …) with their unit. */
+/** `client.parameterTypes`: kinds of parameter (`Resistance`, …) with their unit, kind, choices and limits. */
 export function createParameterTypesResource(t: Transport) {
   return {
     list: (query: QueryOf<typeof ParameterTypeListQuery> = {}): Promise<Page<ParameterType>> => readPage(t, '/parameter-types', query),
@@ -12,7 +23,10 @@ export function createParameterTypesResource(t: Transport) {
     create: (body: ParameterTypeCreate): Promise<ParameterType> => t.call('POST', '/parameter-types', { body }),
     patch: (id: string, body: ParameterTypePatch, options: IfMatchOptions = {}): Promise<ParameterType> =>
       t.call('PATCH', path`/parameter-types/${id}`, { body, ifMatch: options.ifMatch }),
+    /** Refused (ConflictError) while a category's template uses it. */
     delete: (id: string): Promise<void> => t.call('DELETE', path`/parameter-types/${id}`),
+    /** Values that do not conform to their type, and components lacking a parameter their category requires; each list cut at `limit`, with its total. */
+    report: (query: QueryOf<typeof ParameterReportQuery> = {}): Promise<ParameterReport> => t.call('GET', '/parameter-types/report', { query }),
   }
 }
 
