@@ -27,9 +27,11 @@ export const EMPTY_FILTERS: LibraryFilters = { q: '', status: [], category: '', 
 /** Live components, or the trash (deleted ones, to restore). */
 export type Shelf = 'live' | 'trash'
 
-/** What a row shows beside the component's own record, read in a side call (stock is not in the stored view). */
+/** What a row shows beside the component's own record, read in a side call (stock is not in the stored view; decision 1411). */
 export interface RowExtras {
   stock?: number
+  /** Where its first image is, when it has one. */
+  image?: { url: string } | null
 }
 
 export interface LibraryPage {
@@ -64,36 +66,34 @@ export function filterQuery(f: LibraryFilters, shelf: Shelf) {
 /**
  * The library's rows, page after page, sorted and filtered by the server
  * (`GET /api/components`, parameter ranges included, SI-aware: 10k..47k).
- * With `withStock`, each page's stock totals come in the same fetch.
+ * With `withExtras` (a stock or image column shown), each page's stock
+ * totals and images come in the same fetch, so a row is drawn once, whole.
  */
-export function libraryQuery(filters: LibraryFilters, sort: Sort, wanted: { current: number }, { shelf = 'live', withStock = false }: { shelf?: Shelf; withStock?: boolean } = {}) {
+export function libraryQuery(filters: LibraryFilters, sort: Sort, wanted: { current: number }, { shelf = 'live', withExtras = false }: { shelf?: Shelf; withExtras?: boolean } = {}) {
   const query = filterQuery(filters, shelf)
   return infiniteQueryOptions({
-    queryKey: componentKeys.library({ ...query, sort, withStock }),
+    queryKey: componentKeys.library({ ...query, sort, withExtras }),
     initialPageParam: { limit: PAGE } as PageParam,
     // Read when the next page is fetched: a jump far down the scrollbar asks for the rows up to there at once.
     getNextPageParam: (last: LibraryPage, all: LibraryPage[]): PageParam | undefined => (last.nextCursor ? { cursor: last.nextCursor, limit: nextPageSize(all.reduce((n, p) => n + p.items.length, 0), wanted.current) } : undefined),
     placeholderData: (previous) => previous,
     queryFn: async ({ pageParam }): Promise<LibraryPage> => {
       const page = await api().components.list({ ...query, limit: pageParam.limit, ...(pageParam.cursor ? { cursor: pageParam.cursor } : {}), sort: `${sort.desc ? '-' : ''}${sort.key}` })
-      // The rows show without stock rather than not at all when the side call fails.
-      const stock = withStock ? await stockTotals(page.items.map((c) => c.id)).catch(() => undefined) : undefined
-      const extras: Record<string, RowExtras> = {}
-      for (const c of page.items) extras[c.id] = stock ? { stock: stock[c.id] ?? 0 } : {}
+      const extras = withExtras ? await rowExtras(page.items.map((c) => c.id)) : {}
       return { items: page.items, total: page.total, nextCursor: page.nextCursor, extras }
     },
   })
 }
 
-/** Ids per stock-totals request: the API's limit. */
-const TOTALS_CHUNK = 500
+/** Ids per extras request: the API's limit. */
+const EXTRAS_CHUNK = 500
 
-/** Each component's total stock over every location, for a page of ids (a side call: stock is not in the listing). */
-export async function stockTotals(ids: readonly string[]): Promise<Record<string, number>> {
+/** Each component's total stock and first image, for a page of ids (`GET /api/components/extras`, 500 at a time). */
+export async function rowExtras(ids: readonly string[]): Promise<Record<string, RowExtras>> {
   const chunks: string[][] = []
-  for (let i = 0; i < ids.length; i += TOTALS_CHUNK) chunks.push(ids.slice(i, i + TOTALS_CHUNK))
-  const answers = await Promise.all(chunks.map((chunk) => api().request<Record<string, number>>('/stock/totals', { query: { ids: chunk.join(',') } })))
-  return Object.assign({}, ...answers) as Record<string, number>
+  for (let i = 0; i < ids.length; i += EXTRAS_CHUNK) chunks.push(ids.slice(i, i + EXTRAS_CHUNK))
+  const answers = await Promise.all(chunks.map((chunk) => api().request<Record<string, RowExtras>>('/components/extras', { query: { ids: chunk.join(',') } })))
+  return Object.assign({}, ...answers) as Record<string, RowExtras>
 }
 
 /** The ids of every component matching the filters, loaded or not (decision 1413). */

@@ -18,6 +18,9 @@ import { LibraryTable } from './library/table'
 import { loadCurrentView, saveCurrentView, type LibraryView } from './library/view-state'
 import { ViewsMenu } from './library/views-menu'
 
+/** The trash or the library, as left: back from a part opened in the trash, the trash is shown. */
+let shelfLeft: Shelf = 'live'
+
 /**
  * Every component in a virtualised table: only the rows in view are in the
  * page, fetched a page at a time as they come into view, sorted and
@@ -26,7 +29,8 @@ import { ViewsMenu } from './library/views-menu'
  */
 export function LibraryScreen() {
   const [view, setView] = useState<LibraryView>(loadCurrentView)
-  const [shelf, setShelf] = useState<Shelf>('live')
+  const [shelf, setShelf] = useState<Shelf>(() => shelfLeft)
+  useEffect(() => void (shelfLeft = shelf), [shelf])
   const { filters, sort, columns: columnIds } = view
   const wanted = useRef(0)
   const queryClient = useQueryClient()
@@ -35,7 +39,7 @@ export function LibraryScreen() {
   // Creating and bulk editing are for those who may change the library; the rest read.
   const writer = useCan('library:write')
   const columns = useMemo(() => columnsFor(columnIds), [columnIds])
-  const rows = useInfiniteQuery(libraryQuery(filters, sort, wanted, { shelf, withStock: columnIds.includes('stock') }))
+  const rows = useInfiniteQuery(libraryQuery(filters, sort, wanted, { shelf, withExtras: columnIds.includes('stock') || columnIds.includes('image') }))
   const items = useMemo(() => rows.data?.pages.flatMap((p) => p.items) ?? [], [rows.data])
   const extras = useMemo(() => new Map<string, RowExtras>(rows.data?.pages.flatMap((p) => Object.entries(p.extras)) ?? []), [rows.data])
   const total = rows.data?.pages[0]?.total ?? 0

@@ -20,7 +20,7 @@ export interface Column {
 export const PARAM_PREFIX = 'param:'
 
 export const COLUMNS: Column[] = [
-  { id: 'image', label: 'Image', width: '3.5rem', render: (c) => <Thumbnail component={c} /> },
+  { id: 'image', label: 'Image', width: '3.5rem', render: (c, x) => <Thumbnail name={c.name} image={x.image} /> },
   { id: 'ipn', label: 'IPN', sort: 'ipn', width: '9.5rem', render: (c) => <code>{c.ipn}</code> },
   { id: 'name', label: 'Name', sort: 'name', width: 'minmax(12rem, 2fr)', render: (c) => <a href={href(`/components/${c.id}`)}>{c.name}</a> },
   { id: 'status', label: 'Status', sort: 'status', width: '7.5rem', render: (c) => <span className={`status status-${c.status}`}>{c.status}</span> },

@@ -16,7 +16,8 @@ export const DEFAULT_VIEW: LibraryView = { filters: EMPTY_FILTERS, columns: DEFA
  * The columns and sort as last left in this browser (columns alone before
  * saved views: read as such). Filters are not carried over a reload: a table
  * that opens filtered would look like a library with parts missing; a saved
- * view brings them back on request.
+ * view brings them back on request. Within the page's life they are kept
+ * (`left`): back from a bulk edit or a component, the table is as it was.
  */
 const CURRENT = 'complib.library.view'
 const OLD_COLUMNS = 'complib.columns'
@@ -49,7 +50,10 @@ export function parseView(value: unknown): LibraryView {
   return { filters, columns: isColumnList(v.columns) ? v.columns : DEFAULT_COLUMNS, sort }
 }
 
+let left: LibraryView | undefined
+
 export function loadCurrentView(): LibraryView {
+  if (left) return left
   try {
     const saved = localStorage.getItem(CURRENT)
     if (saved) return { ...parseView(JSON.parse(saved)), filters: EMPTY_FILTERS }
@@ -62,6 +66,7 @@ export function loadCurrentView(): LibraryView {
 }
 
 export function saveCurrentView(view: LibraryView): void {
+  left = view
   try {
     localStorage.setItem(CURRENT, JSON.stringify({ columns: view.columns, sort: view.sort }))
   } catch {
