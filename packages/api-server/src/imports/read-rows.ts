@@ -52,7 +52,7 @@ export async function readRows(text: string, format: 'csv' | 'json', delimiter: 
     const row: ImportRow = Object.create(null)
     for (const [key, value] of entries) {
       const column = key.trim()
-      const cell = _cell(value, format, `rows[${i + 2}].${column}`)
+      const cell = _cell(value, format, i + 2, column)
       row[column] = cell
       if (cell !== '') cells++
     }
@@ -108,7 +108,13 @@ export function columnsOf(rows: ImportRow[]): string[] {
 }
 
 /** The data rows as [column, cell] pairs: the header names the cells; a row's missing cells are absent, extra ones ignored. */
-async function _csvRecords(text: string, delimiter: string): Promise<Array<Array<[string, unknown]>>> {
+/** Records as readRows takes them: how many, and each as [column, cell] pairs. */
+interface Records {
+  length: number
+  entries(): Iterable<[number, Array<[string, unknown]>]>
+}
+
+async function _csvRecords(text: string, delimiter: string): Promise<Records> {
   const records: string[][] = []
   // Arrays, not csv-parse's `columns: true` objects, whose keys would meet Object.prototype.
   // Fed a slice at a time with a turn between: 64 MiB parsed in one go would hold every other request for seconds.
@@ -134,8 +140,14 @@ async function _csvRecords(text: string, delimiter: string): Promise<Array<Array
   if (failure === undefined) parser.end()
   await ended
   if (failure !== undefined) throw _unreadable('csv', failure)
-  const [header = [], ...data] = records
-  return data.map((cells) => cells.slice(0, header.length).map((cell, i) => [header[i]!, cell] as [string, unknown]))
+  const header = records[0] ?? []
+  // Pairs made a row at a time as they are read (readRows), not all at once: 3,000,000 cells would be as many small arrays.
+  return { length: Math.max(0, records.length - 1), *entries() {
+    for (let r = 1; r < records.length; r++) {
+      const cells = records[r]!
+      yield [r - 1, cells.slice(0, header.length).map((cell, i) => [header[i]!, cell] as [string, unknown])] as [number, Array<[string, unknown]>]
+    }
+  } }
 }
 
 function _jsonRecords(text: string): Array<Array<[string, unknown]>> {
@@ -152,7 +164,10 @@ function _jsonRecords(text: string): Array<Array<[string, unknown]>> {
   return (rows as object[]).map((r) => Object.entries(r))
 }
 
-function _cell(v: unknown, format: 'csv' | 'json', path: string): ImportCell {
+/** The cell at row `row`, column `column` (named in an error as `rows[<row>].<column>`; the text made only then). */
+function _cell(v: unknown, format: 'csv' | 'json', row: number, column: string): ImportCell {
+  if (typeof v === 'string' && v.length <= IMPORT_CELL_MAX_BYTES / 3) return format === 'csv' && v.length > 1 && v.charCodeAt(0) === 39 && /^'[=+\-@]/.test(v) ? v.slice(1) : v
+  const path = `rows[${row}].${column}`
   let text: string
   if (v === null || v === undefined) text = ''
   else if (typeof v === 'object') {
