@@ -47,6 +47,7 @@ export default defineProject({
       'test/users.test.ts',
       'test/teams-servers.test.ts',
       'test/users-command.test.ts',
+      'test/views.test.ts',
     ],
   },
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { useTestApi } from './harness'
+import { useTestApi, type CallResult } from './harness'
 
 // What the library table reads (decisions 0443, 0444, 0445): sorts, filters, the trash, every matching id, stock and images.
 
@@ -23,7 +23,7 @@ async function follow(path: string): Promise<string[]> {
   const out: string[] = []
   let next: string | null = path
   while (next) {
-    const res = await api.call('GET', next)
+    const res: CallResult = await api.call('GET', next)
     expect(res.status, res.text).toBe(200)
     out.push(...res.body.map((c: { name: string }) => c.name))
     next = /<([^>]+)>;\s*rel="next"/.exec(res.headers.get('link') ?? '')?.[1] ?? null

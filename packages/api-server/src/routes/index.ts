@@ -20,6 +20,7 @@ import { userRoutes } from './users'
 import { tokenRoutes } from './tokens'
 import { auditRoutes } from './audit'
 import { settingsRoutes } from './settings'
+import { viewRoutes } from './views'
 
 /** Every route of the API, in the order of the groups (docs routes are added by createApp). */
 export const ROUTES: readonly AnyRoute[] = [
@@ -44,4 +45,5 @@ export const ROUTES: readonly AnyRoute[] = [
   ...tokenRoutes,
   ...auditRoutes,
   ...settingsRoutes,
+  ...viewRoutes,
 ]

@@ -32,6 +32,7 @@ export const GROUPS = {
   tokens: 'API tokens: for scripts, CI and KiCad',
   audit: 'The audit trail: who did what, when, how and why (admins)',
   settings: 'Server settings (admins)',
+  views: 'Saved views of the library table: each account\'s own',
 } as const
 export type Group = keyof typeof GROUPS
 
