@@ -6,7 +6,7 @@ export { APP_VERSION } from './version'
 export { DEFAULTS, startServer, type RunningServer, type ServerOptions } from './server'
 
 // limits of an import upload (what POST /api/imports takes)
-export { IMPORT_BODY_LIMIT, IMPORT_MAX_CELLS, IMPORT_MAX_COLUMNS, IMPORT_MAX_ROWS } from './imports/read-rows'
+export { IMPORT_BODY_LIMIT, IMPORT_CHUNK_ROWS, IMPORT_MAX_CELLS, IMPORT_MAX_COLUMNS, IMPORT_MAX_ROWS } from './imports/read-rows'
 
 // helpers
 export { isLoopbackHost } from './auth/loopback'
