@@ -1,9 +1,9 @@
 import {
-  ComplibError, ExportQuery, ImportCreateQuery, ImportPatch, ImportRowOutcome, ImportRowsQuery, ImportSession, applyImport, decodeRowCursor, detectPreset, encodeRowCursor, idSchema,
+  ComplibError, ComponentExportQuery, ComponentExportRequest, ImportCreateQuery, ImportPatch, ImportRowOutcome, ImportRowsQuery, ImportSession, applyImport, decodeRowCursor, detectPreset, encodeRowCursor, idSchema,
   isComplibError, pageRowOutcomes, planImport, proposeMapping, toPlanView, type ImportRecord, type ImportTarget, type StorageSession,
 } from '@complib/core'
 import * as z from 'zod'
-import { exportComponents, toCsv, type ExportedComponent } from '../imports/export'
+import { exportFile } from '../imports/export'
 import { importJobs } from '../imports/jobs'
 import { IMPORT_BODY_LIMIT, IMPORT_CHUNK_ROWS, columnsOf, decodeUpload, readRows } from '../imports/read-rows'
 import { dataOf, emptyPlan, isChangeable, notChangeable, planOf, rowCountOf, rowsOf, saveOutcomes, sessionView, splitPlan, type ImportData, type StoredOutcome } from '../imports/session'
@@ -247,20 +247,29 @@ export const importExportRoutes = [
     group: 'import-export',
     operationId: 'exportComponents',
     permission: 'library:read',
-    summary: 'Every component as a CSV or JSON file',
+    summary: 'The components matching the list\'s filters (every one without) as a CSV or JSON file',
     description:
-      'Everything a component carries, in a form `POST /api/imports` reads back unchanged: several MPNs, parameters with units, tags, category, status, symbols and footprints as `Library:Name`, stock per location path, attachments (links; an uploaded file\'s bytes are in the backup). JSON: the components with `stock` added and `library`, `url` on their links. CSV: one column per field, `manufacturer N`/`partNumber N` per MPN, one column per parameter type (and `<type> unit`).',
-    query: ExportQuery,
+      'Everything a component carries, in a form `POST /api/imports` reads back unchanged: several MPNs, parameters with units, tags, category, status, symbols and footprints as `Library:Name`, stock per location path, attachments (links; an uploaded file\'s bytes are in the backup). JSON: the components with `stock` added and `library`, `url` on their links. CSV: one column per field, `manufacturer N`/`partNumber N` per MPN, one column per parameter type (and `<type> unit`). ' +
+      'The filters are those of `GET /api/components` (`q`, `status`, `tag`, `category`, `manufacturer`, `locationId`, `parameter`, `deleted`, …): the file holds exactly the rows the list gives, by id (decision 0620).',
+    query: ComponentExportQuery,
     responses: { 200: { description: 'The file', contentType: 'application/octet-stream' } },
-    handler: async ({ query, services }) => {
-      const all: ExportedComponent[] = []
-      for await (const c of exportComponents(services.storage, query.includeDeleted)) all.push(c)
-      const stamp = new Date().toISOString().slice(0, 10)
-      if (query.format === 'json') {
-        return new Response(JSON.stringify(all), { headers: { 'content-type': 'application/json', 'content-disposition': `attachment; filename="components-${stamp}.json"` } })
-      }
-      return new Response(toCsv(all), { headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="components-${stamp}.csv"` } })
-    },
+    handler: async ({ query, services }) => await exportFile(services.storage, { filters: query }, query.format),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/exports/components',
+    group: 'import-export',
+    operationId: 'exportComponentsById',
+    permission: 'library:read',
+    // Reads only, as the GET does.
+    audit: false,
+    summary: 'The components named as a CSV or JSON file',
+    description: 'The same file as `GET /api/exports/components`, of exactly the components in `ids` (deleted ones too), in their order; unknown ids are left out (decision 0620).',
+    body: ComponentExportRequest,
+    // 100,000 ids of 30 characters, quoted, with commas.
+    bodyLimit: 4 * 1024 * 1024,
+    responses: { 200: { description: 'The file', contentType: 'application/octet-stream' } },
+    handler: async ({ body, services }) => await exportFile(services.storage, { ids: body.ids }, body.format),
   }),
   defineRoute({
     method: 'GET',

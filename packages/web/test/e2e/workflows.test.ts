@@ -121,7 +121,8 @@ describe.skipIf(!browserAvailable())('bulk edit, import, locations and KiCad in 
   it('produces the .kicad_httplib file for this server', async () => {
     const { page } = e
     await page.goto(`${e.base}/#/kicad`)
-    await expect.poll(() => page.getByText('Inductors').isVisible()).toBe(true)
+    // The category as KiCad lists it (the parts without a symbol name their category too).
+    await expect.poll(() => page.locator('li', { hasText: /^Inductors ·/ }).isVisible()).toBe(true)
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: /^Download complib\.kicad_httplib/ }).click()])
     const file = JSON.parse(readFileSync((await download.path())!, 'utf8'))
     expect(file).toEqual({ meta: { version: 1 }, name: 'complib', description: expect.any(String), source: { type: 'REST_API', api_version: 'v1', root_url: `${e.base}/api/kicad`, token: '' } })
