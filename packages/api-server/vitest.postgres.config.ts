@@ -25,6 +25,7 @@ export default defineProject({
       'test/docs.test.ts',
       'test/identifiers.test.ts',
       'test/import-export.test.ts',
+      'test/export-filtered.test.ts',
       'test/import-export-peers.test.ts',
       'test/import-export-roundtrip.test.ts',
       'test/import-export-rows.test.ts',

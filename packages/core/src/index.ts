@@ -41,6 +41,7 @@ export {
   ComponentParameter, ComponentMpn, Ipn, TagName, Component, COMPONENT_LIMITS, ComponentCreate, ComponentPatch, ComponentSort, ComponentListQuery,
   COMPONENT_SORT_FIELDS, PARAMETER_SORT, ComponentParameterFilter, DeletedFilter, ComponentFilters,
   ComponentIdsQuery, ComponentIds, ID_LIST_MAX, ComponentExtrasQuery, ComponentImage, ComponentExtra, ComponentExtras,
+  ComponentExportQuery, EXPORT_IDS_MAX, ComponentExportRequest,
   ComponentHistoryEntry, ComponentChange, ComponentGetQuery, NextIpnQuery, NextIpn, ComponentChangesQuery, ComponentChanges, ComponentDuplicate, ComponentRevert,
 } from './schemas/component'
 export type { ComponentCreateParsed, ComponentPatchParsed } from './schemas/component'

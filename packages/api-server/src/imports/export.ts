@@ -1,4 +1,4 @@
-import { formatStockItem, joinList, toLocationPaths, type Component, type Storage } from '@complib/core'
+import { formatStockItem, joinList, toLocationPaths, type Component, type ComponentFilters, type Storage } from '@complib/core'
 import { stringify } from 'csv-stringify/sync'
 
 /**
@@ -13,8 +13,15 @@ export type ExportedComponent = Omit<Component, 'symbols' | 'footprints' | 'atta
   stock: Array<{ location: string; path: string[]; quantity: number }>
 }
 
-/** Every component, page by page, with its links, stock and attachments read beside it. */
-export async function* exportComponents(storage: Storage, includeDeleted: boolean): AsyncGenerator<ExportedComponent> {
+/**
+ * What an export holds (decision 0620): the components matching the list's
+ * filters, by id, or exactly the components named, in their order (deleted
+ * ones too; unknown ones left out).
+ */
+export type ExportSource = { filters: ComponentFilters } | { ids: readonly string[] }
+
+/** The components of `source`, page by page, with their links, stock and attachments read beside them. */
+export async function* exportComponents(storage: Storage, source: ExportSource): AsyncGenerator<ExportedComponent> {
   const paths = toLocationPaths(await storage.locations.tree())
   const items = new Map<string, { name: string; library: string | null }>()
   const item = async (kind: 'symbols' | 'footprints', id: string) => {
@@ -26,21 +33,30 @@ export async function* exportComponents(storage: Storage, includeDeleted: boolea
     }
     return { id, ...found }
   }
+  for await (const c of _components(storage, source)) {
+    // A deleted component is not found by the per-component reads of live ones.
+    const attachments = !c.attachments.length ? [] : c.deletedAt ? (await storage.attachments.list({ componentId: c.id, limit: 1000 })).items : await storage.attachments.listForComponent(c.id)
+    const stock = c.deletedAt ? [] : await storage.locations.stockForComponent(c.id)
+    yield {
+      ...c,
+      symbols: await Promise.all(c.symbols.map((s) => item('symbols', s.id))),
+      footprints: await Promise.all(c.footprints.map((f) => item('footprints', f.id))),
+      attachments: attachments.map((a) => ({ id: a.id, name: a.name, kind: a.kind, url: a.url, sha256: a.sha256, size: a.size, contentType: a.contentType })),
+      stock: stock.map((s) => ({ location: s.path, path: paths.get(s.locationId) ?? [s.locationName], quantity: s.quantity })),
+    }
+  }
+}
+
+async function* _components(storage: Storage, source: ExportSource): AsyncGenerator<Component> {
+  if ('ids' in source) {
+    const ids = [...new Set(source.ids)]
+    for (let i = 0; i < ids.length; i += 1000) yield* await storage.components.getMany(ids.slice(i, i + 1000), { includeDeleted: true })
+    return
+  }
   let cursor: string | undefined
   do {
-    const page = await storage.components.list({ limit: 1000, cursor, sort: 'id', includeDeleted })
-    for (const c of page.items) {
-      // A deleted component (includeDeleted) is not found by the per-component reads of live ones.
-      const attachments = !c.attachments.length ? [] : c.deletedAt ? (await storage.attachments.list({ componentId: c.id, limit: 1000 })).items : await storage.attachments.listForComponent(c.id)
-      const stock = c.deletedAt ? [] : await storage.locations.stockForComponent(c.id)
-      yield {
-        ...c,
-        symbols: await Promise.all(c.symbols.map((s) => item('symbols', s.id))),
-        footprints: await Promise.all(c.footprints.map((f) => item('footprints', f.id))),
-        attachments: attachments.map((a) => ({ id: a.id, name: a.name, kind: a.kind, url: a.url, sha256: a.sha256, size: a.size, contentType: a.contentType })),
-        stock: stock.map((s) => ({ location: s.path, path: paths.get(s.locationId) ?? [s.locationName], quantity: s.quantity })),
-      }
-    }
+    const page = await storage.components.list({ ...source.filters, limit: 1000, cursor, sort: 'id' })
+    yield* page.items
     cursor = page.nextCursor ?? undefined
   } while (cursor)
 }
@@ -89,3 +105,14 @@ export function toCsv(components: ExportedComponent[]): string {
 
 /** The KiCad columns: the explicit Value (empty for the default rule) and the exclusion flags as `true`/`false`. */
 const KICAD_HEADER = ['kicadValue', 'excludeFromBom', 'excludeFromBoard', 'excludeFromSim']
+
+/** The export of `source` as a file to download: JSON or CSV, named by the day. */
+export async function exportFile(storage: Storage, source: ExportSource, format: 'csv' | 'json'): Promise<Response> {
+  const all: ExportedComponent[] = []
+  for await (const c of exportComponents(storage, source)) all.push(c)
+  const stamp = new Date().toISOString().slice(0, 10)
+  if (format === 'json') {
+    return new Response(JSON.stringify(all), { headers: { 'content-type': 'application/json', 'content-disposition': `attachment; filename="components-${stamp}.json"` } })
+  }
+  return new Response(toCsv(all), { headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="components-${stamp}.csv"` } })
+}

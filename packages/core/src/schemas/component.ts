@@ -237,6 +237,22 @@ export type ComponentExtra = z.infer<typeof ComponentExtra>
 export const ComponentExtras = z.record(z.string(), ComponentExtra).meta({ id: 'ComponentExtras', description: 'By component id; unknown ids are left out' })
 export type ComponentExtras = z.infer<typeof ComponentExtras>
 
+/** Query of `GET /api/exports/components`: the list's filters (decision 0620), so a file holds exactly the rows the table lists. */
+export const ComponentExportQuery = ComponentFilters.extend({ format: z.enum(['csv', 'json']).default('json') })
+export type ComponentExportQuery = z.output<typeof ComponentExportQuery>
+
+/** Most ids `POST /api/exports/components` takes: every component of a library the list serves. */
+export const EXPORT_IDS_MAX = 100_000
+
+/** Body of `POST /api/exports/components`: exactly these components (deleted ones too), in this order. */
+export const ComponentExportRequest = z
+  .strictObject({
+    format: z.enum(['csv', 'json']).default('json'),
+    ids: z.array(idSchema('component')).min(1).max(EXPORT_IDS_MAX).meta({ description: `Component ids, at most ${EXPORT_IDS_MAX}; unknown ones are left out` }),
+  })
+  .meta({ id: 'ComponentExportRequest' })
+export type ComponentExportRequest = z.input<typeof ComponentExportRequest>
+
 /** One entry of a component's history: the full record after each change. */
 export const ComponentHistoryEntry = z
   .object({
