@@ -11,14 +11,14 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { delimiter, dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { currentStamp, needsInstall, writeStamp } from './install-stamp.mjs'
+import { pinnedPnpm, pnpmCommand } from './pnpm-command.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-const pinned = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).packageManager // "pnpm@x.y.z"
 const [task, ...rest] = process.argv.slice(2)
 
 // Installs only when the lockfile, a package.json, the Node version or pnpm changed since the
 // last install (decision 0020): a second `npm start` starts without pnpm at all.
-const stamp = currentStamp(root, pinned.split('@')[1])
+const stamp = currentStamp(root, pinnedPnpm(root))
 if (needsInstall(root, stamp)) {
   const pnpm = _pnpmCommand()
   _run(pnpm[0], [...pnpm.slice(1), 'install', '--frozen-lockfile', '--prefer-offline'])
@@ -99,6 +99,11 @@ switch (task) {
     _runExample(join(root, 'examples', name), start, args)
     break
   }
+  case 'pack': {
+    // scripts/pack.mjs: `pnpm pack` for each publishable package, into ./packed (decision 0024).
+    const res = spawnSync(process.execPath, [join(root, 'scripts/pack.mjs'), ...rest], { cwd: root, stdio: 'inherit' })
+    process.exit(res.status ?? 1)
+  }
   case 'bench': {
     // Through pnpm exec: the bench builds the server with turbo, which calls pnpm
     // (found on the PATH pnpm exec sets up, also when pnpm came through npx).
@@ -107,15 +112,12 @@ switch (task) {
     break
   }
   default:
-    console.error(`usage: node scripts/bootstrap.mjs start|test|test:quick|test:full|bench|build|typecheck|vitest|changeset|example [args…]`)
+    console.error(`usage: node scripts/bootstrap.mjs start|test|test:quick|test:full|bench|build|typecheck|vitest|changeset|example|pack [args…]`)
     process.exit(2)
 }
 
 function _pnpmCommand() {
-  const want = pinned.split('@')[1]
-  const probe = spawnSync('pnpm', ['--version'], { encoding: 'utf8', shell: process.platform === 'win32' })
-  if (probe.status === 0 && probe.stdout.trim() === want) return ['pnpm']
-  return ['npx', '-y', pinned]
+  return pnpmCommand(root)
 }
 
 function _run(cmd, args) {

@@ -5,11 +5,12 @@ import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { exec, pnpmCommand, repoRoot } from '@complib/test-support/tools'
+import { exec, repoRoot } from '@complib/test-support/tools'
 
-// What a user gets from npm: @complib/api-server (with core and connector-webhook)
-// packed, installed with npm into a project outside the workspace (better-sqlite3
-// compiles there from source), and `complib serve` started from its bin: it answers,
+// What a user gets from a clone (`npm run pack`; no package is on a registry):
+// @complib/api-server (with core and connector-webhook) packed, installed with npm
+// into a project outside the workspace (better-sqlite3 12, optional, is downloaded
+// prebuilt or compiled there), and `complib serve` started from its bin: it answers,
 // the web interface included, and SIGTERM stops it with the port and the data
 // folder released.
 
@@ -22,11 +23,8 @@ describe('the packed @complib/api-server', () => {
   it('installs with npm outside the workspace; `complib serve` answers (API and page), and SIGTERM or SIGINT stops it cleanly', { timeout: 600_000 }, async () => {
     const work = await mkdtemp(join(tmpdir(), 'complib-server-pack-'))
     dirs.push(work)
-    const [pnpm, pnpmArgs] = pnpmCommand()
-    // prepack builds each package's dist first.
-    for (const name of ['core', 'connector-webhook', 'api-server']) {
-      await exec(pnpm, [...pnpmArgs, 'pack', '--pack-destination', work], { cwd: join(repoRoot, 'packages', name), maxBuffer: 64 * 1024 * 1024 })
-    }
+    // `npm run pack`'s script, as the README has it: prepack builds each package's dist first.
+    await exec(process.execPath, [join(repoRoot, 'scripts/pack.mjs'), '--out', work, 'core', 'connector-webhook', 'api-server'], { maxBuffer: 64 * 1024 * 1024 })
     const tarballs = (await readdir(work)).filter((f) => f.endsWith('.tgz')).map((f) => join(work, f))
     expect(tarballs).toHaveLength(3)
 

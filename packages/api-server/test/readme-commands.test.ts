@@ -29,6 +29,7 @@ const NOT_RUN: [RegExp, string][] = [
   [/^npm (test|run (test:full|test:quick|vitest))\b|^npx vitest\b|^python3 -m unittest\b/, 'the test suite itself (CI runs `npm test`)'],
   [/^npm run (bench|build|typecheck)\b/, 'CI runs them: `npm test` type-checks, `.ci/run` runs `npm run bench -- --quick`, which builds'],
   [/^npm run changeset\b/, 'interactive'],
+  [/^npm run pack\b/, 'builds and packs every package: the pack tests of api-server and client-sdk run scripts/pack.mjs'],
   [/^npm start -- users add (?!.*--password-stdin)/, 'interactive: asks for the password (cli.test.ts runs `users add` with --password-stdin)'],
   [/^npm i(nstall)? -g\b/, 'installs globally'],
   [/^npx openapi-typescript\b/, 'packages/client-sdk/test/openapi-typescript.test.ts runs it'],

@@ -4,11 +4,11 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startServer } from '@complib/api-server'
 import { afterAll, describe, expect, it } from 'vitest'
-import { exec, pnpmCommand, repoRoot, tsc } from '@complib/test-support/tools'
+import { exec, repoRoot, tsc } from '@complib/test-support/tools'
 
 const packageRoot = fileURLToPath(new URL('..', import.meta.url))
 
-// What a user gets from npm: the packed tarball installed into a project
+// What a user gets from a clone (`npm run pack`; it is on no registry): the packed tarball installed into a project
 // outside the monorepo (no workspace packages to fall back on), a script
 // type-checked against the published declarations, then run against a server.
 const dirs: string[] = []
@@ -54,9 +54,8 @@ describe('the packed @complib/client-sdk', () => {
   it('installs with npm outside the workspace, type-checks a script and runs it against a live server', async () => {
     const work = await mkdtemp(join(tmpdir(), 'complib-pack-'))
     dirs.push(work)
-    const [pnpm, pnpmArgs] = pnpmCommand()
-    // prepack builds dist (ESM and bundled declarations) first.
-    await exec(pnpm, [...pnpmArgs, 'pack', '--pack-destination', work], { cwd: packageRoot })
+    // `npm run pack`'s script, as the README has it; prepack builds dist (ESM and bundled declarations) first.
+    await exec(process.execPath, [join(repoRoot, 'scripts/pack.mjs'), '--out', work, 'client-sdk'], { cwd: packageRoot })
     const tarball = (await readdir(work)).find((f) => f.endsWith('.tgz'))!
     expect(tarball).toMatch(/^complib-client-sdk-.*\.tgz$/)
 
@@ -105,6 +104,12 @@ describe('the packed @complib/client-sdk', () => {
         done: [1, 2],
         suggestions: 2,
       })
+      // The README's script for a folder outside the clone ("Scripting"), as written there, plain JavaScript.
+      const readme = await readFile(join(repoRoot, 'README.md'), 'utf8')
+      const listing = /save this as `list\.mjs`[\s\S]*?```js\n([\s\S]*?)```/.exec(readme)![1]!
+      await writeFile(join(project, 'list.mjs'), listing.replace('http://127.0.0.1:4000', server.url))
+      const listed = await exec(process.execPath, ['list.mjs'], { cwd: project })
+      expect(listed.stdout.trim().split('\n').map((line) => line.split(' ').slice(1).join(' '))).toEqual(['RC0603 10k', 'RC0603 4k7', 'LM358'])
     } finally {
       await server.close()
     }
