@@ -37,6 +37,7 @@ export default defineProject({
       'test/manufacturers.test.ts',
       'test/mpns.test.ts',
       'test/parameters.test.ts',
+      'test/parameter-templates.test.ts',
       'test/route-inputs.test.ts',
       'test/search.test.ts',
       'test/system.test.ts',
