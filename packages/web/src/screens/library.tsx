@@ -94,7 +94,7 @@ export function LibraryScreen() {
         <ExportMenu filters={filters} shelf={shelf} rows={counted} />
       </div>
 
-      {writer && shelf === 'live' && <SelectionBar matching={rows.isPending ? undefined : total} selectAll={{ run: () => selectAll.mutate(filterKey), pending: selectAll.isPending, error: selectAll.error }} allSelected={allSelected} />}
+      {writer && shelf === 'live' && <SelectionBar matching={rows.isPending ? undefined : total} filtered={filtered} selectAll={{ run: () => selectAll.mutate(filterKey), pending: selectAll.isPending, error: selectAll.error }} allSelected={allSelected} />}
 
       <ErrorBox error={rows.error} title="The library could not be loaded" />
       <ErrorBox error={restore.error} title="Not restored" />

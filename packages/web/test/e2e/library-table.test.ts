@@ -38,6 +38,9 @@ describe.skipIf(!browserAvailable())('library table in Chromium', () => {
       await locations.setStock(ids[i]!, b.id, 5)
     }
     await api.attachments.upload(png(220, 40, 40), { name: 'ne555.png', contentType: 'image/png', componentId: timer.id, kind: 'image' })
+    // Resistor colours for a few more, so the table's thumbnails show as they would.
+    const colours: Array<[number, number, number]> = [[150, 90, 40], [40, 110, 200], [60, 150, 80], [200, 150, 40]]
+    for (let i = 0; i < 40; i += 3) await api.attachments.upload(png(...colours[i % 4]!), { name: `r${i}.png`, contentType: 'image/png', componentId: ids[i]!, kind: 'image' })
     deleted = (await components.create({ name: 'LM741 old op-amp', category: 'Amplifiers' })).id
     await components.delete(deleted)
   })
@@ -65,7 +68,6 @@ describe.skipIf(!browserAvailable())('library table in Chromium', () => {
     expect(table!.y).toBeGreaterThanOrEqual(panel!.y + panel!.height)
     // Parameter names offered from the parameter types.
     await expect.poll(() => page.locator('datalist option').evaluateAll((os) => os.map((o) => o.getAttribute('value')))).toEqual(expect.arrayContaining(['Resistance', 'Capacitance']))
-    await screenshot(page, 'library-filters')
 
     // Escape closes, dropping the edit, and gives focus back to the button.
     await page.getByLabel('Parameter', { exact: true }).fill('Resistance')
@@ -81,6 +83,7 @@ describe.skipIf(!browserAvailable())('library table in Chromium', () => {
     await page.getByLabel('Parameter', { exact: true }).fill('Resistance')
     await page.getByLabel('From', { exact: true }).fill('10k')
     await page.getByLabel('to', { exact: true }).fill('47k')
+    await screenshot(page, 'library-table-filters')
     await page.getByRole('button', { name: 'Apply filters' }).click()
     expect(await page.getByRole('form', { name: 'Filters' }).count()).toBe(0)
     const expected = Array.from({ length: 40 }, (_, i) => i).filter((i) => [3, 4, 5].includes(i % 7)).length
@@ -108,24 +111,18 @@ describe.skipIf(!browserAvailable())('library table in Chromium', () => {
     await expect.poll(() => count(page)).toBe('41 components')
   })
 
-  it('shows the Updated column whole', async () => {
+  it('shows the Updated column and every header whole', async () => {
     const { page } = e
-    const cut = await page.locator('[role=row][aria-rowindex] [role=cell]:last-child, [role=row] [role=columnheader]:last-child').evaluateAll((cells) =>
+    await page.getByText('Columns', { exact: true }).click()
+    for (const name of ['Image', 'Created', 'Tags', 'Description']) await page.getByRole('checkbox', { name, exact: true }).check()
+    await page.getByText('Columns', { exact: true }).click()
+    const cut = await page.locator('[role=row][aria-rowindex] [role=cell]:last-child, [role=columnheader]').evaluateAll((cells) =>
       cells.filter((c) => c.scrollWidth > c.clientWidth).map((c) => c.textContent),
     )
     expect(cut).toEqual([])
-  })
-
-  it('follows the OS dark scheme, with readable text', async () => {
-    const { page } = e
-    await page.emulateMedia({ colorScheme: 'dark' })
-    await expect.poll(() => page.evaluate('getComputedStyle(document.body).backgroundColor')).not.toBe('rgb(247, 247, 245)')
-    // Every text the table and toolbar show against what is behind it: at least WCAG AA (4.5:1).
-    const low = (await page.evaluate(LOW_CONTRAST)) as string[]
-    expect(low).toEqual([])
-    await expectAccessible(page, 'library (dark)')
-    await screenshot(page, 'library-dark')
-    await page.emulateMedia({ colorScheme: 'light' })
+    await page.getByText('Columns', { exact: true }).click()
+    for (const name of ['Image', 'Created', 'Tags', 'Description']) await page.getByRole('checkbox', { name, exact: true }).uncheck()
+    await page.getByText('Columns', { exact: true }).click()
   })
 
   it('sorts by every column the server sorts, both ways', async () => {
@@ -245,11 +242,27 @@ describe.skipIf(!browserAvailable())('library table in Chromium', () => {
     await page.goto(e.base + '/')
     await page.getByText('Columns', { exact: true }).click()
     await page.getByRole('checkbox', { name: 'Image' }).check()
+    await page.getByRole('checkbox', { name: 'Created' }).uncheck()
+    await page.getByRole('checkbox', { name: 'Parameters' }).uncheck()
     await page.getByText('Columns', { exact: true }).click()
+    await page.getByRole('button', { name: /^Name/ }).click()
+    await expect.poll(() => page.getByRole('columnheader', { name: /^Name/ }).getAttribute('aria-sort')).toBe('ascending')
     const img = page.getByRole('img', { name: 'Image of NE555 timer' })
     await expect.poll(() => img.evaluate((i) => (i as unknown as { naturalWidth: number }).naturalWidth)).toBe(16)
     await expectAccessible(page, 'library')
-    await screenshot(page, 'library')
+    await screenshot(page, 'library-table')
+  })
+
+  it('follows the OS dark scheme, with readable text', async () => {
+    const { page } = e
+    await page.emulateMedia({ colorScheme: 'dark' })
+    await expect.poll(() => page.evaluate('getComputedStyle(document.body).backgroundColor')).not.toBe('rgb(247, 247, 245)')
+    // Every text the table and toolbar show against what is behind it: at least WCAG AA (4.5:1).
+    const low = (await page.evaluate(LOW_CONTRAST)) as string[]
+    expect(low).toEqual([])
+    await expectAccessible(page, 'library (dark)')
+    await screenshot(page, 'library-table-dark')
+    await page.emulateMedia({ colorScheme: 'light' })
   })
 })
 
@@ -307,3 +320,47 @@ const LOW_CONTRAST = `(() => {
   }
   return out
 })()`
+
+describe.skipIf(!browserAvailable())('saved views with an account, in Chromium', () => {
+  const KEY = 'views-bootstrap-key-9a2e'
+  const USER = { username: 'lena', displayName: 'Lena Librarian', password: 'label-maker-77', role: 'editor' }
+  let e: E2E
+  beforeAll(async () => {
+    e = await startE2E({ apiKey: KEY })
+    const api = createClient({ baseUrl: e.base, apiKey: KEY })
+    await api.request('/users', { method: 'POST', body: USER })
+    for (const name of ['BC547 NPN', 'BC557 PNP', '2N7002 N-MOSFET']) await api.components.create({ name, category: 'Transistors' })
+  })
+  afterAll(async () => {
+    await e?.close()
+  })
+
+  async function signIn(page: Page) {
+    await page.goto(e.base + '/')
+    await page.getByLabel('User name').fill(USER.username)
+    await page.getByLabel('Password').fill(USER.password)
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+    await expect.poll(() => page.locator('.screen-head .muted').textContent(), { timeout: 8000 }).toBe('3 components')
+  }
+
+  it('keeps a signed-in user\'s views with the account: another browser signed in as them opens it', async () => {
+    await signIn(e.page)
+    await e.page.getByRole('combobox', { name: 'Search' }).fill('BC5')
+    await expect.poll(() => e.page.locator('.screen-head .muted').textContent()).toBe('2 components')
+    await e.page.getByText('Views', { exact: true }).click()
+    await expect.poll(() => e.page.getByText('Saved with your account.').isVisible()).toBe(true)
+    await e.page.getByLabel('Save this view as').fill('Small BJTs')
+    await e.page.getByRole('button', { name: 'Save view' }).click()
+    await expect.poll(() => e.page.getByRole('button', { name: 'Small BJTs', exact: true }).isVisible()).toBe(true)
+    expect(await e.page.evaluate(() => JSON.stringify(localStorage))).not.toContain('Small BJTs')
+
+    const other = await e.browser.newContext({ viewport: { width: 1360, height: 860 } })
+    const page = await other.newPage()
+    await signIn(page)
+    await page.getByText('Views', { exact: false }).first().click()
+    await page.getByRole('button', { name: 'Small BJTs', exact: true }).click()
+    await expect.poll(() => page.locator('.screen-head .muted').textContent()).toBe('2 components')
+    expect(await page.getByRole('combobox', { name: 'Search' }).inputValue()).toBe('BC5')
+    await other.close()
+  })
+})

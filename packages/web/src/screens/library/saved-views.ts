@@ -39,13 +39,14 @@ export const savedViewQueries = {
 
 /** Saves `view` as `name`, replacing a view of that name. */
 export async function saveView(home: ViewsHome, name: string, view: LibraryView, existing: SavedView[]): Promise<void> {
-  const same = existing.find((v) => v.name === name)
+  // Names are unique per owner regardless of case (as the API has them): "resistors" replaces "Resistors".
+  const same = existing.find((v) => v.name.toLowerCase() === name.toLowerCase())
   if (home === 'account') {
-    if (same) await api().request(`/views/${encodeURIComponent(same.id)}`, { method: 'PATCH', body: { state: view } })
+    if (same) await api().request(`/views/${encodeURIComponent(same.id)}`, { method: 'PATCH', body: { name, state: view } })
     else await api().request('/views', { method: 'POST', body: { name, state: view } })
     return
   }
-  const rest = _localViews().filter((v) => v.name !== name)
+  const rest = _localViews().filter((v) => v.name.toLowerCase() !== name.toLowerCase())
   _writeLocal([...rest, { id: name, name, view }].sort((a, b) => a.name.localeCompare(b.name)))
 }
 
