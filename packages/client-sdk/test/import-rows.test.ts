@@ -44,3 +44,26 @@ describe('client.imports.rows', () => {
     expect((error as ValidationError).errors.map((e) => e.path)).toEqual(['query.outcome'])
   })
 })
+
+describe('client.imports.waitFor', () => {
+  it('waits for a file of more than 1,000 rows to be planned, then committed, reporting progress', async () => {
+    const big = `ipn,Name\n${Array.from({ length: 1200 }, (_, i) => `W-${i},Part ${i}`).join('\n')}\n`
+    const started = await client.imports.create(big, { format: 'csv' })
+    expect(started.status).toBe('planning')
+    const phases: string[] = []
+    const planned = await client.imports.waitFor(started.id, { intervalMs: 20, onProgress: (p) => phases.push(p.phase) })
+    expect(planned).toMatchObject({ status: 'pending', progress: null, summary: { create: 1200 } })
+    expect(phases.length).toBeGreaterThan(0)
+    expect((await client.imports.commit(planned.id)).status).toBe('committing')
+    const done = await client.imports.waitFor(planned.id, { intervalMs: 20 })
+    expect(done).toMatchObject({ status: 'committed', result: { created: 1200 } })
+  }, 30_000)
+
+  it('answers a session without a job at once, and gives up after its timeout', async () => {
+    const small = await client.imports.create(FILE, { format: 'csv' })
+    expect((await client.imports.waitFor(small.id)).status).toBe('pending')
+    const big = await client.imports.create(`ipn,Name\n${Array.from({ length: 1500 }, (_, i) => `T-${i},Part ${i}`).join('\n')}\n`, { format: 'csv' })
+    await expect(client.imports.waitFor(big.id, { intervalMs: 1, timeoutMs: 1 })).rejects.toThrow(/still planning/)
+    await client.imports.waitFor(big.id, { intervalMs: 20 })
+  }, 30_000)
+})
