@@ -159,8 +159,9 @@ export const parameterRoutes = [
     group: 'parameters',
     operationId: 'deleteParameter',
     permission: 'library:write',
-    summary: 'Remove a parameter from its component',
+    summary: 'Remove a parameter from its component (refused while its category requires it)',
     params: Params,
+    errors: ['CONFLICT'],
     responses: { 204: { description: 'Deleted' } },
     handler: async ({ params, services }) => {
       await services.storage.parameters.delete(params.id)

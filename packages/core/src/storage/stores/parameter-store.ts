@@ -8,9 +8,9 @@ import type { SqlExecutor } from '../_internal/sql-executor'
 import type { ParameterStore, ParameterTypeStore } from '../types'
 import { checkVersion, conflict, likeEscape, notFound, now, pageByName } from './_shared'
 import { insertParameter, setParameters } from './component-children'
-import { assertTypeUnused } from './category-templates'
 import { requireComponentRow, touchComponent } from './component-core'
-import { conformParameters, parameterProblems, requiredProblem } from './parameter-conform'
+import { assertRequiredParameters, conformParameters, parameterProblems, requiredProblem } from './parameter-conform'
+import { assertTypeUnused, templatesForPath } from './category-templates'
 import { parameterReport } from './parameter-report'
 import type { StoreAccess, StoreRepo } from './repo'
 
@@ -33,9 +33,10 @@ export const parameters = {
   },
 
   async replace(ex, componentId, inputs) {
-    await requireComponentRow(ex, componentId)
-    // A value the component holds already passes as it is (decision 0441).
+    const row = await requireComponentRow(ex, componentId)
+    // A value the component holds already passes as it is (decision 0441); its category's required parameters stay (decision 0440).
     inputs = await conformParameters(ex, inputs, (i) => `body[${i}].value`, await _forComponent(ex, componentId))
+    await assertRequiredParameters(ex, row.category, inputs, 'body')
     const at = now()
     await setParameters(ex, componentId, inputs, at)
     await touchComponent(ex, componentId, 'update', ['parameters'], at)
@@ -56,6 +57,11 @@ export const parameters = {
     // The value as it is (same type, same value) passes, as a replace keeps it (decision 0441).
     const [conformed] = await conformParameters(ex, [next], () => (patch.value === undefined && patch.type !== undefined ? 'body.type' : 'body.value'), [current])
     next = { ...next, value: conformed!.value, unit: conformed!.unit ?? null }
+    if (foldKey(next.type) !== foldKey(current.type)) {
+      // A new type must not take away one the category requires (decision 0440).
+      const siblings = (await _forComponent(ex, current.componentId)).map((p) => (p.id === id ? next : p))
+      await assertRequiredParameters(ex, (await requireComponentRow(ex, current.componentId)).category, siblings, 'body.type')
+    }
     if (next.type === current.type && next.value === current.value && next.unit === current.unit) return current
     const at = now()
     await ex.run('UPDATE component_parameters SET type = ?, value = ?, unit = ?, numeric = ?, updated_at = ?, version = version + 1 WHERE id = ?', [
@@ -72,6 +78,13 @@ export const parameters = {
 
   async delete(ex, id) {
     const current = await _get(ex, id)
+    // A parameter the component's category requires stays (decision 0440).
+    const { category } = await requireComponentRow(ex, current.componentId)
+    const key = foldKey(current.type)
+    const required = category ? (await templatesForPath(ex, category)).find((t) => t.required && foldKey(t.parameterType) === key) : undefined
+    if (required && !(await _forComponent(ex, current.componentId)).some((p) => p.id !== id && foldKey(p.type) === key)) {
+      throw new ComplibError('CONFLICT', `${required.parameterType} is required in ${category}: the parameter cannot be removed`)
+    }
     await ex.run('DELETE FROM component_parameters WHERE id = ?', [id])
     await touchComponent(ex, current.componentId, 'update', ['parameters'])
   },

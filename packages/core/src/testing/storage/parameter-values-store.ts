@@ -91,6 +91,15 @@ export function parameterValuesSuite(storage: () => Storage): void {
       await expect(refused).rejects.toMatchObject({ code: 'VALIDATION_FAILED', errors: [{ path: 'body.parameters', message: 'Resistance is required in passives/resistors' }] })
       const made = await s.components.create({ name: 'R', category: 'Passives/Resistors', parameters: [{ type: 'resistance', value: '1k' }] })
       await expect(s.components.update(made.id, { parameters: [] })).rejects.toMatchObject({ errors: [{ path: 'body.parameters' }] })
+      // The parameter routes keep it too: a replace without it, a change of its type, its removal.
+      await expect(s.parameters.replace(made.id, [{ type: 'Package', value: '0603' }])).rejects.toMatchObject({ code: 'VALIDATION_FAILED', errors: [{ path: 'body' }] })
+      const [held] = await s.parameters.listForComponent(made.id)
+      await expect(s.parameters.update(held!.id, { type: 'Package' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', errors: [{ path: 'body.type' }] })
+      await expect(s.parameters.delete(held!.id)).rejects.toMatchObject({ code: 'CONFLICT', message: 'Resistance is required in Passives/Resistors: the parameter cannot be removed' })
+      expect(await s.components.get(made.id)).toEqual(made)
+      const extra = await s.parameters.add(made.id, { type: 'RESISTANCE', value: '2k' })
+      await s.parameters.delete(held!.id)
+      await s.parameters.update(extra.id, { value: '3k' })
       const other = await s.components.create({ name: 'X', category: 'Other' })
       await expect(s.components.update(other.id, { category: 'Passives/Resistors' })).rejects.toMatchObject({ errors: [{ path: 'body.parameters' }] })
       // A write that touches neither leaves a component kept from before the template as it is; the report lists it.
