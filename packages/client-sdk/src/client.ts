@@ -19,6 +19,7 @@ import { createSettingsResource } from './resources/settings'
 import { createTagsResource } from './resources/tags'
 import { createTokensResource } from './resources/tokens'
 import { createUsersResource } from './resources/users'
+import { createViewsResource } from './resources/views'
 
 /** Options of the untyped `request` escape hatch. */
 export interface RequestOptions extends CallOptions {
@@ -99,6 +100,7 @@ function _resources(t: Transport) {
     tokens: createTokensResource(t),
     audit: createAuditResource(t),
     settings: createSettingsResource(t),
+    views: createViewsResource(t),
 
     // escape hatch
     /**

@@ -4,8 +4,11 @@ import type {
   ComponentChangesQuery,
   ComponentCreate,
   ComponentDuplicate,
+  ComponentExtras,
   ComponentGetQuery,
   ComponentHistoryEntry,
+  ComponentIds,
+  ComponentIdsQuery,
   ComponentListQuery,
   ComponentPatch,
   ComponentRevert,
@@ -28,10 +31,21 @@ import { patchMany, type PatchManyItem, type PatchManyOptions, type PatchManyRes
  */
 export function createComponentsResource(t: Transport) {
   return {
-    /** One page: `{ items, total, nextCursor }`. Deleted components are left out unless `includeDeleted: true`. */
+    /**
+     * One page: `{ items, total, nextCursor }`. Deleted components are left out
+     * unless `deleted: 'include'` (`'only'`: the trash). Sorts by any column of
+     * the library table, `parameter:<type>` too; filters by parameter
+     * conditions (`parameter: ['Resistance:1k..10k', 'Package=0603']`).
+     */
     list: (query: QueryOf<typeof ComponentListQuery> = {}): Promise<Page<Component>> => readPage(t, '/components', query),
     /** Every matching component, following the cursor page after page. */
     iterate: (query: IterateQueryOf<typeof ComponentListQuery> = {}): AsyncGenerator<Component, void, undefined> => iteratePages(t, '/components', query),
+    /** The ids of every component matching the same filters as `list` (up to 100,000 at once), in the sort's order, with the total. */
+    ids: (query: QueryOf<typeof ComponentIdsQuery> = {}): Promise<ComponentIds> => t.call('GET', '/components/ids', { query }),
+    /** Total stock and image of up to 500 components, by id (unknown ids left out): what the library table shows beside a page. */
+    extras: (ids: readonly string[]): Promise<ComponentExtras> => t.call('GET', '/components/extras', { query: { ids: [ids].flat().join(',') } }),
+    /** The bytes of a component's image (its first `image` attachment), following the server's redirect; `NotFoundError` when it has none. */
+    image: async (id: string): Promise<Uint8Array> => new Uint8Array(await t.call<ArrayBuffer>('GET', path`/components/${id}/image`, { responseType: 'arrayBuffer' })),
     get: (id: string, query: QueryOf<typeof ComponentGetQuery> = {}): Promise<Component> => t.call('GET', path`/components/${id}`, { query }),
     getByIpn: (ipn: string): Promise<Component> => t.call('GET', path`/components/by-ipn/${ipn}`),
     /** The next free internal part number (`CMP-00042`, or with your prefix). */
