@@ -81,7 +81,7 @@ describe.skipIf(!browserAvailable())('component screen: files, symbol and footpr
     const { page } = e
     const { version } = await e.server.storage.components.get(id)
     await page.goto(`${e.base}/`)
-    await expect.poll(() => page.getByText(/^1 components/).isVisible()).toBe(true)
+    await expect.poll(() => page.getByText(/^1 component$/).isVisible()).toBe(true)
     /** Presses Tab until `done` holds for the focused element; fails after `max` presses. */
     const tabTo = async (what: string, done: () => boolean, max = 60) => {
       for (let i = 0; i < max; i++) {
@@ -93,7 +93,7 @@ describe.skipIf(!browserAvailable())('component screen: files, symbol and footpr
     await tabTo('the search box', () => document.activeElement?.getAttribute('role') === 'combobox')
     await page.keyboard.type('TL072')
     await page.keyboard.press('Enter')
-    await expect.poll(() => page.getByText(/^1 components/).isVisible()).toBe(true)
+    await expect.poll(() => page.getByText(/^1 component$/).isVisible()).toBe(true)
     await tabTo('the component in the table', () => document.activeElement?.textContent === 'TL072 dual op-amp' && document.activeElement.tagName === 'A')
     await page.keyboard.press('Enter')
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('TL072 dual op-amp')

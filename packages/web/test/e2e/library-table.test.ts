@@ -174,7 +174,7 @@ describe.skipIf(!browserAvailable())('library table in Chromium', () => {
     // Only part of them in view (the table is shorter than the result): the selection is not what was scrolled past.
     await page.setViewportSize({ width: 1360, height: 500 })
     await page.getByRole('button', { name: `Select all ${active.length} components matching the filters` }).click()
-    await expect.poll(() => page.locator('.selection-bar > span').textContent()).toBe(`${active.length} components selected (every one matching the filters)`)
+    await expect.poll(() => page.locator('.selection-bar > span').textContent()).toBe(`${active.length} selected (every one matching the filters)`)
     expect(await page.getByRole('checkbox', { name: 'Select every row matching the filters' }).isChecked()).toBe(true)
     await page.getByRole('link', { name: 'Bulk edit selected' }).click()
     await expect.poll(() => page.getByText(/components selected$/).textContent()).toBe(`${active.length} components selected`)
@@ -182,7 +182,7 @@ describe.skipIf(!browserAvailable())('library table in Chromium', () => {
     await page.setViewportSize({ width: 1360, height: 860 })
     // A row unticked by hand: no longer "every one matching".
     await page.locator('[role=row][aria-rowindex="2"] input[type=checkbox]').uncheck()
-    await expect.poll(() => page.locator('.selection-bar > span').textContent()).toBe(`${active.length - 1} components selected`)
+    await expect.poll(() => page.locator('.selection-bar > span').textContent()).toBe(`${active.length - 1} selected`)
     await page.getByRole('button', { name: 'Clear selection' }).click()
     await page.getByRole('button', { name: 'Clear filters' }).click()
   })

@@ -73,7 +73,7 @@ describe.skipIf(!browserAvailable())('sign-in, roles and history in Chromium', (
   it('signs the editor in: their name and role in the header, the library with its write controls', async () => {
     const { page } = e
     await signIn(EDITOR)
-    await expect.poll(() => page.getByText('1 components').isVisible(), SIGN_IN).toBe(true)
+    await expect.poll(() => page.getByText('1 component', { exact: true }).isVisible(), SIGN_IN).toBe(true)
     expect(await page.locator('.user-menu summary').innerText()).toBe('Edna Editor editor')
     expect(await page.getByRole('link', { name: 'New component' }).isVisible()).toBe(true)
     expect(await page.getByRole('link', { name: 'Bulk edit' }).isVisible()).toBe(true)
@@ -169,7 +169,7 @@ describe.skipIf(!browserAvailable())('sign-in, roles and history in Chromium', (
     await expect.poll(() => page.getByRole('heading', { name: 'Sign in to complib' }).isVisible()).toBe(true)
 
     await signIn(VIEWER)
-    await expect.poll(() => page.getByText('1 components').isVisible(), SIGN_IN).toBe(true)
+    await expect.poll(() => page.getByText('1 component', { exact: true }).isVisible(), SIGN_IN).toBe(true)
     expect(await page.locator('.user-menu summary').innerText()).toBe('Vic Viewer viewer')
     for (const name of ['New component', 'Bulk edit', 'Users', 'Audit', 'Settings']) expect(await page.getByRole('link', { name, exact: true }).count(), name).toBe(0)
     expect(await page.getByRole('button', { name: /Select all|Clear selection/ }).count()).toBe(0)

@@ -1,6 +1,6 @@
 import { href } from '../../router'
 import { useSelection } from '../../selection'
-import { plural } from '../../ui/format'
+import { count, plural } from '../../ui/format'
 import { ErrorBox } from '../../ui/error-box'
 
 /**
@@ -13,7 +13,7 @@ export function SelectionBar(props: { matching: number | undefined; filtered: bo
   const { matching, selectAll } = props
   return (
     <div className="selection-bar">
-      <span aria-live="polite">{n > 0 ? `${plural(n, 'component')} selected${props.allSelected ? ' (every one matching the filters)' : ''}` : 'No rows selected'}</span>
+      <span aria-live="polite">{n > 0 ? `${count(n)} selected${props.allSelected ? ' (every one matching the filters)' : ''}` : 'No rows selected'}</span>
       <button type="button" onClick={selectAll.run} disabled={!matching || selectAll.pending || props.allSelected}>
         {selectAll.pending ? 'Selecting…' : matching === 1 ? 'Select the 1 component' : `Select all ${plural(matching ?? 0, 'component')}`}
         {!selectAll.pending && props.filtered ? ' matching the filters' : ''}
