@@ -1,33 +1,13 @@
-import type { ParameterType } from '@complib/client-sdk'
+import type { ComplibClient, ParameterType } from '@complib/client-sdk'
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query'
 import { api } from '../api'
 
 /** A category of the tree (`GET /api/categories`). */
-export interface CategoryRecord {
-  id: string
-  name: string
-  parentId: string | null
-  path: string
-  count: number
-}
-
+export type CategoryRecord = Awaited<ReturnType<ComplibClient['categories']['list']>>[number]
 /** One entry of a category's templates (`GET /api/categories/{id}/templates`); `categoryId` names the category that defines it. */
-export interface CategoryTemplate {
-  categoryId: string
-  parameterTypeId: string
-  parameterType: string
-  unit: string | null
-  kind: 'number' | 'text' | 'choice'
-  choices: string[] | null
-  required: boolean
-  isValue: boolean
-}
-
+export type CategoryTemplate = Awaited<ReturnType<ComplibClient['categories']['templates']>>[number]
 /** `GET /api/parameter-types/report`: values their types refuse, parts missing a required parameter (decision 0442). */
-export interface ParameterReport {
-  nonConforming: { items: Array<{ componentId: string; ipn: string; name: string; type: string; value: string; reason: string }>; total: number }
-  missingRequired: { items: Array<{ componentId: string; ipn: string; name: string; category: string; missing: string[] }>; total: number }
-}
+export type ParameterReport = Awaited<ReturnType<ComplibClient['parameterTypes']['report']>>
 
 /** Rows of each list of the report the screen asks for. */
 export const REPORT_LIMIT = 200
@@ -53,18 +33,18 @@ export const templateQueries = {
   categories: () =>
     queryOptions({
       queryKey: templateKeys.categories(),
-      queryFn: async () => ((await api().categories.list()) as CategoryRecord[]).sort((a, b) => a.path.localeCompare(b.path)),
+      queryFn: async () => (await api().categories.list()).sort((a, b) => a.path.localeCompare(b.path)),
       staleTime: 30_000,
     }),
   /** The category's templates: its ancestors' first, then its own (a nearer entry for the same type wins). */
   forCategory: (id: string | undefined) =>
     queryOptions({
       queryKey: templateKeys.forCategory(id ?? ''),
-      queryFn: () => api().request<CategoryTemplate[]>(`/categories/${encodeURIComponent(id!)}/templates`),
+      queryFn: () => api().categories.templates(id!),
       enabled: !!id,
       staleTime: 30_000,
     }),
-  report: () => queryOptions({ queryKey: templateKeys.report(), queryFn: () => api().request<ParameterReport>(`/parameter-types/report?limit=${REPORT_LIMIT}`), staleTime: 0 }),
+  report: () => queryOptions({ queryKey: templateKeys.report(), queryFn: () => api().parameterTypes.report({ limit: REPORT_LIMIT }), staleTime: 0 }),
 }
 
 /** The templates of the category a component names by path (`Passives/Resistors`, any case); none for no or an unknown category. */

@@ -29,11 +29,7 @@ export function CategoryTemplates({ writer }: { writer: boolean }) {
   useEffect(() => setOwn(mine), [templates.data, chosen])
 
   const save = useMutation({
-    mutationFn: () =>
-      api().request<CategoryTemplate[]>(`/categories/${encodeURIComponent(chosen!)}/templates`, {
-        method: 'PUT',
-        body: { templates: own.map((t) => ({ parameterType: t.parameterTypeId, required: t.required, isValue: t.isValue })) },
-      }),
+    mutationFn: () => api().categories.setTemplates(chosen!, own.map((t) => ({ parameterType: t.parameterTypeId, required: t.required, isValue: t.isValue }))),
     onSuccess: (answer) => {
       queryClient.setQueryData(templateKeys.forCategory(chosen!), answer)
       setSaved(true)
