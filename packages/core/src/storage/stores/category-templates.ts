@@ -37,7 +37,8 @@ export async function templatesOf(ex: SqlExecutor, id: string): Promise<Category
  * they inherit those categories' templates (none when the root is new).
  */
 export async function templatesForPath(ex: SqlExecutor, path: string | null | undefined): Promise<CategoryTemplate[]> {
-  if (!path) return []
+  // Most libraries have no templates: every component write asks, so that answer costs one probe.
+  if (!path || !(await ex.get('SELECT 1 FROM category_templates LIMIT 1'))) return []
   const rows = await ex.all<{ id: string; name: string; parent_id: string | null }>('SELECT id, name, parent_id FROM categories ORDER BY id')
   const chain: string[] = []
   let parentId: string | null = null
