@@ -30,8 +30,9 @@ switch (task) {
     // Workspace packages export their TypeScript source (CONVENTIONS "Layout"),
     // so the server runs from source through tsx: no build step for a newcomer.
     const cli = join(root, 'packages/api-server/src/cli.ts')
-    // `npm start` serves; `npm start -- push ERP --follow` runs another complib command.
-    const args = rest[0] && !rest[0].startsWith('-') ? rest : ['serve', ...rest]
+    // `npm start` serves; `npm start -- push ERP --follow` runs another complib command;
+    // `npm start -- --help` is complib's own help, the list of commands.
+    const args = (rest[0] && !rest[0].startsWith('-')) || /^(-h|--help|-v|--version)$/.test(rest[0] ?? '') ? rest : ['serve', ...rest]
     // The web interface the server serves at / is a Vite bundle: built here when it is
     // missing or older than its sources (a few seconds), like the install above.
     const { ensureWebBuilt } = await import(pathToFileURL(join(root, 'packages/web/scripts/ensure-built.mjs')).href)
