@@ -92,14 +92,14 @@ const EXTRAS_CHUNK = 500
 export async function rowExtras(ids: readonly string[]): Promise<Record<string, RowExtras>> {
   const chunks: string[][] = []
   for (let i = 0; i < ids.length; i += EXTRAS_CHUNK) chunks.push(ids.slice(i, i + EXTRAS_CHUNK))
-  const answers = await Promise.all(chunks.map((chunk) => api().request<Record<string, RowExtras>>('/components/extras', { query: { ids: chunk.join(',') } })))
+  const answers = await Promise.all(chunks.map((chunk) => api().components.extras(chunk)))
   return Object.assign({}, ...answers) as Record<string, RowExtras>
 }
 
 /** The ids of every component matching the filters, loaded or not (decision 1413). */
 export function matchingIds(filters: LibraryFilters, shelf: Shelf): Promise<string[]> {
   return api()
-    .request<{ ids: string[] }>('/components/ids', { query: filterQuery(filters, shelf) })
+    .components.ids(filterQuery(filters, shelf))
     .then((a) => a.ids)
 }
 

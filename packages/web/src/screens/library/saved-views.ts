@@ -42,8 +42,8 @@ export async function saveView(home: ViewsHome, name: string, view: LibraryView,
   // Names are unique per owner regardless of case (as the API has them): "resistors" replaces "Resistors".
   const same = existing.find((v) => v.name.toLowerCase() === name.toLowerCase())
   if (home === 'account') {
-    if (same) await api().request(`/views/${encodeURIComponent(same.id)}`, { method: 'PATCH', body: { name, state: view } })
-    else await api().request('/views', { method: 'POST', body: { name, state: view } })
+    if (same) await api().views.patch(same.id, { name, state: { ...view } })
+    else await api().views.create({ name, state: { ...view } })
     return
   }
   const rest = _localViews().filter((v) => v.name.toLowerCase() !== name.toLowerCase())
@@ -51,13 +51,12 @@ export async function saveView(home: ViewsHome, name: string, view: LibraryView,
 }
 
 export async function deleteView(home: ViewsHome, view: SavedView): Promise<void> {
-  if (home === 'account') await api().request(`/views/${encodeURIComponent(view.id)}`, { method: 'DELETE' })
+  if (home === 'account') await api().views.delete(view.id)
   else _writeLocal(_localViews().filter((v) => v.name !== view.name))
 }
 
-async function _serverViews(): Promise<ServerView[]> {
-  const answer = await api().request<ServerView[] | { items: ServerView[] }>('/views')
-  return Array.isArray(answer) ? answer : answer.items
+function _serverViews(): Promise<ServerView[]> {
+  return api().views.list()
 }
 
 function _localViews(): SavedView[] {
