@@ -4,7 +4,6 @@ import { api } from '../api'
 import { useCan } from '../queries/auth'
 import { invalidateComponents } from '../queries/components'
 import { ErrorBox } from '../ui/error-box'
-import { count } from '../ui/format'
 import { ExportPanel } from './import/export-panel'
 import { ColumnMapping } from './import/mapping'
 import { RowOutcomes } from './import/outcomes'
@@ -23,16 +22,22 @@ export default function ImportScreen() {
   const [upsertKey, setUpsertKey] = useState<ImportSession['upsertKey']>('ipn')
   const fileId = useId()
   const writer = useCan('library:write')
+  /** A file of more than 1,000 rows answers with its job running: shown at once, then polled to its end with its progress. */
+  const settle = async (s: ImportSession): Promise<ImportSession> => {
+    if (s.status !== 'planning' && s.status !== 'committing') return s
+    setSession(s)
+    return api().imports.waitFor(s.id, { intervalMs: 500, onProgress: (progress) => setSession((cur) => (cur && cur.id === s.id ? { ...cur, progress } : cur)) })
+  }
   const upload = useMutation({
-    mutationFn: async (file: File) => api().imports.create(file, { name: file.name, upsertKey, ...(format ? { format } : {}) }),
+    mutationFn: async (file: File) => settle(await api().imports.create(file, { name: file.name, upsertKey, ...(format ? { format } : {}) })),
     onSuccess: setSession,
   })
   const remap = useMutation({
-    mutationFn: (body: { mapping?: Record<string, Target>; upsertKey?: ImportSession['upsertKey'] }) => api().imports.patch(session!.id, body, { ifMatch: session!.version }),
+    mutationFn: async (body: { mapping?: Record<string, Target>; upsertKey?: ImportSession['upsertKey'] }) => settle(await api().imports.patch(session!.id, body, { ifMatch: session!.version })),
     onSuccess: setSession,
   })
   const commit = useMutation({
-    mutationFn: () => api().imports.commit(session!.id),
+    mutationFn: async () => settle(await api().imports.commit(session!.id)),
     onSuccess: (s) => {
       setSession(s)
       void invalidateComponents(queryClient)
@@ -84,20 +89,22 @@ export default function ImportScreen() {
           <ErrorBox error={upload.error ?? remap.error ?? commit.error} />
           {session && (
             <>
+              {/* The result, a job's progress or a failure at the top: a long table of rows follows. */}
               <ImportSummary session={session} />
-              <ColumnMapping session={session} busy={remap.isPending} onChange={(mapping) => remap.mutate({ mapping })} />
-              <RowOutcomes session={session} />
-              <div className="actions">
-                {session.status === 'committed' ? (
-                  <p role="status" className="ok">
-                    Imported: {count(session.result?.created ?? 0)} created, {count(session.result?.updated ?? 0)} updated.
-                  </p>
-                ) : (
-                  <button type="button" className="primary" onClick={() => commit.mutate()} disabled={commit.isPending || session.summary.invalid > 0 || session.summary.create + session.summary.update === 0}>
-                    Commit the import
+              {session.status !== 'committed' && (
+                <div className="actions">
+                  <button
+                    type="button"
+                    className="primary"
+                    onClick={() => commit.mutate()}
+                    disabled={commit.isPending || remap.isPending || session.status === 'planning' || session.status === 'committing' || session.summary.invalid > 0 || session.summary.create + session.summary.update === 0}
+                  >
+                    {session.status === 'failed' ? 'Commit the import again' : 'Commit the import'}
                   </button>
-                )}
-              </div>
+                </div>
+              )}
+              <ColumnMapping session={session} busy={remap.isPending} onChange={(mapping) => remap.mutate({ mapping })} />
+              {session.status !== 'planning' && <RowOutcomes session={session} />}
             </>
           )}
         </section>

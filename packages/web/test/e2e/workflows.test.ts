@@ -64,7 +64,7 @@ describe.skipIf(!browserAvailable())('bulk edit, import, locations and KiCad in 
     await page.getByLabel('Column “status”').selectOption('ignore')
     await expect.poll(() => page.getByText(/Committing would create 3, update 0\.$/).isVisible()).toBe(true)
     await page.getByRole('button', { name: 'Commit the import' }).click()
-    await expect.poll(() => page.getByRole('status').textContent()).toBe('Imported: 3 created, 0 updated.')
+    await expect.poll(() => page.getByRole('status').textContent()).toBe('parts.csv: detected CSV, 3 rows. Imported: 3 created, 0 updated.')
     const imported = await list(e, 'q=IMP-&limit=10')
     expect(imported.map((c) => [c.ipn, c.category, c.parameters[0]?.value]).sort()).toEqual([
       ['IMP-1', 'Resistors', '1k'],
