@@ -3,7 +3,7 @@
 // `npm run build`, `npm run example -- receiver-node`, …) lands here, so that a fresh machine
 // with only Node and npm needs nothing else: pnpm is fetched by npx at the
 // pinned version when it is not installed, dependencies are installed from the
-// lockfile, and then the real task runs. The README's commands are checked, and
+// lockfile when anything an install reads has changed, and then the real task runs. The README's commands are checked, and
 // those that can run in CI are run, by
 // packages/api-server/test/readme-commands.test.ts.
 import { spawn, spawnSync } from 'node:child_process'
