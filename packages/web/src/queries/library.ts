@@ -147,11 +147,8 @@ export const libraryMetaQueries = {
     }),
 }
 
-/** The parameter templates of the category at `path` (its own and inherited); none when it does not exist. */
+/** The parameter templates of the category at `path` (its ancestors' and its own); none when no category has that path. */
 async function _templatesOf(path: string): Promise<Array<{ parameterType: string; unit: string | null }>> {
   const category = (await api().categories.list()).find((c) => c.path.toLowerCase() === path.toLowerCase())
-  if (!category) return []
-  return api()
-    .request<Array<{ parameterType: string; unit: string | null }>>(`/categories/${encodeURIComponent(category.id)}/templates`)
-    .catch(() => [])
+  return category ? api().categories.templates(category.id) : []
 }

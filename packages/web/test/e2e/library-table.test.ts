@@ -14,9 +14,10 @@ describe.skipIf(!browserAvailable())('library table in Chromium', () => {
   beforeAll(async () => {
     e = await startE2E()
     api = createClient({ baseUrl: e.base })
-    const { components, parameterTypes, locations } = e.server.storage
+    const { components, parameterTypes, locations, categories } = e.server.storage
     await parameterTypes.create({ name: 'Resistance', unit: 'Ω', kind: 'number' })
     await parameterTypes.create({ name: 'Capacitance', unit: 'F', kind: 'number' })
+    await parameterTypes.create({ name: 'Tolerance', unit: '%', kind: 'number' })
     for (let i = 0; i < 40; i++) {
       const ohms = [1, 2.2, 4.7, 10, 22, 47, 100][i % 7]!
       const c = await components.create({
@@ -29,6 +30,9 @@ describe.skipIf(!browserAvailable())('library table in Chromium', () => {
       })
       ids.push(c.id)
     }
+    // The resistors' template: its parameters come first among the names the filters offer.
+    const resistors = (await categories.list()).find((c) => c.path === 'Resistors')!
+    await api.categories.setTemplates(resistors.id, [{ parameterType: 'Tolerance' }, { parameterType: 'Resistance' }])
     const timer = await components.create({ name: 'NE555 timer', category: 'Timers', status: 'active' })
     // Stock in two drawers for some parts: the stock column shows their sum.
     const a = await locations.create({ name: 'Drawer A' })
@@ -66,8 +70,12 @@ describe.skipIf(!browserAvailable())('library table in Chromium', () => {
     const panel = await page.getByRole('form', { name: 'Filters' }).boundingBox()
     const table = await page.getByRole('table', { name: 'Components' }).boundingBox()
     expect(table!.y).toBeGreaterThanOrEqual(panel!.y + panel!.height)
-    // Parameter names offered from the parameter types.
-    await expect.poll(() => page.locator('datalist option').evaluateAll((os) => os.map((o) => o.getAttribute('value')))).toEqual(expect.arrayContaining(['Resistance', 'Capacitance']))
+    // Parameter names offered from the parameter types; with a category, its template's first.
+    const names = () => page.locator('.range input').first().evaluate((input) => [...(input as unknown as { list: { options: Iterable<{ value: string }> } }).list.options].map((o) => o.value))
+    await expect.poll(names).toEqual(['Capacitance', 'Resistance', 'Tolerance'])
+    await page.getByRole('form', { name: 'Filters' }).getByLabel('Category').fill('Resistors')
+    await expect.poll(names).toEqual(['Tolerance', 'Resistance', 'Capacitance'])
+    await page.getByRole('form', { name: 'Filters' }).getByLabel('Category').fill('')
 
     // Escape closes, dropping the edit, and gives focus back to the button.
     await page.getByLabel('Parameter', { exact: true }).fill('Resistance')
