@@ -4,7 +4,8 @@
 // screen), a range filter and its count, a bulk edit of what it found, and the
 // export of those rows. Each task prints its wall time and the clicks and
 // keystrokes it took, beside the same task as bare API requests on a server
-// of its own (decision 1309). A task that cannot be done fails the bench.
+// of its own; three rounds of each, alternating (one with --quick), medians
+// quoted (decision 1309). A task that cannot be done fails the bench.
 // Skipped, saying so, without Debian's Chromium (apt-get install -y chromium).
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -12,7 +13,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Locator, Page } from '../packages/web/node_modules/playwright-core'
 import type { BenchRow, HttpBenchContext } from './http'
-import { newcomerThroughApi } from './lib/newcomer-api'
+import { median } from './lib/load'
+import { newcomerThroughApi, type ApiTask } from './lib/newcomer-api'
 import { BULK_TAG, CATEGORY, HAND_PARTS, MAPPING_FIXES, RANGE, csvRecords, newcomerSheet, type Sheet } from './lib/newcomer-sheet'
 import { startServerProcess, type ServerProcess } from './lib/server'
 
@@ -70,29 +72,53 @@ export async function benchNewcomer(ctx: HttpBenchContext): Promise<BenchRow[]> 
     return []
   }
   const sheet = newcomerSheet(200)
-  const dirs = [mkdtempSync(join(tmpdir(), 'complib-newcomer-')), mkdtempSync(join(tmpdir(), 'complib-newcomer-api-'))]
-  const servers: ServerProcess[] = []
-  try {
-    servers.push(await startServerProcess(dirs[0]!))
-    const tasks = await _inTheBrowser(servers[0]!.url, sheet, ctx)
-    servers.push(await startServerProcess(dirs[1]!))
-    const api = await newcomerThroughApi(servers[1]!.url, sheet)
-    const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`
-    ctx.log(`newcomer: ${tasks.map((t) => `${t.name} ${s(t.ms)}, ${t.clicks} clicks, ${t.keys} keys`).join('; ')}`)
-    const rows = tasks.map((t, i) => ({
-      scenario: `newcomer ${i + 1}: ${t.name} (Chromium, empty library)`,
-      subject: `${s(t.ms)}, ${t.clicks} clicks, ${t.keys} keystrokes`,
-      baseline: `${s(api[i]!.ms)} ${api[i]!.what} alone`,
-      ratio: (t.ms / api[i]!.ms).toFixed(1),
+  // Rounds alternate the page and the API, each on an empty library of its own (decision 1301).
+  const rounds = ctx.quick ? 1 : 3
+  const inPage: TaskResult[][] = []
+  const inApi: ApiTask[][] = []
+  for (let r = 0; r < rounds; r++) {
+    inPage.push(await _onEmptyLibrary((base) => _inTheBrowser(base, sheet, ctx)))
+    inApi.push(await _onEmptyLibrary((base) => newcomerThroughApi(base, sheet)))
+  }
+  const s = (ms: number) => (ms < 1000 ? `${ms.toFixed(0)} ms` : `${(ms / 1000).toFixed(2)} s`)
+  const timed = (list: number[]) => (list.length === 1 ? s(list[0]!) : `${s(median(list))} (median of ${list.length}: ${list.map(s).join(', ')})`)
+  // Clicks and keystrokes are the same every round unless the page took another path (a range set again): the range of them then.
+  const counted = (list: number[], word: string) => `${Math.min(...list) === Math.max(...list) ? list[0] : `${Math.min(...list)}–${Math.max(...list)}`} ${word}`
+  const task = (i: number) => ({ page: inPage.map((round) => round[i]!), api: inApi.map((round) => round[i]!) })
+  const rows: BenchRow[] = inPage[0]!.map((first, i) => {
+    const { page, api } = task(i)
+    const [ms, apiMs] = [median(page.map((t) => t.ms)), median(api.map((a) => a.ms))]
+    return {
+      scenario: `newcomer ${i + 1}: ${first.name} (Chromium, empty library)`,
+      subject: `${timed(page.map((t) => t.ms))}; ${counted(page.map((t) => t.clicks), 'clicks')}, ${counted(page.map((t) => t.keys), 'keystrokes')}`,
+      baseline: `${timed(api.map((a) => a.ms))} ${api[0]!.what} alone`,
+      ratio: (ms / apiMs).toFixed(1),
       target: 'done (no time target)',
-    }))
-    const sum = (key: 'ms' | 'clicks' | 'keys') => tasks.reduce((n, t) => n + t[key], 0)
-    const apiMs = api.reduce((n, a) => n + a.ms, 0)
-    rows.push({ scenario: 'newcomer: the five tasks', subject: `${s(sum('ms'))}, ${sum('clicks')} clicks, ${sum('keys')} keystrokes`, baseline: `${s(apiMs)} through the API alone`, ratio: (sum('ms') / apiMs).toFixed(1), target: 'done (no time target)' })
-    return rows
+    }
+  })
+  const total = (round: Array<{ ms: number }>) => round.reduce((n, t) => n + t.ms, 0)
+  const pageTotals = inPage.map(total)
+  const apiTotals = inApi.map(total)
+  rows.push({
+    scenario: 'newcomer: the five tasks',
+    subject: `${timed(pageTotals)}; ${counted(inPage.map((round) => round.reduce((n, t) => n + t.clicks, 0)), 'clicks')}, ${counted(inPage.map((round) => round.reduce((n, t) => n + t.keys, 0)), 'keystrokes')}`,
+    baseline: `${timed(apiTotals)} through the API alone`,
+    ratio: (median(pageTotals) / median(apiTotals)).toFixed(1),
+    target: 'done (no time target)',
+  })
+  return rows
+}
+
+/** Runs `work` against the built server on a data folder of its own, empty, removed afterwards. */
+async function _onEmptyLibrary<T>(work: (base: string) => Promise<T>): Promise<T> {
+  const dir = mkdtempSync(join(tmpdir(), 'complib-newcomer-'))
+  let server: ServerProcess | undefined
+  try {
+    server = await startServerProcess(dir)
+    return await work(server.url)
   } finally {
-    for (const server of servers) await server.stop()
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
+    await server?.stop()
+    rmSync(dir, { recursive: true, force: true })
   }
 }
 
@@ -123,8 +149,9 @@ async function _inTheBrowser(base: string, sheet: Sheet, ctx: HttpBenchContext):
         await page.screenshot({ path: 'bench-results/newcomer-failed.png', fullPage: true }).catch(() => {})
         throw new Error(`bench: newcomer: "${name}" could not be done in the page (see bench-results/newcomer-failed.png): ${(e as Error).message}`)
       }
-      results.push({ name, ms: performance.now() - t0, clicks: person.clicks - clicks, keys: person.keys - keys })
-      ctx.log(`newcomer: ${name} done`)
+      const done = { name, ms: performance.now() - t0, clicks: person.clicks - clicks, keys: person.keys - keys }
+      results.push(done)
+      ctx.log(`newcomer: ${name}: ${done.ms.toFixed(0)} ms, ${done.clicks} clicks, ${done.keys} keystrokes`)
     }
     await task('three parts by hand', () => _handParts(person))
     await task(`import of a ${sheet.rows}-row spreadsheet, its mapping fixed`, () => _importSheet(person, sheet))

@@ -1,7 +1,7 @@
 // The baseline of the newcomer's tasks (bench/newcomer.ts): the same five tasks
 // as the bare API requests the page makes for them, on a server of their own,
 // each timed. What the page adds on top is rendering, waiting and the person's steps.
-import { BULK_TAG, CATEGORY, HAND_PARTS, MAPPING_FIXES, RANGE, type Sheet } from './newcomer-sheet'
+import { BULK_TAG, CATEGORY, HAND_PARTS, MAPPING_FIXES, RANGE, csvRecords, type Sheet } from './newcomer-sheet'
 
 export interface ApiTask {
   ms: number
@@ -24,8 +24,16 @@ export async function newcomerThroughApi(base: string, sheet: Sheet): Promise<Ap
     await run()
     return { ms: performance.now() - t0, what }
   }
-  const conditions = [{ type: RANGE.type, min: RANGE.min, max: RANGE.max }]
-  type Found = { total: number; items: Array<{ id: string; version: number; tags: string[] }> }
+  // The range as the library's list and export take it (`parameter=Resistance:1k..10k`).
+  const range = `parameter=${encodeURIComponent(`${RANGE.type}:${RANGE.min}..${RANGE.max}`)}`
+  type Found = Array<{ id: string; version: number; tags: string[] }>
+  const found = async () => {
+    const res = await fetch(`${base}/api/components?${range}&limit=200`)
+    const items = (await res.json()) as Found
+    const total = Number(res.headers.get('x-total-count'))
+    if (total !== sheet.inRange || items.length !== total) throw new Error(`bench: newcomer baseline: the range finds ${total}, not ${sheet.inRange}`)
+    return items
+  }
   return [
     await timed(`${HAND_PARTS.length} POST /api/components`, async () => {
       for (const p of HAND_PARTS) await call('POST', '/api/components', { name: p.name, category: CATEGORY, parameters: [{ type: RANGE.type, value: p.resistance }] })
@@ -35,18 +43,18 @@ export async function newcomerThroughApi(base: string, sheet: Sheet): Promise<Ap
       const fixed = (await call('PATCH', `/api/imports/${session.id}`, { mapping: MAPPING_FIXES }, { 'if-match': String(session.version) })) as { id: string }
       await call('POST', `/api/imports/${fixed.id}/commit`)
     }),
-    await timed('POST /api/search/parametric', async () => {
-      const found = (await call('POST', '/api/search/parametric', { conditions, limit: 200 })) as Found
-      if (found.total !== sheet.inRange) throw new Error(`bench: newcomer baseline: the range finds ${found.total}, not ${sheet.inRange}`)
+    await timed(`GET /api/components?${decodeURIComponent(range)}`, async () => {
+      await found()
     }),
-    await timed('the search, then PATCH /api/bulk/components dry run and for real', async () => {
-      const { items } = (await call('POST', '/api/search/parametric', { conditions, limit: 200 })) as Found
+    await timed('that GET, then PATCH /api/bulk/components as a dry run and for real', async () => {
+      const items = await found()
       const body = { items: items.map((c) => ({ id: c.id, patch: { tags: [...c.tags, BULK_TAG] }, ifVersion: c.version })) }
       await call('PATCH', '/api/bulk/components', { ...body, dryRun: true })
       await call('PATCH', '/api/bulk/components', body)
     }),
-    await timed('GET /api/exports/components?format=csv', async () => {
-      await call('GET', '/api/exports/components?format=csv')
+    await timed('GET /api/exports/components?format=csv with the range', async () => {
+      const csv = (await call('GET', `/api/exports/components?format=csv&${range}`)) as string
+      if (csvRecords(csv).filter((r) => r.some((f) => f !== '')).length - 1 !== sheet.inRange) throw new Error(`bench: newcomer baseline: the export does not hold the ${sheet.inRange} rows in the range`)
     }),
   ]
 }
