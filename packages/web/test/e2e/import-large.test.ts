@@ -22,6 +22,7 @@ describe.skipIf(!browserAvailable())('a file of more than one chunk in Chromium'
     await expect.poll(() => page.getByRole('note').first().textContent()).toMatch(/no column gives names: each part is named after its MPN/)
     await expectAccessible(page, 'import of a large file')
     await page.getByRole('button', { name: 'Commit the import' }).click()
+    await expect.poll(() => page.getByText(/^(Planning|Committing): [\d,]+ of 1,500$/).first().isVisible(), { timeout: 20_000 }).toBe(true)
     // While the job runs the screen says how far it is; once committed, the result leads the screen.
     await expect.poll(() => page.getByRole('status').first().textContent(), { timeout: 60_000 }).toMatch(/^library\.csv: detected CSV, 1,500 rows\. Imported: 1,500 created, 0 updated\.$/)
     const order = await page.evaluate(() => {
