@@ -193,9 +193,10 @@ async function _importSheet(person: Person, sheet: Sheet): Promise<void> {
   const { page } = person
   await _toScreen(person, 'Import & export')
   await person.chooseFile(page.getByLabel(/^File/), 'parts.csv', sheet.csv)
-  await page.getByText(new RegExp(`detected CSV, ${sheet.rows} rows`)).waitFor({ timeout: 60_000 })
+  // Read and planned once the mapping is shown.
+  await page.getByLabel(/Part Number/).first().waitFor({ timeout: 60_000 })
   for (const [column, target] of Object.entries(MAPPING_FIXES)) {
-    const list = page.getByLabel(`Column “${column}”`)
+    const list = page.getByLabel(new RegExp(`^Column “${column.replace(/[.#]/g, '\\$&')}”`))
     await person.choose(list, target)
     // The mapping is sent at once; the list shows the choice again once the server has read the rows anew.
     await _until(async () => (await list.inputValue()) === target && (await list.isEnabled()), `the mapping of ${column} to be saved`)
