@@ -96,11 +96,16 @@ export async function rowExtras(ids: readonly string[]): Promise<Record<string, 
   return Object.assign({}, ...answers) as Record<string, RowExtras>
 }
 
-/** The ids of every component matching the filters, loaded or not (decision 1413). */
-export function matchingIds(filters: LibraryFilters, shelf: Shelf): Promise<string[]> {
-  return api()
-    .components.ids(filterQuery(filters, shelf))
-    .then((a) => a.ids)
+/** The ids of every component matching the filters, loaded or not (decision 1413), 100,000 per request. */
+export async function matchingIds(filters: LibraryFilters, shelf: Shelf): Promise<string[]> {
+  const ids: string[] = []
+  let cursor: string | undefined
+  do {
+    const page = await api().components.ids({ ...filterQuery(filters, shelf), ...(cursor ? { cursor } : {}) })
+    for (const id of page.ids) ids.push(id)
+    cursor = page.nextCursor ?? undefined
+  } while (cursor)
+  return ids
 }
 
 interface PageParam {
