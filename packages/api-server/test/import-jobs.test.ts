@@ -146,4 +146,18 @@ describe('mapping warnings', () => {
     expect(fixed.status, fixed.text).toBe(200)
     expect(fixed.body.warnings).toEqual([])
   })
+
+  it('a Value column becomes the value parameter of the row\'s category; without one it stays Value', async () => {
+    const type = await api.storage.parameterTypes.create({ name: 'Resistance', kind: 'text', unit: 'Ω' })
+    const category = await api.storage.categories.create({ name: 'Resistors' })
+    await api.storage.categories.setTemplates(category.id, [{ parameterType: type.id, isValue: true }])
+    const res = await upload('Name,Category,Value\nR 10k,Resistors,10k\nC 100n,Capacitors,100n\n')
+    expect(res.status, res.text).toBe(201)
+    expect(res.body.preview.map((p: any) => [p.input.name, p.input.parameters])).toEqual([
+      ['R 10k', [{ type: 'Resistance', value: '10k' }]],
+      ['C 100n', [{ type: 'Value', value: '100n' }]],
+    ])
+    expect((await api.call('POST', `/api/imports/${res.body.id}/commit`)).status).toBe(200)
+    expect((await api.storage.components.list({ limit: 5, sort: 'id', includeDeleted: false, q: 'R 10k' })).items[0]?.parameters).toEqual([{ type: 'Resistance', value: '10k' }])
+  })
 })

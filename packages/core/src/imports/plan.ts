@@ -65,6 +65,7 @@ export async function planImport(
   const groups = new Map<string, { rows: number[]; input: RowInput }>()
   const yieldTurn = createYielder()
   let anonymous = 0
+  const valueTypes = new Map<string, string | null>()
   // Rows come in file order, numbered as a spreadsheet shows them (the first after the header is 2); a stored import reads them a chunk at a time.
   let row = 1
   for await (const cells of rows) {
@@ -79,6 +80,7 @@ export async function planImport(
       continue
     }
     const { input } = read
+    await _valueParameter(storage, input, valueTypes)
     const key = _key(input, upsertKey)
     if (key === undefined && upsertKey !== 'ipn') {
       errors.push({ row, path: upsertKey === 'mpn' ? 'partNumber' : 'name', message: `the upsert key (${upsertKey}) is empty` })
@@ -219,6 +221,28 @@ export async function applyImport(tx: StorageSession, plan: PlannedRow[]): Promi
     }
   }
   return { created, updated, unchanged, components, undo: undoes }
+}
+
+/**
+ * A `Value` parameter (a column named Value) of a row whose category has a
+ * value parameter in its templates becomes that parameter: `Value` 10k of a
+ * resistor is its `Resistance` (decision 0617). `types` caches the value
+ * parameter's name per category path (null: none).
+ */
+async function _valueParameter(storage: StorageSession, input: RowInput, types: Map<string, string | null>): Promise<void> {
+  const parameters = input.fields.parameters as Component['parameters'] | undefined
+  const category = input.fields.category
+  if (!parameters || typeof category !== 'string') return
+  const at = parameters.findIndex((p) => /^value$/i.test(p.type))
+  if (at < 0) return
+  let type = types.get(category)
+  if (type === undefined) {
+    type = (await storage.categories.templatesForPath(category)).find((t) => t.isValue)?.parameterType ?? null
+    types.set(category, type)
+  }
+  // A row that gives the value parameter itself as well keeps both as the file says.
+  if (type === null || parameters.some((p) => p.type === type)) return
+  parameters[at] = { ...parameters[at]!, type }
 }
 
 function _key(input: RowInput, upsertKey: UpsertKey): string | undefined {
