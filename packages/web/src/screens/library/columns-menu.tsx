@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query'
-import { useId, useState } from 'react'
+import { useId, useRef, useState } from 'react'
 import { libraryMetaQueries } from '../../queries/library'
 import { COLUMNS, PARAM_PREFIX } from './columns'
-import { escapeCloses } from './menu'
+import { escapeCloses, useOutsideCloses } from './menu'
 
 /**
  * Which columns the table shows (at least one stays), and columns of single
@@ -10,6 +10,8 @@ import { escapeCloses } from './menu'
  */
 export function ColumnsMenu({ shown, onChange }: { shown: string[]; onChange: (ids: string[]) => void }) {
   const [open, setOpen] = useState(false)
+  const menu = useRef<HTMLDetailsElement>(null)
+  useOutsideCloses(menu)
   const [name, setName] = useState('')
   const id = useId()
   const names = useQuery({ ...libraryMetaQueries.parameterNames(''), enabled: open })
@@ -25,7 +27,7 @@ export function ColumnsMenu({ shown, onChange }: { shown: string[]; onChange: (i
     setName('')
   }
   return (
-    <details className="menu" onToggle={(e) => setOpen(e.currentTarget.open)} onKeyDown={escapeCloses}>
+    <details className="menu" ref={menu} onToggle={(e) => setOpen(e.currentTarget.open)} onKeyDown={escapeCloses}>
       <summary>Columns</summary>
       <fieldset>
         <legend>Shown columns</legend>

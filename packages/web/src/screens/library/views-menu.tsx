@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useRef, useState } from 'react'
 import { ErrorBox } from '../../ui/error-box'
-import { escapeCloses } from './menu'
+import { escapeCloses, useOutsideCloses } from './menu'
 import { deleteView, saveView, savedViewKeys, savedViewQueries, type ViewsHome } from './saved-views'
 import type { LibraryView } from './view-state'
 
@@ -9,6 +9,7 @@ import type { LibraryView } from './view-state'
 export function ViewsMenu({ home, current, onOpen }: { home: ViewsHome; current: LibraryView; onOpen: (view: LibraryView) => void }) {
   const queryClient = useQueryClient()
   const menu = useRef<HTMLDetailsElement>(null)
+  useOutsideCloses(menu)
   const [name, setName] = useState('')
   const views = useQuery(savedViewQueries.list(home))
   const changed = () => queryClient.invalidateQueries({ queryKey: savedViewKeys.all() })
