@@ -29,6 +29,7 @@ export default defineProject({
       'test/import-export-peers.test.ts',
       'test/import-export-roundtrip.test.ts',
       'test/import-export-rows.test.ts',
+      'test/import-jobs.test.ts',
       'test/kicad-conformance.test.ts',
       'test/kicad.test.ts',
       'test/library-table.test.ts',

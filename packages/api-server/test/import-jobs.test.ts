@@ -14,7 +14,7 @@ function parts(n: number, describe = (i: number) => `part ${i}`): string {
 
 /** Polls the session until its job is done. */
 async function settled(t: TestApi, id: string): Promise<any> {
-  for (let i = 0; i < 600; i++) {
+  for (let i = 0; i < 1200; i++) {
     const res = await t.call('GET', `/api/imports/${id}`)
     expect(res.status, res.text).toBe(200)
     if (res.body.status !== 'planning' && res.body.status !== 'committing') return res.body
@@ -65,34 +65,34 @@ describe('imports of more than one chunk run as jobs', () => {
     expect(last.body).toEqual([expect.objectContaining({ row: 3001, outcome: 'create', ipn: 'IMP-02999', componentId: expect.stringMatching(/^cmp_/) })])
     expect(last.body[0]).not.toHaveProperty('undo')
     expect((await api.call('GET', '/api/components/by-ipn/IMP-02999')).body).toMatchObject({ name: 'Part 2999', parameters: [{ type: 'Resistance', value: '2999k' }] })
-  }, 60_000)
+  }, 120_000)
 
   it('a chunk that fails undoes the chunks before it: the library is as it was, the session failed with the reason', async () => {
     // Parts the file updates, and one it will find taken mid-commit.
     await api.ok('POST', '/api/components', { ipn: 'IMP-00010', name: 'Part 10', description: 'before' }, 201)
     const before = await library(api)
-    const res = await upload(parts(3000))
+    const res = await upload(parts(1600))
     await settled(api, res.body.id)
     importJobs(api.storage).hooks.afterChunk = async (_id, chunk) => {
       // Another request creates an ipn the file creates in a later chunk.
-      if (chunk === 1) await api.storage.components.create({ ipn: 'IMP-02500', name: 'taken meanwhile', status: 'draft', tags: [], parameters: [], mpns: [] } as never)
+      if (chunk === 1) await api.storage.components.create({ ipn: 'IMP-01500', name: 'taken meanwhile', status: 'draft', tags: [], parameters: [], mpns: [] } as never)
     }
     try {
       expect((await api.call('POST', `/api/imports/${res.body.id}/commit`)).status).toBe(202)
       const failed = await settled(api, res.body.id)
       expect(failed.status).toBe('failed')
-      expect(failed.failure).toMatch(/nothing of it was kept: row 2502: .*IMP-02500/)
-      const after = (await library(api)).filter((c: any) => c.ipn !== 'IMP-02500')
+      expect(failed.failure).toMatch(/nothing of it was kept: row 1502: .*IMP-01500/)
+      const after = (await library(api)).filter((c: any) => c.ipn !== 'IMP-01500')
       expect(after).toEqual(before)
       const rows = await api.call('GET', `/api/imports/${res.body.id}/rows?limit=3`)
       expect(rows.body.map((r: any) => [r.outcome, r.componentId])).toEqual([['create', null], ['create', null], ['create', null]])
     } finally {
       importJobs(api.storage).hooks.afterChunk = undefined
     }
-  }, 60_000)
+  }, 120_000)
 
   it('a server stopped mid-commit: at start the applied chunks are undone and the session says so; committed again, it lands whole', async () => {
-    const res = await upload(parts(2500))
+    const res = await upload(parts(1600))
     await settled(api, res.body.id)
     const jobs = importJobs(api.storage)
     jobs.hooks.afterChunk = (_id, chunk) => {
@@ -111,8 +111,8 @@ describe('imports of more than one chunk run as jobs', () => {
     expect((await api.storage.components.list({ limit: 1, sort: 'id', includeDeleted: true })).total).toBe(0)
 
     expect((await api.call('POST', `/api/imports/${res.body.id}/commit`)).status).toBe(202)
-    expect(await settled(api, res.body.id)).toMatchObject({ status: 'committed', result: { created: 2500 } })
-  }, 60_000)
+    expect(await settled(api, res.body.id)).toMatchObject({ status: 'committed', result: { created: 1600 } })
+  }, 120_000)
 
   it('a large session cannot be deleted, changed or listed while its job runs (409), and is replanned as a job when changed', async () => {
     const res = await upload(parts(1500))
@@ -125,7 +125,7 @@ describe('imports of more than one chunk run as jobs', () => {
     expect(await settled(api, res.body.id)).toMatchObject({ status: 'pending', summary: { create: 1500 }, mapping: { Resistance: 'ignore' } })
     expect((await api.call('DELETE', `/api/imports/${res.body.id}`)).status).toBe(204)
     expect(await api.storage.importRows.count(res.body.id)).toBe(0)
-  }, 60_000)
+  }, 120_000)
 })
 
 describe('mapping warnings', () => {
