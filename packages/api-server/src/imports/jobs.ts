@@ -3,7 +3,7 @@ import { IMPORT_CHUNK_ROWS } from './read-rows'
 import { dataOf, rowCountOf, rowsOf, saveOutcomes, splitPlan, type ImportData, type StoredOutcome } from './session'
 
 /** Parts applied in one transaction of a commit job: short enough that the writes of others wait little between two (decision 0616). */
-export const COMMIT_CHUNK_PARTS = 250
+export const COMMIT_CHUNK_PARTS = 100
 
 /** What tests hook into: called after each applied chunk of a commit (a throw there stands for the process dying). */
 export interface ImportJobHooks {
