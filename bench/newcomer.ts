@@ -37,15 +37,11 @@ class Person {
     this.clicks++
   }
 
+  /** Clicks into the field, then types one character after another (a pressed key, such as Enter, would count one too). */
   async type(field: Locator, text: string): Promise<void> {
     await this.click(field)
     await field.pressSequentially(text)
     this.keys += [...text].length
-  }
-
-  async press(field: Locator, key: string): Promise<void> {
-    await field.press(key)
-    this.keys++
   }
 
   async choose(list: Locator, option: string): Promise<void> {
