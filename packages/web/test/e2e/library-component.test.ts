@@ -31,7 +31,6 @@ describe.skipIf(!browserAvailable())('library and component screens in Chromium'
     expect(rendered).toBeGreaterThan(10)
     expect(rendered).toBeLessThan(100)
     await expectAccessible(page, 'library')
-    await screenshot(page, 'library')
   })
 
   it('scrolls to the end of 600 rows, fetching pages as they come into view', async () => {
