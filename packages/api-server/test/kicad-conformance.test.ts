@@ -149,11 +149,13 @@ describe('KiCad HTTP library conformance', () => {
       const category = categories.find((c: { name: string }) => c.name === 'Discretes/Transistors')
       return { category, parts: (await api.ok('GET', `/api/kicad/v1/parts/category/${category.id}.json`)).map((p: { name: string }) => p.name) }
     }
-    expect((await transistors()).parts).toEqual(['Q-1', 'U-OLD'])
+    const listed = await transistors()
+    expect(listed.parts).toEqual(['Q-1', 'U-OLD'])
+    expect(listed.category.description).toBe('2 parts')
     process.env.COMPLIB_KICAD_HIDE_OBSOLETE = '1'
     const hidden = await transistors()
     expect(hidden.parts).toEqual(['Q-1'])
-    expect(hidden.category.description).toBe('1 parts')
+    expect(hidden.category.description).toBe('1 part')
     expect((await api.call('GET', `/api/kicad/v1/parts/${old.id}.json`)).status).toBe(200)
   })
 

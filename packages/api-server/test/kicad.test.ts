@@ -29,7 +29,7 @@ describe('KiCad HTTP library', () => {
     ).body
     await api.call('POST', '/api/components', { body: { name: 'no category' } })
     const categories = (await api.call('GET', '/api/kicad/v1/categories.json')).body
-    expect(categories).toEqual([{ id: expect.any(String), name: 'Resistors', description: '1 parts' }])
+    expect(categories).toEqual([{ id: expect.any(String), name: 'Resistors', description: '1 part' }])
     const parts = (await api.call('GET', `/api/kicad/v1/parts/category/${categories[0].id}.json`)).body
     expect(parts).toEqual([{ id: c.id, name: 'RES-00001', description: '10k thick film' }])
     const part = (await api.call('GET', `/api/kicad/v1/parts/${c.id}.json`)).body

@@ -61,7 +61,7 @@ export const kicadRoutes = [
       for (const c of await services.storage.components.categories()) {
         const count = _hideObsolete() ? await _count(services.storage, c.name) : c.count
         const id = ids.get(foldKey(c.name))
-        if (count > 0 && id) out.push({ id, name: c.name, description: `${count} parts` })
+        if (count > 0 && id) out.push({ id, name: c.name, description: `${count} ${count === 1 ? 'part' : 'parts'}` })
       }
       return out
     },
