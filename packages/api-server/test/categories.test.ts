@@ -15,7 +15,7 @@ describe('categories', () => {
     const resistors = tree[1]
     expect(await api.ok('GET', `/api/categories/${resistors.id}`)).toEqual(resistors)
     const kicadBefore = await api.ok('GET', '/api/kicad/v1/categories.json')
-    expect(kicadBefore).toEqual([{ id: tree[2].id, name: 'Passives/Resistors/Thick film', description: '1 parts' }])
+    expect(kicadBefore).toEqual([{ id: tree[2].id, name: 'Passives/Resistors/Thick film', description: '1 part' }])
 
     const stale = await api.call('PATCH', `/api/categories/${resistors.id}`, { body: { name: 'Fixed resistors' }, headers: { 'if-match': '"9"' } })
     expect(stale.status).toBe(412)
@@ -23,7 +23,7 @@ describe('categories', () => {
     expect(renamed).toMatchObject({ id: resistors.id, path: 'Passives/Fixed resistors', version: 2 })
     expect(await api.ok('GET', `/api/components/${r.id}`)).toMatchObject({ category: 'Passives/Fixed resistors/Thick film', version: 2 })
     const kicadAfter = await api.ok('GET', '/api/kicad/v1/categories.json')
-    expect(kicadAfter).toEqual([{ id: tree[2].id, name: 'Passives/Fixed resistors/Thick film', description: '1 parts' }])
+    expect(kicadAfter).toEqual([{ id: tree[2].id, name: 'Passives/Fixed resistors/Thick film', description: '1 part' }])
     expect((await api.ok('GET', `/api/kicad/v1/parts/category/${tree[2].id}.json`)).map((p: { name: string }) => p.name)).toEqual(['RES-1'])
     expect((await api.call('GET', '/api/kicad/v1/parts/category/not-a-category.json')).status).toBe(404)
   })
