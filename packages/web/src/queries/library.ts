@@ -38,7 +38,6 @@ export interface LibraryPage {
   items: Component[]
   total: number
   nextCursor: string | null
-  extras: Record<string, RowExtras>
 }
 
 /** Rows fetched per request while scrolling; a jump far down asks for more at once (up to MAX_PAGE). */
@@ -66,23 +65,31 @@ export function filterQuery(f: LibraryFilters, shelf: Shelf) {
 /**
  * The library's rows, page after page, sorted and filtered by the server
  * (`GET /api/components`, parameter ranges included, SI-aware: 10k..47k).
- * With `withExtras` (a stock or image column shown), each page's stock
- * totals and images come in the same fetch, so a row is drawn once, whole.
+ * Stock and images are read apart (`extrasQuery`): the rows are drawn as
+ * soon as their page arrives, not after a second request.
  */
-export function libraryQuery(filters: LibraryFilters, sort: Sort, wanted: { current: number }, { shelf = 'live', withExtras = false }: { shelf?: Shelf; withExtras?: boolean } = {}) {
+export function libraryQuery(filters: LibraryFilters, sort: Sort, wanted: { current: number }, { shelf = 'live' }: { shelf?: Shelf } = {}) {
   const query = filterQuery(filters, shelf)
   return infiniteQueryOptions({
-    queryKey: componentKeys.library({ ...query, sort, withExtras }),
+    queryKey: componentKeys.library({ ...query, sort }),
     initialPageParam: { limit: PAGE } as PageParam,
     // Read when the next page is fetched: a jump far down the scrollbar asks for the rows up to there at once.
     getNextPageParam: (last: LibraryPage, all: LibraryPage[]): PageParam | undefined => (last.nextCursor ? { cursor: last.nextCursor, limit: nextPageSize(all.reduce((n, p) => n + p.items.length, 0), wanted.current) } : undefined),
     placeholderData: (previous) => previous,
     queryFn: async ({ pageParam }): Promise<LibraryPage> => {
       const page = await api().components.list({ ...query, limit: pageParam.limit, ...(pageParam.cursor ? { cursor: pageParam.cursor } : {}), sort: `${sort.desc ? '-' : ''}${sort.key}` })
-      const extras = withExtras ? await rowExtras(page.items.map((c) => c.id)) : {}
-      return { items: page.items, total: page.total, nextCursor: page.nextCursor, extras }
+      return { items: page.items, total: page.total, nextCursor: page.nextCursor }
     },
   })
+}
+
+/**
+ * The stock totals and first images of one page's rows, filled in when they
+ * come (the table shows a placeholder until then). Under `lists()`, so a
+ * change of a component or its stock reads them again with the rows.
+ */
+export function extrasQuery(ids: readonly string[]) {
+  return queryOptions({ queryKey: [...componentKeys.lists(), 'library-extras', ids] as const, queryFn: () => rowExtras(ids) })
 }
 
 /** Ids per extras request: the API's limit. */

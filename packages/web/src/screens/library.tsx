@@ -1,9 +1,9 @@
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useInfiniteQuery, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { api } from '../api'
 import { authQueries, useCan } from '../queries/auth'
 import { componentSaved } from '../queries/components'
-import { libraryQuery, matchingIds, type LibraryFilters, type RowExtras, type Shelf } from '../queries/library'
+import { extrasQuery, libraryQuery, matchingIds, type LibraryFilters, type RowExtras, type Shelf } from '../queries/library'
 import { href } from '../router'
 import { useSelection } from '../selection'
 import { ErrorBox } from '../ui/error-box'
@@ -39,9 +39,16 @@ export function LibraryScreen() {
   // Creating and bulk editing are for those who may change the library; the rest read.
   const writer = useCan('library:write')
   const columns = useMemo(() => columnsFor(columnIds), [columnIds])
-  const rows = useInfiniteQuery(libraryQuery(filters, sort, wanted, { shelf, withExtras: columnIds.includes('stock') || columnIds.includes('image') }))
+  const rows = useInfiniteQuery(libraryQuery(filters, sort, wanted, { shelf }))
   const items = useMemo(() => rows.data?.pages.flatMap((p) => p.items) ?? [], [rows.data])
-  const extras = useMemo(() => new Map<string, RowExtras>(rows.data?.pages.flatMap((p) => Object.entries(p.extras)) ?? []), [rows.data])
+  // Stock and images (a column showing them), a request per page after it: the rows do not wait for them.
+  const withExtras = columnIds.includes('stock') || columnIds.includes('image')
+  const pageIds = useMemo(() => (withExtras ? (rows.data?.pages.map((p) => p.items.map((c) => c.id)).filter((ids) => ids.length > 0) ?? []) : []), [rows.data, withExtras])
+  const extras = useQueries({
+    queries: pageIds.map((ids) => extrasQuery(ids)),
+    // Every row of an answered page has its extras, even those the answer leaves out (nothing to show).
+    combine: (answers) => new Map<string, RowExtras>(answers.flatMap((a, i) => (a.data ? (pageIds[i] ?? []).map((id): [string, RowExtras] => [id, a.data[id] ?? {}]) : []))),
+  })
   const total = rows.data?.pages[0]?.total ?? 0
   // While more pages exist, the table is as tall as the whole result: the scrollbar tells the truth.
   const rowCount = rows.hasNextPage ? Math.max(total, items.length) : items.length

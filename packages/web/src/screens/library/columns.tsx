@@ -13,20 +13,24 @@ export interface Column {
   /** A grid track: wide enough for its longest usual value and its header with the sort arrow. */
   width: string
   align?: 'end'
-  render(c: Component, extras: RowExtras): ReactNode
+  /** `extras` is undefined while the row's stock and image are still on their way. */
+  render(c: Component, extras: RowExtras | undefined): ReactNode
 }
+
+/** What a cell shows until its row's stock and image arrive. */
+const pending = <span className="pending" aria-hidden="true" />
 
 /** The prefix of a column showing one parameter (`param:Resistance`), sorted by `parameter:Resistance`. */
 export const PARAM_PREFIX = 'param:'
 
 export const COLUMNS: Column[] = [
-  { id: 'image', label: 'Image', width: '4.5rem', render: (c, x) => <Thumbnail name={c.name} image={x.image} /> },
+  { id: 'image', label: 'Image', width: '4.5rem', render: (c, x) => (x ? <Thumbnail name={c.name} image={x.image} /> : pending) },
   { id: 'ipn', label: 'IPN', sort: 'ipn', width: '9.5rem', render: (c) => <code>{c.ipn}</code> },
   { id: 'name', label: 'Name', sort: 'name', width: 'minmax(12rem, 2fr)', render: (c) => <a href={href(`/components/${c.id}`)}>{c.name}</a> },
   { id: 'status', label: 'Status', sort: 'status', width: '7.5rem', render: (c) => <span className={`status status-${c.status}`}>{c.status}</span> },
   { id: 'category', label: 'Category', sort: 'category', width: 'minmax(8rem, 1fr)', render: (c) => c.category ?? '' },
   { id: 'mpn', label: 'Manufacturer part', sort: 'manufacturer', width: 'minmax(12.5rem, 1.5fr)', render: (c) => c.mpns.map((m) => `${m.manufacturer} ${m.partNumber}`).join(', ') },
-  { id: 'stock', label: 'Stock', sort: 'stock', width: '6.5rem', align: 'end', render: (_c, x) => (x.stock === undefined ? '—' : count(x.stock)) },
+  { id: 'stock', label: 'Stock', sort: 'stock', width: '6.5rem', align: 'end', render: (_c, x) => (!x ? pending : x.stock === undefined ? '—' : count(x.stock)) },
   { id: 'tags', label: 'Tags', width: 'minmax(6rem, 1fr)', render: (c) => c.tags.join(', ') },
   { id: 'parameters', label: 'Parameters', width: 'minmax(8rem, 1.5fr)', render: (c) => c.parameters.map((p) => `${p.value}${p.unit ?? ''}`).join(' · ') },
   { id: 'description', label: 'Description', width: 'minmax(10rem, 2fr)', render: (c) => c.description ?? '' },

@@ -45,7 +45,6 @@ export function LibraryTable(props: {
     if (lastVisible >= items.length - 1 - 40 && paging.hasNextPage && !paging.isFetchingNextPage) void paging.fetchNextPage()
   }, [lastVisible, items.length, paging.hasNextPage, paging.isFetchingNextPage, paging.fetchNextPage])
 
-  const none: RowExtras = {}
   return (
     <div className="vtable" role="table" aria-label="Components" aria-rowcount={rowCount + 1} ref={scroller} tabIndex={0} style={{ ['--cols' as string]: template }}>
       <div role="rowgroup" className="vhead">
@@ -100,7 +99,7 @@ export function LibraryTable(props: {
                     </div>
                   )}
                   {columns.map((col) => {
-                    const shown = col.render(c, props.extras.get(c.id) ?? none)
+                    const shown = col.render(c, props.extras.get(c.id))
                     return (
                       <div role="cell" key={col.id} className={col.align === 'end' ? 'end' : undefined} title={typeof shown === 'string' ? shown : undefined}>
                         {shown}
