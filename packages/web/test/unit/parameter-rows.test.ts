@@ -1,6 +1,6 @@
 import { ComplibApiError, type Problem } from '@complib/client-sdk'
 import { describe, expect, it } from 'vitest'
-import { bindTemplates, parameterErrors, parametersError, setTemplateValue } from '../../src/screens/component/parameter-rows'
+import { applyFreeRows, bindTemplates, freeRowIndexes, parameterErrors, parametersError, setTemplateValue } from '../../src/screens/component/parameter-rows'
 import type { CategoryTemplate } from '../../src/queries/templates'
 import { plural, siNumber } from '../../src/ui/format'
 
@@ -39,6 +39,38 @@ describe('the parameters of the component form (decision 1416)', () => {
     expect(setTemplateValue(added, t, 1, '22k')).toEqual([row('Package', '0603'), row('Resistance', '22k')])
     expect(setTemplateValue(added, t, 1, ' ')).toEqual([row('Package', '0603')])
     expect(setTemplateValue([], t, undefined, '')).toEqual([])
+  })
+})
+
+describe('a free parameter row named as a template, while it is typed', () => {
+  const t = template('Resistance', 'pty_r')
+  // What the form does on each keystroke in the free rows: the rows shown, the edit applied.
+  const type = (rows: ReturnType<typeof row>[], k: number, name: string) => {
+    const free = freeRowIndexes(rows, bindTemplates(rows, [t]))
+    const shown = free.map((i) => rows[i]!)
+    return applyFreeRows(rows, free, shown.map((r, j) => (j === k ? { ...r, type: name } : r)))
+  }
+
+  it('stays at its place among the free rows, so its inputs keep the focus, and fills the template field', () => {
+    let rows = [row('Package', '0603'), row('', '')]
+    for (const name of ['Resistanc', 'Resistance', 'Resistance ']) rows = type(rows, 1, name)
+    const bound = bindTemplates(rows, [t])
+    expect(bound.get('pty_r')).toBe(1)
+    expect(freeRowIndexes(rows, bound)).toEqual([0, 1])
+    // Typed on to another name, it is still the same row, in the same place.
+    rows = type(rows, 1, 'Resistance tolerance')
+    expect(rows.map((r) => r.type)).toEqual(['Package', 'Resistance tolerance'])
+    expect(bindTemplates(rows, [t]).size).toBe(0)
+  })
+
+  it('keeps a loaded row of the template\'s type in the template field, and edits and removals in place', () => {
+    const rows = [row('Resistance', '10k'), row('Package', '0603'), row('Power', '0.1W')]
+    const free = freeRowIndexes(rows, bindTemplates(rows, [t]))
+    expect(free).toEqual([1, 2])
+    const edited = applyFreeRows(rows, free, [{ ...rows[1]!, value: '0805' }, rows[2]!])
+    expect(edited.map((r) => r.value)).toEqual(['10k', '0805', '0.1W'])
+    expect(applyFreeRows(rows, free, [rows[2]!])).toEqual([rows[0], rows[2]])
+    expect(applyFreeRows(rows, free, [rows[1]!, rows[2]!, row('', '')]).length).toBe(4)
   })
 })
 

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query'
 import { templateQueries, type CategoryRecord, type CategoryTemplate } from '../../queries/templates'
 import { fieldError } from '../../ui/error-box'
 import type { Draft } from './draft'
-import { bindTemplates, parameterErrors, parametersError, setTemplateValue } from './parameter-rows'
+import { applyFreeRows, bindTemplates, freeRowIndexes, parameterErrors, parametersError, setTemplateValue } from './parameter-rows'
 import { RowsEditor } from './rows-editor'
 import { TemplateField } from './template-fields'
 import '../templates/templates.css'
@@ -26,11 +26,13 @@ export function CategoryParameters(props: {
   const { rows, templates, error, onChange } = props
   const types = useQuery({ ...templateQueries.parameterTypes(), enabled: templates.length > 0 })
   const bound = bindTemplates(rows, templates)
-  const boundRows = new Set(bound.values())
-  const free = rows.flatMap((_, i) => (boundRows.has(i) ? [] : [i]))
+  const free = freeRowIndexes(rows, bound)
   const errors = parameterErrors(error, rows)
   const freeErrors = new Map(free.flatMap((row, k) => (errors.has(row) ? [[k, errors.get(row)!] as const] : [])))
-  const setFree = (next: Rows) => onChange([...rows.filter((_, i) => boundRows.has(i)), ...next])
+  // A free row that a template binds (its name typed as the template's) fills that field: said under the row.
+  const fills = new Map(templates.flatMap((t) => (bound.has(t.parameterTypeId) ? [[bound.get(t.parameterTypeId)!, t.parameterType] as const] : [])))
+  const freeNotes = new Map(free.flatMap((row, k) => (fills.has(row) ? [[k, `Fills the ${fills.get(row)} field above.`] as const] : [])))
+  const setFree = (next: Rows) => onChange(applyFreeRows(rows, free, next))
   const whole = parametersError(error)
   return (
     <>
@@ -78,6 +80,7 @@ export function CategoryParameters(props: {
         onChange={setFree}
         readOnly={props.readOnly}
         rowErrors={freeErrors}
+        rowNotes={freeNotes}
         error={templates.length > 0 ? undefined : (whole ?? (errors.size === 0 ? fieldError(error, 'body.parameters') : undefined))}
       />
     </>

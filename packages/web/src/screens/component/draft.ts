@@ -8,7 +8,11 @@ export interface Draft {
   category: string
   status: ComponentStatus
   tags: string
-  parameters: Array<{ type: string; value: string; unit: string }>
+  /**
+   * `typed`: edited in the free rows of this form, so it stays there even
+   * once its name is a template's (it fills that field too; decision 1416).
+   */
+  parameters: Array<{ type: string; value: string; unit: string; typed?: boolean }>
   mpns: Array<{ manufacturer: string; partNumber: string }>
   symbols: Array<{ id: string; name: string }>
   footprints: Array<{ id: string; name: string }>

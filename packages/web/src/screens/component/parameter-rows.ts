@@ -51,3 +51,33 @@ export function setTemplateValue(rows: Row[], template: CategoryTemplate, at: nu
   if (!value.trim()) return rows.filter((_, i) => i !== at)
   return rows.map((r, i) => (i === at ? { ...r, value } : r))
 }
+
+/**
+ * The rows edited as free parameters: those no template binds, and those
+ * typed there. A row whose name becomes a template's while it is typed
+ * stays where it is (with a note that it fills the template's field)
+ * rather than jumping into the field and taking the typing's focus with it.
+ */
+export function freeRowIndexes(rows: Row[], bound: ReadonlyMap<string, number>): number[] {
+  const boundRows = new Set(bound.values())
+  return rows.flatMap((r, i) => (!boundRows.has(i) || r.typed ? [i] : []))
+}
+
+/**
+ * The rows after the free rows' editor changed them (`next`, for the rows at
+ * `free`): each in its place, a removed one left out, new ones at the end.
+ * Rows edited or added are marked `typed`, so they stay among the free rows.
+ */
+export function applyFreeRows(rows: Row[], free: number[], next: Row[]): Row[] {
+  if (next.length < free.length) {
+    // The editor removes a row by filtering: the others are the same objects.
+    const k = free.findIndex((row, j) => next[j] !== rows[row])
+    const gone = free[k === -1 ? free.length - 1 : k]
+    return rows.filter((_, i) => i !== gone)
+  }
+  const out = rows.map((r, i) => {
+    const k = free.indexOf(i)
+    return k === -1 || next[k] === r ? r : { ...next[k]!, typed: true }
+  })
+  return [...out, ...next.slice(free.length).map((r) => ({ ...r, typed: true }))]
+}
