@@ -1,4 +1,12 @@
-import { describe, expect, it } from 'vitest'
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Storage } from '@complib/core'
+import { createPostgresStorage } from '@complib/core/postgres'
+import { createSqliteStorage } from '@complib/core/sqlite'
+import { describe, expect, it, vi } from 'vitest'
+import { createApp } from '../src/app'
 import { importJobs, SimulatedCrash } from '../src/imports/jobs'
 import { useTestApi, type TestApi } from './harness'
 
@@ -40,7 +48,7 @@ describe('imports of more than one chunk run as jobs', () => {
     const res = await upload(parts(3000), '?name=big.csv')
     expect(res.status, res.text).toBe(202)
     expect(res.headers.get('location')).toBe(`/api/imports/${res.body.id}`)
-    expect(res.body).toMatchObject({ status: 'planning', rowCount: 3000, progress: { phase: 'planning', total: 3000 } })
+    expect(res.body).toMatchObject({ status: 'planning', rowCount: 3000, progress: { phase: 'reading', total: 3000 } })
     const planned = await settled(api, res.body.id)
     expect(planned).toMatchObject({ status: 'pending', progress: null, summary: { create: 3000, update: 0, unchanged: 0, invalid: 0 } })
     const seen: number[] = []
@@ -114,6 +122,40 @@ describe('imports of more than one chunk run as jobs', () => {
     expect(await settled(api, res.body.id)).toMatchObject({ status: 'committed', result: { created: 1600 } })
   }, 120_000)
 
+  it('a large plan with invalid rows: the commit is refused with the 400 of a small one, before any job, the session left pending', async () => {
+    const res = await upload(parts(1500).replace('IMP-00007,Part 7,', 'IMP-00007,,').replace('IMP-01400,Part 1400,', 'IMP-01400,,'))
+    const planned = await settled(api, res.body.id)
+    expect(planned).toMatchObject({ status: 'pending', summary: { invalid: 2 } })
+    const commit = await api.call('POST', `/api/imports/${res.body.id}/commit`)
+    expect(commit.status, commit.text).toBe(400)
+    expect(commit.body.errors.map((e: { path: string }) => e.path)).toEqual([expect.stringMatching(/^rows\[9\]\./), expect.stringMatching(/^rows\[1402\]\./)])
+    expect((await api.call('GET', `/api/imports/${res.body.id}`)).body).toMatchObject({ status: 'pending', version: planned.version, progress: null, failure: null })
+    expect((await api.storage.components.list({ limit: 1, sort: 'id', includeDeleted: true })).total).toBe(0)
+  }, 60_000)
+
+  it('storing or planning a large file that fails on a storage error leaves the session failed with the reason', async () => {
+    const append = api.storage.importRows.append
+    let calls = 0
+    const spy = vi.spyOn(api.storage.importRows, 'append').mockImplementation(async (...args) => {
+      if (++calls === 2) throw new Error('disk full')
+      return append.apply(api.storage.importRows, args)
+    })
+    try {
+      const res = await upload(parts(2500))
+      expect(res.status, res.text).toBe(202)
+      expect(await settled(api, res.body.id)).toMatchObject({ status: 'failed', progress: null, failure: expect.stringMatching(/storing the file failed: disk full/) })
+    } finally {
+      spy.mockRestore()
+    }
+    const res = await upload(parts(1500))
+    const save = vi.spyOn(api.storage, 'transaction').mockRejectedValue(new Error('connection lost'))
+    try {
+      expect(await settled(api, res.body.id)).toMatchObject({ status: 'failed', progress: null, failure: expect.stringMatching(/planning failed: connection lost/) })
+    } finally {
+      save.mockRestore()
+    }
+  }, 60_000)
+
   it('a large session cannot be deleted, changed or listed while its job runs (409), and is replanned as a job when changed', async () => {
     const res = await upload(parts(1500))
     const busy = await api.call('DELETE', `/api/imports/${res.body.id}`)
@@ -160,4 +202,101 @@ describe('mapping warnings', () => {
     expect((await api.call('POST', `/api/imports/${res.body.id}/commit`)).status).toBe(200)
     expect((await api.storage.components.list({ limit: 5, sort: 'id', includeDeleted: false, q: 'R 10k' })).items[0]?.parameters).toEqual([{ type: 'Resistance', value: '10k' }])
   })
+})
+
+/** Two servers' apps over one library: two pools on one PostgreSQL schema. */
+async function _twoServers(): Promise<{ one: Storage; two: Storage; call: (storage: Storage, method: string, path: string, body?: string) => Promise<any>; close: () => Promise<void> }> {
+  const url = process.env.COMPLIB_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+  const schema = `complib_api_${randomBytes(6).toString('hex')}`
+  const one = await createPostgresStorage({ url, schema, poolSize: 2 })
+  const two = await createPostgresStorage({ url, schema, poolSize: 2 })
+  const apps = new Map<Storage, ReturnType<typeof createApp>>([one, two].map((s) => [s, createApp({ storage: s, log: () => {} })]))
+  return {
+    one,
+    two,
+    call: async (storage, method, path, body) => {
+      const res = await apps.get(storage)!.fetch(new Request(`http://127.0.0.1${path}`, { method, body, headers: { 'content-type': 'text/csv' } }))
+      return { status: res.status, body: await res.json() }
+    },
+    close: async () => {
+      await importJobs(one).stop()
+      await importJobs(two).stop()
+      await two.close()
+      await one.dropSchema()
+    },
+  }
+}
+
+describe.skipIf(process.env.COMPLIB_TEST_STORAGE !== 'postgres')('several servers on one PostgreSQL', () => {
+  it('a server starting leaves a live server\'s commit alone; a dead server\'s is undone once its heartbeat is older than the lease, without a restart', async () => {
+    const { one, two, call, close } = await _twoServers()
+    try {
+      const settle = async (storage: Storage, id: string) => {
+        for (let i = 0; i < 400; i++) {
+          const s = (await call(storage, 'GET', `/api/imports/${id}`)).body
+          if (s.status !== 'planning' && s.status !== 'committing') return s
+          await new Promise((r) => setTimeout(r, 50))
+        }
+        throw new Error(`import ${id} did not settle`)
+      }
+      importJobs(one).settings.leaseMs = 1500
+      importJobs(two).settings.leaseMs = 1500
+      const first = (await call(one, 'POST', '/api/imports', parts(1100))).body
+      await settle(one, first.id)
+      // The second server starts while the first is between two chunks of its commit.
+      importJobs(one).hooks.afterChunk = async (_id, chunk) => {
+        if (chunk === 1) await importJobs(two).resumeInterrupted()
+      }
+      expect((await call(one, 'POST', `/api/imports/${first.id}/commit`)).status).toBe(202)
+      expect(await settle(one, first.id)).toMatchObject({ status: 'committed', failure: null, result: { created: 1100 } })
+      expect((await one.components.list({ limit: 1, sort: 'id', includeDeleted: true })).total).toBe(1100)
+
+      // The first server dies mid-commit: the second, already running, undoes it after the lease.
+      const second = (await call(one, 'POST', '/api/imports', parts(1100).replaceAll('IMP-', 'NEW-'))).body
+      await settle(one, second.id)
+      importJobs(one).hooks.afterChunk = (_id, chunk) => {
+        if (chunk === 1) throw new SimulatedCrash('kill -9')
+      }
+      await call(one, 'POST', `/api/imports/${second.id}/commit`)
+      await importJobs(one).idle()
+      expect((await call(two, 'GET', `/api/imports/${second.id}`)).body.status).toBe('committing')
+      expect(await settle(two, second.id)).toMatchObject({ status: 'failed', failure: expect.stringMatching(/server stopped during the commit/) })
+      expect((await one.components.list({ limit: 1, sort: 'id', includeDeleted: true })).total).toBe(1100)
+    } finally {
+      await close()
+    }
+  }, 60_000)
+})
+
+describe.skipIf(process.env.COMPLIB_TEST_STORAGE === 'postgres')('one server holds a SQLite folder', () => {
+  it('at start, every committing session is undone, however fresh its heartbeat', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'complib-import-jobs-'))
+    try {
+      const before = await createSqliteStorage({ dir })
+      const app = createApp({ storage: before, log: () => {} })
+      const post = async (path: string, body?: string) => (await app.fetch(new Request(`http://127.0.0.1${path}`, { method: 'POST', body, headers: { 'content-type': 'text/csv' } }))).json() as Promise<any>
+      const session = await post('/api/imports', parts(1600))
+      await importJobs(before).idle()
+      importJobs(before).hooks.afterChunk = (_id, chunk) => {
+        if (chunk === 1) throw new SimulatedCrash('kill -9')
+      }
+      await post(`/api/imports/${session.id}/commit`)
+      await importJobs(before).idle()
+      await importJobs(before).stop()
+      await before.close()
+
+      const after = await createSqliteStorage({ dir })
+      try {
+        await importJobs(after).resumeInterrupted()
+        await importJobs(after).idle()
+        expect(await after.imports.get(session.id)).toMatchObject({ status: 'failed', data: expect.objectContaining({ failure: expect.stringMatching(/server stopped during the commit/) }) })
+        expect((await after.components.list({ limit: 1, sort: 'id', includeDeleted: true })).total).toBe(0)
+      } finally {
+        await importJobs(after).stop()
+        await after.close()
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 60_000)
 })

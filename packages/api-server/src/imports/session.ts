@@ -28,6 +28,15 @@ export interface ImportData {
   progress?: ImportProgress | null
   /** Why the last commit failed (status `failed`). */
   failure?: string | null
+  /** While a job holds the session: see ImportHeartbeat. */
+  heartbeat?: ImportHeartbeat | null
+}
+
+/** Which server's job holds a session being planned or committed, and when it last said so (decision 0616). */
+export interface ImportHeartbeat {
+  server: string
+  /** Milliseconds since the epoch, on that server's clock. */
+  at: number
 }
 
 /** A row's outcome as stored: the API's, with how to undo the part it applied (on the part's first row, during a commit). */

@@ -59,14 +59,10 @@ export const importExportRoutes = [
         })
         return created(sessionView(record), `/api/imports/${record.id}`)
       }
-      // A job (decision 0616): the rows are stored a chunk per write, with a turn between, then planned in the background.
-      let record = await storage.imports.create({ kind: 'components', status: 'planning', data: { ...base, progress: { phase: 'reading', done: 0, total: rows.length } } as unknown as Record<string, unknown> })
-      for (let at = 0; at < numbered.length; at += IMPORT_CHUNK_ROWS) {
-        await storage.importRows.append(record.id, numbered.slice(at, at + IMPORT_CHUNK_ROWS))
-        await new Promise((resolve) => setImmediate(resolve))
-      }
-      record = await storage.imports.update(record.id, { data: { ...base, progress: { phase: 'planning', done: 0, total: rows.length } } as unknown as Record<string, unknown> }, { ifVersion: record.version })
-      importJobs(storage).plan(record.id)
+      // A job (decision 0616): the rows are stored a chunk per write, with a turn between, then planned, in the background.
+      const jobs = importJobs(storage)
+      const record = await storage.imports.create({ kind: 'components', status: 'planning', data: { ...base, progress: { phase: 'reading', done: 0, total: rows.length }, heartbeat: jobs.heartbeat() } as unknown as Record<string, unknown> })
+      jobs.store(record.id, numbered)
       return new Reply(202, sessionView(record), { location: `/api/imports/${record.id}` })
     },
   }),
@@ -145,7 +141,7 @@ export const importExportRoutes = [
       const ifVersion = ifMatchVersion(event.req)
       const rowCount = rowCountOf(data)
       if (data.stored && rowCount > IMPORT_CHUNK_ROWS) {
-        const next: ImportData = { ...data, mapping, upsertKey, failure: null, progress: { phase: 'planning', done: 0, total: rowCount } }
+        const next: ImportData = { ...data, mapping, upsertKey, failure: null, progress: { phase: 'planning', done: 0, total: rowCount }, heartbeat: importJobs(storage).heartbeat() }
         const planning = await storage.transaction(async (tx) => {
           await _changeableSession(tx, record.id)
           return tx.imports.update(record.id, { status: 'planning', data: next as unknown as Record<string, unknown> }, { ifVersion })
@@ -209,7 +205,10 @@ export const importExportRoutes = [
         // pending (or failed) → committing is a versioned write: of two commits exactly one wins, the other is a 409.
         const committing = await storage.transaction(async (tx) => {
           const record = await _changeableSession(tx, params.id)
-          const next: ImportData = { ...dataOf(record), failure: null, progress: { phase: 'planning', done: 0, total: rowCountOf(dataOf(record)) } }
+          // A plan with invalid rows is refused as a small file's is, before any job: the session stays as it is.
+          const { errors } = planOf(dataOf(record))
+          if (errors.length) throw _invalidRows(errors)
+          const next: ImportData = { ...dataOf(record), failure: null, progress: { phase: 'planning', done: 0, total: rowCountOf(dataOf(record)) }, heartbeat: importJobs(storage).heartbeat() }
           return tx.imports.update(record.id, { status: 'committing', data: next as unknown as Record<string, unknown> }, { ifVersion: record.version }).catch(_lostRace(record))
         })
         importJobs(storage).commit(committing.id)
@@ -225,11 +224,7 @@ export const importExportRoutes = [
           const rows = []
           for await (const row of rowsOf(tx, record.id, data)) rows.push(row)
           const plan = await planImport(tx, rows, data.mapping, data.upsertKey)
-          if (plan.errors.length) {
-            throw new ComplibError('VALIDATION_FAILED', `${plan.errors.length} rows are invalid; fix the file or the mapping (first: row ${plan.errors[0]!.row}, ${plan.errors[0]!.path}: ${plan.errors[0]!.message})`, {
-              errors: plan.errors.map((e) => ({ path: `rows[${e.row}].${e.path}`, message: e.message })),
-            })
-          }
+          if (plan.errors.length) throw _invalidRows(plan.errors)
           const { components, undo: _undo, ...result } = await applyImport(tx, plan.rows)
           // A committed session keeps its counts and row outcomes, not its file: it is never planned again.
           const rowCount = rowCountOf(data)
@@ -297,6 +292,14 @@ async function _changeableSession(tx: StorageSession, id: string): Promise<Impor
   const record = await tx.imports.get(id)
   if (!isChangeable(record)) throw notChangeable(record)
   return record
+}
+
+/** The 400 of a commit while rows are invalid, listing them. */
+function _invalidRows(errors: ReadonlyArray<{ row: number; path: string; message: string }>): ComplibError {
+  const first = errors[0]!
+  return new ComplibError('VALIDATION_FAILED', `${errors.length} rows are invalid; fix the file or the mapping (first: row ${first.row}, ${first.path}: ${first.message})`, {
+    errors: errors.map((e) => ({ path: `rows[${e.row}].${e.path}`, message: e.message })),
+  })
 }
 
 /** A versioned write that lost to another commit: a 409. */
