@@ -1,0 +1,168 @@
+import { mkdirSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createClient } from '@complib/client-sdk'
+import type { BrowserContext, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { browserAvailable, startE2E, type E2E } from './harness'
+
+const SHOTS = join(tmpdir(), 'complib-web-screenshots')
+
+const KEY = 'dark-bootstrap-key-3b7d'
+const ADMIN = { username: 'ada', displayName: 'Ada Admin', password: 'keeps-the-keys-7', role: 'admin' }
+
+/**
+ * Every screen in the OS's dark scheme (decision 1414): its text readable
+ * (WCAG AA, 4.5:1, against what is behind it) and no light panel glaring
+ * in the dark page. A screenshot of each, to look at.
+ */
+describe.skipIf(!browserAvailable())('every screen in the dark scheme, in Chromium', () => {
+  let e: E2E
+  let dark: BrowserContext
+  let page: Page
+  let componentId: string
+
+  beforeAll(async () => {
+    e = await startE2E({ apiKey: KEY })
+    const api = (method: string, path: string, body?: unknown) =>
+      fetch(e.base + path, { method, headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
+    expect((await api('POST', '/api/users', ADMIN)).status).toBe(201)
+    const { components, parameterTypes, locations, categories } = e.server.storage
+    await parameterTypes.create({ name: 'Resistance', unit: 'Ω', kind: 'number' })
+    await parameterTypes.create({ name: 'Tolerance', unit: '%', kind: 'number' })
+    const drawer = await locations.create({ name: 'Drawer A' })
+    for (let i = 0; i < 6; i++) {
+      const c = await components.create({
+        name: `R ${i + 1}k 0603`,
+        category: 'Resistors',
+        status: (['draft', 'active', 'nrnd', 'obsolete'] as const)[i % 4],
+        tags: ['smd'],
+        parameters: [{ type: 'Resistance', value: `${i + 1}k`, unit: 'Ω' }],
+        mpns: [{ manufacturer: 'Yageo', partNumber: `RC0603-${i}` }],
+      })
+      await locations.setStock(c.id, drawer.id, 100 * i)
+      componentId ??= c.id
+    }
+    const resistors = (await categories.list()).find((c) => c.path === 'Resistors')!
+    await createClient({ baseUrl: e.base, apiKey: KEY }).categories.setTemplates(resistors.id, [{ parameterType: 'Resistance', required: true }, { parameterType: 'Tolerance' }])
+    dark = await e.browser.newContext({ viewport: { width: 1360, height: 860 }, colorScheme: 'dark' })
+    dark.setDefaultTimeout(10_000)
+    page = await dark.newPage()
+  })
+  afterAll(async () => {
+    await dark?.close()
+    await e?.close()
+  })
+
+  async function check(name: string) {
+    await page.waitForLoadState('networkidle')
+    // Whole pages, kept out of docs/screenshots (the README shows the library's dark one): to look at.
+    mkdirSync(SHOTS, { recursive: true })
+    await page.screenshot({ path: join(SHOTS, `dark-${name}.png`), fullPage: true })
+    const found = (await page.evaluate(DARK_PROBLEMS)) as string[]
+    expect(found, `${name} in the dark scheme`).toEqual([])
+  }
+
+  it('sign-in', async () => {
+    await page.goto(`${e.base}/`)
+    await expect.poll(() => page.getByRole('heading', { name: 'Sign in to complib' }).isVisible()).toBe(true)
+    await check('sign-in')
+    await page.getByLabel('User name').fill(ADMIN.username)
+    await page.getByLabel('Password').fill(ADMIN.password)
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+    await expect.poll(() => page.locator('.screen-head .muted').textContent(), { timeout: 8000 }).toBe('6 components')
+    await check('library')
+  })
+
+  it('component', async () => {
+    await page.goto(`${e.base}/#/components/${componentId}`)
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('R 1k 0603')
+    await check('component')
+  })
+
+  it('new connector and connector', async () => {
+    await page.goto(`${e.base}/#/connectors`)
+    await expect.poll(() => page.getByText('No connectors yet').isVisible()).toBe(true)
+    await check('connectors-empty')
+    await page.getByRole('link', { name: 'New connector' }).click()
+    await page.getByLabel('Name').fill('ERP')
+    await page.getByLabel('Receiver URL').fill('http://127.0.0.1:9/hooks')
+    await check('new-connector')
+    await page.getByRole('button', { name: 'Create connector' }).click()
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('ERP')
+    // The code editor, loaded after the screen: drawn dark too.
+    await expect.poll(() => page.locator('.cm-content').isVisible()).toBe(true)
+    await check('connector')
+    await page.goto(`${e.base}/#/connectors`)
+    await expect.poll(() => page.getByRole('link', { name: 'ERP' }).first().isVisible()).toBe(true)
+    await check('connectors')
+  })
+
+  for (const [name, path, heading] of [
+    ['import', '/import', /Import/],
+    ['bulk', '/bulk', /Bulk/],
+    ['kicad', '/kicad', /KiCad/],
+    ['locations', '/locations', /Locations/],
+    ['templates', '/templates', /Parameter/],
+    ['settings', '/settings', /Settings/],
+    ['users', '/users', /Users/],
+    ['tokens', '/tokens', /token/i],
+    ['audit', '/audit', /Audit/],
+  ] as const) {
+    it(name, async () => {
+      await page.goto(`${e.base}/#${path}`)
+      await expect.poll(() => page.getByRole('heading', { level: 1 }).first().textContent()).toMatch(heading)
+      await check(name)
+    })
+  }
+})
+
+/**
+ * Run in the page: what is wrong in the dark scheme, as "where: what".
+ * Each element with text of its own whose contrast with what is behind it
+ * is under 4.5:1, and each large light surface (a panel left white).
+ */
+const DARK_PROBLEMS = `(() => {
+  const rgba = (s) => (s.match(/[\\d.]+/g) || []).map(Number)
+  const lum = ([r, g, b]) => {
+    const f = (v) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4)
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b)
+  }
+  // A colour as drawn: inside an element drawn inverted (the code editor's 'filter: invert(1) hue-rotate(180deg)'), inverted.
+  const drawn = (el, c) => {
+    for (let up = el; up; up = up.parentElement) if (getComputedStyle(up).filter.includes('invert(1)')) return c.map((v) => 255 - v)
+    return c
+  }
+  const background = (el) => {
+    for (; el; el = el.parentElement) {
+      const c = rgba(getComputedStyle(el).backgroundColor)
+      if (c.length === 3 || (c.length === 4 && c[3] > 0.5)) return drawn(el, c.slice(0, 3))
+    }
+    return [255, 255, 255]
+  }
+  const where = (el) => el.tagName.toLowerCase() + (el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\\s+/).join('.') : '') + ' "' + (el.textContent || el.value || '').trim().slice(0, 30) + '"'
+  const shown = (el) => {
+    const r = el.getBoundingClientRect()
+    const s = getComputedStyle(el)
+    return r.width > 2 && r.height > 2 && s.visibility !== 'hidden' && s.display !== 'none' && Number(s.opacity) > 0.1
+  }
+  const out = []
+  for (const el of document.body.querySelectorAll('*')) {
+    if (el.closest('svg, img, [aria-hidden=true], .thumb')) continue
+    const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())
+    const field = el.matches('input:not([type=checkbox]):not([type=radio]):not([type=file]):not([type=hidden]), textarea, select')
+    if ((!own && !field) || el.disabled || !shown(el)) continue
+    if (field && !el.value && !el.matches('select')) continue
+    const fg = lum(drawn(el, rgba(getComputedStyle(el).color).slice(0, 3)))
+    const bg = lum(background(el))
+    const ratio = (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05)
+    if (ratio < 4.5) out.push(where(el) + ': contrast ' + ratio.toFixed(2))
+  }
+  for (const el of document.body.querySelectorAll('*')) {
+    const r = el.getBoundingClientRect()
+    if (r.width * r.height < 40000 || !shown(el) || el.closest('img, svg, button, a, .button')) continue
+    const c = rgba(getComputedStyle(el).backgroundColor)
+    if ((c.length === 3 || (c.length === 4 && c[3] > 0.5)) && lum(drawn(el, c.slice(0, 3))) > 0.4) out.push(where(el) + ': light surface ' + getComputedStyle(el).backgroundColor)
+  }
+  return out
+})()`
