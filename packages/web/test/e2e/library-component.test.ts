@@ -25,7 +25,7 @@ describe.skipIf(!browserAvailable())('library and component screens in Chromium'
   it('shows the library page at / with the first rows and the total', async () => {
     const { page } = e
     await page.goto(e.base + '/')
-    await expect.poll(() => page.getByText('600 components').isVisible()).toBe(true)
+    await expect.poll(() => page.getByText('600 components', { exact: true }).isVisible()).toBe(true)
     // Virtualised: far fewer rows in the page than in the library.
     const rendered = await page.locator('[role=row][aria-rowindex]').count()
     expect(rendered).toBeGreaterThan(10)
