@@ -68,15 +68,26 @@ describe.skipIf(!browserAvailable())('every screen in the dark scheme, in Chromi
     await expect.poll(() => page.getByRole('heading', { name: 'Sign in to complib' }).isVisible()).toBe(true)
     await check('sign-in')
     await page.getByLabel('User name').fill(ADMIN.username)
+    await page.getByLabel('Password').fill('not-the-password')
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+    await expect.poll(() => page.getByRole('alert').textContent(), { timeout: 8000 }).toBe('wrong user name or password')
+    await check('sign-in-refused')
     await page.getByLabel('Password').fill(ADMIN.password)
     await page.getByRole('button', { name: 'Sign in', exact: true }).click()
     await expect.poll(() => page.locator('.screen-head .muted').textContent(), { timeout: 8000 }).toBe('6 components')
     await check('library')
+    await page.getByRole('button', { name: 'Filters', exact: true }).click()
+    await page.getByRole('button', { name: 'Add a range' }).click()
+    await check('library-filters')
   })
 
   it('component', async () => {
     await page.goto(`${e.base}/#/components/${componentId}`)
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('R 1k 0603')
+    // A second version: the history shows what changed, struck out and added.
+    await page.getByLabel('Description').fill('Thick film, 1%')
+    await page.getByRole('button', { name: 'Save changes' }).click()
+    await expect.poll(() => page.locator('.history ins').first().isVisible()).toBe(true)
     await check('component')
   })
 
@@ -96,6 +107,14 @@ describe.skipIf(!browserAvailable())('every screen in the dark scheme, in Chromi
     await page.goto(`${e.base}/#/connectors`)
     await expect.poll(() => page.getByRole('link', { name: 'ERP' }).first().isVisible()).toBe(true)
     await check('connectors')
+  })
+
+  it('import preview', async () => {
+    await page.goto(`${e.base}/#/import`)
+    const csv = 'name,ipn,status\nR 1k 0805,IMP-1,active\nR 2k2 0805,IMP-2,bogus\n'
+    await page.getByLabel('File (CSV or JSON)').setInputFiles({ name: 'parts.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) })
+    await expect.poll(() => page.getByText(/detected CSV, 2 rows/).isVisible()).toBe(true)
+    await check('import-preview')
   })
 
   for (const [name, path, heading] of [
