@@ -113,7 +113,7 @@ export type {
 // and updates out, applied in the caller's transaction; reading an upload (CSV,
 // encodings, size limits) stays with the server. createYielder and lastSegmentOf
 // serve the server's bulk and attachment routes as well.
-export { applyImport, planImport, type ImportPlan, type ImportResult, type ImportRowError, type ImportUndo, type PlannedExtras, type PlannedRow } from './imports/plan'
+export { applyImport, importLookups, planImport, type ImportLookups, type ImportPlan, type ImportResult, type ImportRowError, type ImportUndo, type PlannedExtras, type PlannedRow } from './imports/plan'
 export { undoImport } from './imports/undo'
 export { mappingWarnings, type MappingWarning } from './imports/warnings'
 export type { FieldChange } from './imports/changes'

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { ComplibError, applyImport, isComplibError, planImport, undoImport, type ImportRecord, type ImportResult, type ImportUndo, type Storage } from '@complib/core'
+import { ComplibError, applyImport, importLookups, isComplibError, planImport, undoImport, type ImportRecord, type ImportResult, type ImportUndo, type Storage } from '@complib/core'
 import { IMPORT_CHUNK_ROWS } from './read-rows'
 import { dataOf, rowCountOf, rowsOf, saveOutcomes, splitPlan, type ImportData, type ImportHeartbeat, type StoredOutcome } from './session'
 
@@ -234,12 +234,14 @@ async function _commit(storage: Storage, id: string, hooks: ImportJobHooks, stat
   const result: Omit<ImportResult, 'undo'> = { created: 0, updated: 0, unchanged: 0, components: new Map() }
   const byRow = new Map(splitPlan(plan, d.mapping, total).outcomes.map((o) => [o.row, o]))
   let applied = 0
+  // What earlier chunks found or made (locations, symbols, footprints): a failed chunk ends the job, so none is stale.
+  const lookups = importLookups()
   try {
     for (let at = 0, chunk = 0; at < parts.length; at += COMMIT_CHUNK_PARTS, chunk++) {
       const slice = parts.slice(at, at + COMMIT_CHUNK_PARTS)
       applied += slice.reduce((n, p) => n + p.rows.length, 0)
       record = await storage.transaction(async (tx) => {
-        const done = await applyImport(tx, slice)
+        const done = await applyImport(tx, slice, lookups)
         result.created += done.created
         result.updated += done.updated
         result.unchanged += done.unchanged

@@ -165,19 +165,36 @@ export interface ImportUndo {
 }
 
 /**
+ * The ids of the locations, symbols and footprints an import found or made,
+ * by path or `Library:Name`. A commit applied in chunks (decision 0616) keeps
+ * one for all its chunks: a file of 100,000 parts names the same few hundred
+ * bins, and looking each up again in every chunk listed the locations (every
+ * path of the library) hundreds of times per thousand parts.
+ */
+export interface ImportLookups {
+  refs: Map<string, string>
+  locations: Map<string, string>
+}
+
+export function importLookups(): ImportLookups {
+  return { refs: new Map(), locations: new Map() }
+}
+
+/**
  * Applies a plan inside the caller's transaction (`tx`), so that it lands
  * whole or not at all. An update that changes nothing is skipped: its
- * component keeps its version and history.
+ * component keeps its version and history. `lookups` may carry what earlier
+ * chunks of the same commit found; should this transaction fail, drop it (it
+ * may name what the transaction made).
  */
-export async function applyImport(tx: StorageSession, plan: PlannedRow[]): Promise<ImportResult> {
+export async function applyImport(tx: StorageSession, plan: PlannedRow[], lookups: ImportLookups = importLookups()): Promise<ImportResult> {
   let created = 0
   let updated = 0
   let unchanged = 0
   const components = new Map<number, { id: string; ipn: string }>()
   const undoes = new Map<number, ImportUndo>()
   const yieldTurn = createYielder()
-  const refs = new Map<string, string>()
-  const locations = new Map<string, string>()
+  const { refs, locations } = lookups
   for (const p of plan) {
     await yieldTurn()
     if (p.action === 'update' && p.changes?.length === 0) {

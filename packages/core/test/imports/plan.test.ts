@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { applyImport, planImport, proposeMapping, toPlanView, type ImportRow, type Storage } from '../../src/index'
+import { applyImport, importLookups, planImport, proposeMapping, toPlanView, type ImportRow, type Storage, type StorageSession } from '../../src/index'
 import { createSqliteStorage } from '../../src/storage/sqlite/storage'
 
 // The planner on its own, over a StorageSession and without the server: what
@@ -42,6 +42,22 @@ describe('planImport and applyImport', () => {
     expect([...component.tags].sort()).toEqual(['passive', 'resistor', 'smd'])
     expect(result.components.get(2)).toEqual({ id: component.id, ipn: 'R-1' })
     expect((await storage.locations.stockForComponent(component.id)).map((s) => s.quantity)).toEqual([100])
+  })
+
+  it('chunks applied with one set of lookups look a location up once, and stock every part there', async () => {
+    const storage = await library()
+    const file = rows(...Array.from({ length: 6 }, (_, i) => ({ ipn: `L-${i}`, name: `L ${i}`, stock: 'Shelf A/Bin 3=5' })))
+    const plan = await planImport(storage, file, proposeMapping(['ipn', 'name', 'stock'], 'spreadsheet'), 'ipn')
+    const lookups = importLookups()
+    let listed = 0
+    // The transaction's locations, counting its lists.
+    const counted = (tx: StorageSession): StorageSession =>
+      new Proxy(tx, { get: (t, k) => (k === 'locations' ? { ...t.locations, list: (...args: Parameters<typeof t.locations.list>) => (listed++, t.locations.list(...args)) } : Reflect.get(t, k)) })
+    for (let at = 0; at < plan.rows.length; at += 2) await storage.transaction((tx) => applyImport(counted(tx), plan.rows.slice(at, at + 2), lookups))
+    // Shelf A, then Bin 3 under it: once each for the three chunks.
+    expect(listed).toBe(2)
+    const [bin] = (await storage.locations.list({ q: 'Bin 3', limit: 10 })).items
+    for (let i = 0; i < 6; i++) expect(await storage.locations.stockForComponent((await storage.components.getByIpn(`L-${i}`)).id)).toEqual([expect.objectContaining({ locationId: bin!.id, quantity: 5 })])
   })
 
   it('plans the same file again as unchanged, and its commit leaves the part alone', async () => {
