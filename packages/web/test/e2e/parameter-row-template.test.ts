@@ -31,7 +31,7 @@ describe.skipIf(!browserAvailable())('a free parameter row named as a template, 
     await page.getByLabel('Parameters 1: Parameter').click()
     // Key by key, as a person types: the name is the template's after the tenth key.
     await page.keyboard.type('Resistance', { delay: 20 })
-    expect(await page.evaluate(() => document.activeElement?.closest('label')?.textContent)).toBe('Parameters 1: Parameter')
+    expect(await page.evaluate("document.activeElement?.closest('label')?.textContent")).toBe('Parameters 1: Parameter')
     expect(await page.getByLabel('Parameters 1: Parameter').inputValue()).toBe('Resistance')
     await expect.poll(() => page.getByText('Fills the Resistance field above.').isVisible()).toBe(true)
     await page.keyboard.press('Tab')

@@ -10,7 +10,7 @@ export interface Draft {
   tags: string
   /**
    * `typed`: edited in the free rows of this form, so it stays there even
-   * once its name is a template's (it fills that field too; decision 1416).
+   * once its name is a template's, and fills that template's field (the fields: decision 1416).
    */
   parameters: Array<{ type: string; value: string; unit: string; typed?: boolean }>
   mpns: Array<{ manufacturer: string; partNumber: string }>
