@@ -143,7 +143,12 @@ describe('imports of more than one chunk run as jobs', () => {
     try {
       const res = await upload(parts(2500))
       expect(res.status, res.text).toBe(202)
-      expect(await settled(api, res.body.id)).toMatchObject({ status: 'failed', progress: null, failure: expect.stringMatching(/storing the file failed: disk full/) })
+      const failed = await settled(api, res.body.id)
+      expect(failed).toMatchObject({ status: 'failed', progress: null, failure: expect.stringMatching(/storing the file failed: disk full/) })
+      // Part of a file is not the file: it cannot be changed or committed, only deleted.
+      expect((await api.call('POST', `/api/imports/${res.body.id}/commit`)).status).toBe(409)
+      expect((await api.call('PATCH', `/api/imports/${res.body.id}`, { body: { upsertKey: 'name' }, headers: { 'if-match': `"${failed.version}"` } })).status).toBe(409)
+      expect((await api.call('DELETE', `/api/imports/${res.body.id}`)).status).toBe(204)
     } finally {
       spy.mockRestore()
     }

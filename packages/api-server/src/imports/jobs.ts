@@ -103,7 +103,7 @@ function _create(storage: Storage): ImportJobs {
       }
       if (record.status === 'committing') start(id, () => _undoInterrupted(storage, record, state))
       else if (dataOf(record).progress?.phase === 'reading') {
-        await _setData(storage, record, 'failed', { progress: null, heartbeat: null, failure: 'the server stopped while the file was being stored; upload it again' }, state)
+        await _setData(storage, record, 'failed', { progress: null, heartbeat: null, unstored: true, failure: 'the server stopped while the file was being stored; upload it again' }, state)
       } else start(id, () => _plan(storage, id, state))
     }
   }
@@ -178,7 +178,7 @@ async function _store(storage: Storage, id: string, rows: ReadonlyArray<{ rowNo:
     }
   } catch (error) {
     if (_stops(error)) throw error
-    await _setData(storage, await storage.imports.get(id), 'failed', { progress: null, failure: `storing the file failed: ${_reason(error)}; upload it again` }, state)
+    await _setData(storage, await storage.imports.get(id), 'failed', { progress: null, heartbeat: null, unstored: true, failure: `storing the file failed: ${_reason(error)}; upload it again` }, state)
     return
   }
   await _plan(storage, id, state)

@@ -28,6 +28,8 @@ export interface ImportData {
   progress?: ImportProgress | null
   /** Why the last commit failed (status `failed`). */
   failure?: string | null
+  /** Its rows were not all stored (the upload's job failed or its server stopped): it can only be deleted. */
+  unstored?: true
   /** While a job holds the session: see ImportHeartbeat. */
   heartbeat?: ImportHeartbeat | null
 }
@@ -124,9 +126,10 @@ export async function saveOutcomes(tx: StorageSession, id: string, outcomes: rea
 /** A 409 for a session that is not pending (or failed: it can be changed and committed again). */
 export function notChangeable(record: ImportRecord): ComplibError {
   if (record.status === 'planning' || record.status === 'committing') return new ComplibError('CONFLICT', `import ${record.id} is ${record.status}; wait until it is done (GET /api/imports/${record.id})`)
+  if (dataOf(record).unstored) return new ComplibError('CONFLICT', `import ${record.id} holds only part of its file; upload the file again`)
   return new ComplibError('CONFLICT', `import ${record.id} was already committed`)
 }
 
 export function isChangeable(record: ImportRecord): boolean {
-  return record.status === 'pending' || record.status === 'failed'
+  return record.status === 'pending' || (record.status === 'failed' && !dataOf(record).unstored)
 }
