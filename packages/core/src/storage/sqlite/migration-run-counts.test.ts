@@ -41,7 +41,7 @@ describe('run counts migration', () => {
     db.exec('DROP INDEX components_cmp_number')
     for (const column of ['sent', 'skipped']) db.exec(`ALTER TABLE run_batches DROP COLUMN ${column}`)
     db.exec('ALTER TABLE runs DROP COLUMN entities_skipped')
-    db.prepare(`UPDATE meta SET value = ? WHERE key = 'schema_version'`).run(String(version - 5))
+    db.prepare(`UPDATE meta SET value = ? WHERE key = 'schema_version'`).run(String(version - 6))
     db.close()
 
     const after = await createSqliteStorage({ dir })
