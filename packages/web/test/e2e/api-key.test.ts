@@ -36,14 +36,18 @@ describe.skipIf(!browserAvailable())('the API key on the sign-in page in Chromiu
     const { page } = e
     await page.getByLabel('API key or token').fill(KEY)
     await page.getByRole('button', { name: 'Use this key' }).click()
-    await expect.poll(() => page.getByText('0 components').isVisible()).toBe(true)
+    await expect.poll(() => page.getByText('0 components', { exact: true }).isVisible()).toBe(true)
     // The key acts as an admin that is no account: no one to sign out, no password to change.
     expect(await page.locator('.user-menu summary').innerText()).toBe('api-key admin')
     await page.getByRole('link', { name: 'New component' }).click()
     await page.getByLabel('Name').fill('Keyed part')
     await page.getByRole('button', { name: 'Create component' }).click()
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Keyed part')
-    expect(await page.evaluate(() => [sessionStorage.getItem('complib.apiKey'), JSON.stringify(localStorage)])).toEqual([KEY, '{}'])
+    const [kept, stored] = await page.evaluate(() => [sessionStorage.getItem('complib.apiKey'), JSON.stringify(localStorage)])
+    expect(kept).toBe(KEY)
+    // localStorage keeps only the table's layout (decision 1412), never the key.
+    expect(Object.keys(JSON.parse(stored!) as object).filter((k) => k !== 'complib.library.view')).toEqual([])
+    expect(stored).not.toContain(KEY)
     // A reload in the same tab keeps it; a new tab asks again.
     await page.reload()
     await expect.poll(() => page.getByLabel('Name').inputValue()).toBe('Keyed part')

@@ -79,8 +79,11 @@ describe.skipIf(!browserAvailable())('sign-in, roles and history in Chromium', (
     expect(await page.getByRole('link', { name: 'Bulk edit' }).isVisible()).toBe(true)
     // Admin screens are not offered to an editor.
     for (const name of ['Users', 'Audit', 'Settings']) expect(await page.getByRole('link', { name, exact: true }).count(), name).toBe(0)
-    // The session is an HttpOnly cookie: nothing in the page's storage.
-    expect(await page.evaluate(() => [sessionStorage.getItem('complib.apiKey'), JSON.stringify(localStorage)])).toEqual([null, '{}'])
+    // The session is an HttpOnly cookie: nothing of it in the page's storage, which keeps only the table's layout (decision 1412).
+    const [key, stored] = await page.evaluate(() => [sessionStorage.getItem('complib.apiKey'), JSON.stringify(localStorage)])
+    expect(key).toBeNull()
+    expect(Object.keys(JSON.parse(stored!) as object).filter((k) => k !== 'complib.library.view')).toEqual([])
+    expect(stored).not.toMatch(/session|token|password|clt_/i)
   })
 
   it('edits a component with a comment; the history names the editor, the channel and the comment, with a diff', async () => {
