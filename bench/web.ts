@@ -51,7 +51,7 @@ export async function benchWeb(ctx: HttpBenchContext, server: ServerProcess): Pr
       await page.keyboard.press(word.at(-1)!)
       await page.waitForFunction((want: string) => [...document.querySelectorAll('[role=option] > span:first-child')].map((o) => o.textContent).join('|') === want, labels, { polling: 'raf', timeout: 30_000 })
       suggest.push(performance.now() - t1)
-      await page.waitForFunction((want: string) => document.querySelector('.library .screen-head p')?.textContent?.startsWith(want) === true, `${count.toLocaleString('en-US')} components`, { polling: 'raf', timeout: 30_000 })
+      await page.waitForFunction((want: string) => document.querySelector('.library .screen-head p')?.textContent?.startsWith(want) === true, `${count.toLocaleString('en-US')} ${count === 1 ? 'component' : 'components'}`, { polling: 'raf', timeout: 30_000 })
       table.push(performance.now() - t1)
       await context.close()
     }
