@@ -74,7 +74,7 @@ export {
   TokenScope, ApiToken, TokenCreate, TokenCreated, TokenListQuery,
 } from './schemas/account'
 export { AuditEntry, AuditQuery, AuditVerification, AuditPrune } from './schemas/audit'
-export { OutboundPolicy, Settings, SettingsPatch, DEFAULT_SETTINGS } from './schemas/settings'
+export { OutboundPolicy, Settings, SettingsPatch, DEFAULT_SETTINGS, KicadSettings, KicadFieldSetting, KicadParameterRule } from './schemas/settings'
 
 // who makes the current writes (set by the API server per request, recorded by the stores)
 export { withChange, currentChange, type ChangeContext } from './change-context'
@@ -118,7 +118,7 @@ export { undoImport } from './imports/undo'
 export { mappingWarnings, type MappingWarning } from './imports/warnings'
 export type { FieldChange } from './imports/changes'
 export { decodeRowCursor, emptyFieldSummary, encodeRowCursor, pageRowOutcomes, rowOutcomes, toPlanView, type PartView, type PlanView } from './imports/outcomes'
-export { detectPreset, proposeMapping, type PresetId } from './imports/presets'
+export { detectPreset, presetSource, proposeMapping, unknownColumns, type PresetId } from './imports/presets'
 export { cellOf, rawCellOf, type ImportCell, type ImportRow } from './imports/row'
 export { formatStockItem, joinList } from './imports/codec'
 export { toLocationPaths } from './imports/location-paths'

@@ -1,5 +1,5 @@
 import {
-  ComplibError, ImportSession, emptyFieldSummary, mappingWarnings, rowOutcomes, toPlanView, type ImportPlan, type ImportProgress, type ImportRecord, type ImportResult, type ImportRow,
+  ComplibError, ImportSession, emptyFieldSummary, mappingWarnings, presetSource, unknownColumns, type PresetId, rowOutcomes, toPlanView, type ImportPlan, type ImportProgress, type ImportRecord, type ImportResult, type ImportRow,
   type ImportRowOutcome, type ImportTarget, type ImportUndo, type PlanView, type StorageSession, type UpsertKey,
 } from '@complib/core'
 import type * as z from 'zod'
@@ -18,6 +18,8 @@ export interface ImportData {
   /** How the file was read (sessions stored before encodings were detected have none: UTF-8, `,`). */
   shape?: FileShape
   preset?: string
+  /** Whose keys the key columns hold (decision 0640); sessions without one take their preset's. */
+  source?: string | null
   columns: string[]
   mapping: Record<string, ImportTarget>
   upsertKey: UpsertKey
@@ -68,7 +70,9 @@ export function sessionView(record: ImportRecord): z.infer<typeof ImportSession>
     encoding: d.shape?.encoding ?? 'utf-8',
     delimiter: d.shape ? d.shape.delimiter : d.format === 'csv' ? ',' : null,
     preset: d.preset ?? 'spreadsheet',
+    source: d.source !== undefined ? d.source : presetSource(d.preset ?? 'spreadsheet'),
     columns: d.columns,
+    unknownColumns: unknownColumns(d.columns, (d.preset ?? 'spreadsheet') as PresetId),
     mapping: d.mapping,
     upsertKey: d.upsertKey,
     // Sessions stored before `unchanged` and the per-field summary counted every update as a change.

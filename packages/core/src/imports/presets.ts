@@ -7,7 +7,14 @@ import type { ComponentStatus } from '../status'
  * packages/api-server/test/fixtures/README.md); the user can still change any
  * column with `PATCH /api/imports/:id`.
  */
-export type PresetId = 'complib' | 'inventree-parts' | 'inventree-manufacturer-parts' | 'inventree-supplier-parts' | 'partdb' | 'spreadsheet'
+export type PresetId = 'complib' | 'inventree-parts' | 'inventree-manufacturer-parts' | 'inventree-supplier-parts' | 'inventree-companies' | 'partdb' | 'spreadsheet'
+
+/** Whose keys a preset's key columns hold (decision 0640); null for files that are no peer's. */
+export function presetSource(preset: string): string | null {
+  if (preset.startsWith('inventree-')) return 'inventree'
+  if (preset === 'partdb') return 'partdb'
+  return null
+}
 
 type Rule = [RegExp, ImportTarget]
 
@@ -72,6 +79,7 @@ const PRESET_RULES: Record<PresetId, Rule[]> = {
     [/^(eda_info\.)?(kicad_footprint|eda_kicad_footprint)$/i, 'footprints'],
     [/^(comment|favorite|needs_review|minamount|orderamount|mass|manufacturer_product_url|total_instock|addedDate|lastModified|built_project|partUnit(\..*)?|orderdetails(\..*)?|eda_info(\..*)?|visible|provider_reference(\..*)?|gtin|built_amount|attachments(\..*)?|master_picture_attachment(\..*)?|partCustomState(\..*)?|associated_parts_as_.*)$/i, 'ignore'],
   ],
+  'inventree-companies': [],
   spreadsheet: [],
 }
 
@@ -85,6 +93,12 @@ export function detectPreset(columns: readonly string[]): PresetId {
   if (has(/^IPN$/) && (has(/^Category Name$/i) || has(/^Active$/))) return 'inventree-parts'
   if (has(/^manufacturer_product_number$/) || has(/^manufacturing_status$/) || has(/^partLots(\.|$)/) || has(/^category\.full_name$/)) return 'partdb'
   return 'spreadsheet'
+}
+
+/** The columns neither the preset's rules nor the common ones recognise. */
+export function unknownColumns(columns: readonly string[], preset: PresetId): string[] {
+  const rules = [...(PRESET_RULES[preset] ?? []), ...COMMON]
+  return columns.filter((c) => !rules.some(([re]) => re.test(c)))
 }
 
 /** The mapping a preset proposes: its own rules, then the common ones; any other column becomes a parameter. */

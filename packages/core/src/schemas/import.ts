@@ -11,6 +11,15 @@ import { PageQuery, QueryBoolean } from './common'
  * or flattened columns (`parameters.0.name`). The KiCad flags
  * (`excludeFromBom`, `excludeFromBoard`, `excludeFromSim`) read `true`/`false`,
  * `yes`/`no`, `1`/`0`. Decisions 0601 and 0632.
+ *
+ * A peer's export names records by its own keys (decision 0640):
+ * `sourceKey` is the row's own key there (InvenTree's part `ID`, Part-DB's
+ * `id`), kept as the component's external reference under the session's
+ * `source`; `partKey` names the part a row belongs to by that key (InvenTree's
+ * manufacturer-part and supplier-part exports): the row updates that part and
+ * never creates one, and a key the library does not hold is a row error;
+ * `manufacturerKey` names the MPN's manufacturer by the peer's company key,
+ * resolved by a company export imported before or after.
  */
 export const ImportTarget = z.enum([
   'name',
@@ -36,6 +45,9 @@ export const ImportTarget = z.enum([
   'excludeFromBom',
   'excludeFromBoard',
   'excludeFromSim',
+  'sourceKey',
+  'partKey',
+  'manufacturerKey',
   'ignore',
 ])
 export type ImportTarget = z.infer<typeof ImportTarget>
@@ -45,7 +57,16 @@ export const UpsertKey = z.enum(['ipn', 'mpn', 'name'])
 export type UpsertKey = z.infer<typeof UpsertKey>
 
 /** Query of `POST /api/imports` (the body is the file). */
-export const ImportCreateQuery = z.object({ format: z.enum(['csv', 'json']).optional(), name: z.string().max(255).optional(), upsertKey: UpsertKey.default('ipn') })
+export const ImportCreateQuery = z.object({
+  format: z.enum(['csv', 'json']).optional(),
+  name: z.string().max(255).optional(),
+  upsertKey: UpsertKey.default('ipn'),
+  source: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9._-]{0,59}$/, { error: 'a source is lower-case letters, digits, `.`, `_` or `-`, at most 60' })
+    .optional()
+    .meta({ description: 'Whose keys the file\'s key columns hold (decision 0640); default: the recognised peer (`inventree`, `partdb`). Name one per server when importing from two of the same kind' }),
+})
 export type ImportCreateQuery = z.input<typeof ImportCreateQuery>
 
 /** A field of a component that an import can set; the per-field summary and a row's changes name these. */
@@ -153,8 +174,12 @@ export const ImportSession = z
     rowCount: z.int(),
     encoding: z.string().meta({ description: 'How the file was read: `utf-8`, `utf-16le`, `utf-16be` or `windows-1252`' }),
     delimiter: z.string().nullable().meta({ description: 'The CSV delimiter found in the header row (`,` `;` or a tab); null for JSON' }),
-    preset: z.string().meta({ description: 'Which known format the columns were recognised as (`complib`, `inventree-parts`, `inventree-manufacturer-parts`, `inventree-supplier-parts`, `partdb`, `spreadsheet`); it proposed the mapping' }),
+    preset: z.string().meta({ description: 'Which known format the columns were recognised as (`complib`, `inventree-parts`, `inventree-manufacturer-parts`, `inventree-supplier-parts`, `inventree-companies`, `partdb`, `spreadsheet`); it proposed the mapping' }),
+    source: z.string().nullable().meta({ description: 'Whose keys the key columns (`sourceKey`, `partKey`, `manufacturerKey`) hold; null when the file is no peer\'s' }),
     columns: z.array(z.string()),
+    unknownColumns: z
+      .array(z.string())
+      .meta({ description: 'Columns the preset does not know: a peer\'s preset maps them to `ignore` (change the mapping to keep one), a plain spreadsheet to `parameter`' }),
     mapping: z.record(z.string(), ImportTarget),
     upsertKey: UpsertKey,
     summary: z

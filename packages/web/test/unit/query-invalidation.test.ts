@@ -92,8 +92,16 @@ const CASES: Array<[string, (qc: QueryClient) => Promise<unknown> | void, string
   ['a token created or revoked', (qc) => tokensChanged(qc), ['my tokens', 'everyone’s tokens']],
   ['a parameter type created or changed', (qc) => parameterTypesChanged(qc), ['parameter types', 'templates of P', 'templates of R', 'parameter report']],
   ['a category’s templates replaced (its descendants inherit them)', (qc) => templatesChanged(qc), ['templates of P', 'templates of R', 'parameter report']],
-  ['settings saved', (qc) => settingsSaved(qc, { auditRetentionDays: 30, outbound: { blockMetadata: true, allowedHosts: [] }, updatedAt: null }), []],
+  ['settings saved', (qc) => settingsSaved(qc, { auditRetentionDays: 30, outbound: { blockMetadata: true, allowedHosts: [] }, kicad: KICAD_DEFAULTS, updatedAt: null }), []],
 ]
+
+const KICAD_DEFAULTS = {
+  cacheMaxAge: 60,
+  hideObsolete: false,
+  categoryDepth: null,
+  fields: { ipn: { include: true, name: 'IPN', visible: false }, manufacturer: { include: true, name: 'Manufacturer', visible: false }, mpn: { include: true, name: 'MPN', visible: false } },
+  parameters: { others: 'hidden' as const, rules: [] },
+}
 
 describe('the query factories and what the mutations invalidate', () => {
   it('give every query its own key (no two read into one cache entry)', () => {

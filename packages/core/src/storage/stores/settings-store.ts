@@ -5,7 +5,7 @@ import { now } from './_shared'
 import type { StoreAccess, StoreRepo } from './repo'
 
 /** The settings kept as rows, one key each, its value as JSON text. */
-const KEYS = ['auditRetentionDays', 'outbound'] as const satisfies ReadonlyArray<keyof SettingsPatch>
+const KEYS = ['auditRetentionDays', 'outbound', 'kicad'] as const satisfies ReadonlyArray<keyof SettingsPatch>
 
 export const settings = {
   get: async (ex) => await _get(ex),

@@ -1,0 +1,120 @@
+import { DEFAULT_SETTINGS, foldKey, type Attachment, type Component, type KicadSettings } from '@complib/core'
+import * as z from 'zod'
+
+/**
+ * A component as KiCad's HTTP library part: its fields, Value, reference
+ * designator and datasheet link. The routes (routes/kicad.ts) load what a
+ * part refers to; this file decides what KiCad is sent.
+ */
+
+export const KicadField = z.object({ value: z.string(), visible: z.enum(['True', 'False']).optional() })
+export const KicadPart = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    symbolIdStr: z.string(),
+    exclude_from_bom: z.enum(['True', 'False']),
+    exclude_from_board: z.enum(['True', 'False']),
+    exclude_from_sim: z.enum(['True', 'False']),
+    fields: z.record(z.string(), KicadField),
+  })
+  .meta({ id: 'KicadPart' })
+/** A component as KiCad's HTTP library part. */
+export function toKicadPart(
+  c: Component,
+  refs: { symbol?: string | undefined; footprints: string[]; attachments: Attachment[]; origin: string; valueType?: string | undefined },
+  // Which fields KiCad gets (decision 0634): applied by the field rules.
+  _settings: KicadSettings = DEFAULT_SETTINGS.kicad,
+): z.infer<typeof KicadPart> {
+  const hidden = (value: string) => ({ value, visible: 'False' as const })
+  const fields: Record<string, z.infer<typeof KicadField>> = {
+    value: { value: kicadValue(c, refs.valueType), visible: 'True' },
+    reference: { value: _reference(c), visible: 'True' },
+    // KiCad takes the first as the footprint and offers the others: joined by `;`.
+    footprint: hidden(refs.footprints.join(';')),
+    datasheet: hidden(datasheetUrl(refs.attachments, refs.origin)),
+    description: hidden(c.description ?? c.name),
+    // Tags joined by `, ` so a multi-word tag ("high voltage") stays one keyword phrase.
+    keywords: hidden(c.tags.join(', ')),
+    IPN: hidden(c.ipn),
+  }
+  c.mpns.forEach((m, i) => {
+    fields[i === 0 ? 'Manufacturer' : `Manufacturer ${i + 1}`] = hidden(m.manufacturer)
+    fields[i === 0 ? 'MPN' : `MPN ${i + 1}`] = hidden(m.partNumber)
+  })
+  for (const p of c.parameters) if (!(p.type in fields) && !['value', 'reference'].includes(p.type.toLowerCase())) fields[p.type] = hidden(`${p.value}${p.unit ?? ''}`)
+  return {
+    id: c.id,
+    name: c.ipn,
+    symbolIdStr: refs.symbol ?? '',
+    // The component's own flags, as the strings boolFromString reads.
+    exclude_from_bom: _kicadBool(c.excludeFromBom),
+    exclude_from_board: _kicadBool(c.excludeFromBoard),
+    exclude_from_sim: _kicadBool(c.excludeFromSim),
+    fields,
+  }
+}
+
+/** Parameter types whose value is what a passive part shows as its KiCad Value. */
+const VALUE_LIKE = ['resistance', 'capacitance', 'inductance', 'impedance', 'frequency']
+
+/**
+ * The Value KiCad shows (decision 0631): the component's `kicadValue` when set;
+ * else the parameter its category's templates mark as the value (`valueType`,
+ * decision 0440), when the part has it; else a
+ * parameter named `Value` when the part has one; else, for a passive
+ * (reference R, C, L, Y, FB), its resistance, capacitance, inductance,
+ * impedance or frequency with its unit; else the part's name. So 2N7002
+ * shows "2N7002", not its first parameter.
+ */
+export function kicadValue(c: Component, valueType?: string): string {
+  if (c.kicadValue) return c.kicadValue
+  const key = valueType === undefined ? undefined : foldKey(valueType)
+  const templated = key === undefined ? undefined : c.parameters.find((p) => foldKey(p.type) === key)
+  if (templated) return `${templated.value}${templated.unit ?? ''}`
+  const explicit = c.parameters.find((p) => p.type.toLowerCase() === 'value')
+  if (explicit) return `${explicit.value}${explicit.unit ?? ''}`
+  if (['R', 'C', 'L', 'Y', 'FB'].includes(_reference(c))) {
+    for (const type of VALUE_LIKE) {
+      const p = c.parameters.find((q) => q.type.toLowerCase() === type)
+      if (p) return `${p.value}${p.unit ?? ''}`
+    }
+  }
+  return c.name
+}
+
+/** A datasheet URL KiCad can open: a link attachment's own URL, or an uploaded file's download URL. */
+export function datasheetUrl(attachments: Attachment[], origin: string): string {
+  const datasheet = attachments.find((a) => a.kind === 'datasheet') ?? attachments.find((a) => /\.pdf$/i.test(a.name))
+  if (!datasheet) return ''
+  return datasheet.url ?? `${origin}/api/attachments/${datasheet.id}/content`
+}
+
+function _kicadBool(flag: boolean): 'True' | 'False' {
+  return flag ? 'True' : 'False'
+}
+
+const REFERENCES: Array<[RegExp, string]> = [
+  [/resistor|^res/i, 'R'],
+  [/capacitor|^cap/i, 'C'],
+  [/ferrite ?bead/i, 'FB'],
+  [/inductor|^ind/i, 'L'],
+  [/diode|led/i, 'D'],
+  [/transistor|mosfet|fet\b/i, 'Q'],
+  [/connector|header/i, 'J'],
+  [/crystal|oscillator/i, 'Y'],
+  [/fuse/i, 'F'],
+  [/switch|button/i, 'SW'],
+]
+
+function _reference(c: Component): string {
+  const given = c.parameters.find((p) => p.type.toLowerCase() === 'reference')
+  if (given) return given.value
+  // The innermost category names the kind of part: Passives/Resistors/Thick film is a resistor.
+  const path = (c.category ?? '').split('/').reverse()
+  for (const segment of path) {
+    const found = REFERENCES.find(([re]) => re.test(segment))
+    if (found) return found[1]
+  }
+  return 'U'
+}
