@@ -23,7 +23,12 @@ export interface LinkInput {
 /** What one row says, read under a mapping, before validation by the component schemas. */
 export interface RowInput {
   fields: Record<string, unknown>
-  mpns: Array<{ manufacturer: string; partNumber: string }>
+  /** MPNs the row gives; `manufacturerKey` when the manufacturer is named by the peer's company key (decision 0640). */
+  mpns: Array<{ manufacturer: string; partNumber: string; manufacturerKey?: string }>
+  /** The row's own key in the peer's database (`sourceKey` column): kept as the component's external reference. */
+  sourceKey?: string
+  /** The key of the part the row belongs to, in the peer's database (`partKey` column): it updates that part, never creates one. */
+  partKey?: string
   symbols?: LibRef[]
   footprints?: LibRef[]
   stock?: StockInput[]
@@ -52,6 +57,7 @@ export function readRowInput(cells: ImportRow, mapping: Record<string, ImportTar
   const input: RowInput = { fields, mpns: [] }
   const parameters: Array<{ type: string; value: string; unit?: string }> = []
   const manufacturers: string[] = []
+  const manufacturerKeys: string[] = []
   const partNumbers: string[] = []
   const flattened = new Map<ImportTarget, Map<string, Record<string, unknown>>>()
   let location = ''
@@ -136,6 +142,17 @@ export function readRowInput(cells: ImportRow, mapping: Record<string, ImportTar
         if (entries) input.stock = [...(input.stock ?? []), ...entries]
         break
       }
+      case 'sourceKey':
+      case 'partKey': {
+        const value = text(column)
+        if (value) input[target] = value
+        break
+      }
+      case 'manufacturerKey': {
+        const value = text(column)
+        if (value !== null) manufacturerKeys.push(value)
+        break
+      }
       case 'location':
         location = text(column) ?? ''
         break
@@ -184,9 +201,11 @@ export function readRowInput(cells: ImportRow, mapping: Record<string, ImportTar
     if (entry) input.stock = [...(input.stock ?? []), entry]
   }
   // Manufacturer and part number columns pair up in order: manufacturer 2 goes with partNumber 2.
+  // A manufacturer named only by the peer's key is resolved when the plan is made (a company export names it).
   for (let i = 0; i < Math.max(manufacturers.length, partNumbers.length); i++) {
     const partNumber = partNumbers[i] ?? ''
-    if (partNumber) input.mpns.push({ manufacturer: manufacturers[i] || 'Unknown', partNumber })
+    const manufacturerKey = manufacturerKeys[i] || undefined
+    if (partNumber) input.mpns.push({ manufacturer: manufacturers[i] || 'Unknown', partNumber, ...(manufacturerKey && !manufacturers[i] ? { manufacturerKey } : {}) })
   }
   if (parameters.length) fields.parameters = parameters
   // A spreadsheet of part numbers names no part: its first MPN is its name.
