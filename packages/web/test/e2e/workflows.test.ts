@@ -56,6 +56,9 @@ describe.skipIf(!browserAvailable())('bulk edit, import, locations and KiCad in 
     expect(outcomes[0]).toMatch(/^2create/)
     expect(outcomes[1]).toMatch(/^3invalid.*status/)
     expect(await page.getByLabel('Column “Resistance”').inputValue()).toBe('parameter')
+    // A plain spreadsheet's column no field knows is a parameter, and the mapping says so beside it.
+    expect(await page.locator('[data-unknown-column="Resistance"]').textContent()).toBe('Not recognised: kept as the parameter “Resistance”.')
+    expect(await page.locator('[data-unknown-column]').count()).toBe(1)
     // An invalid row blocks the commit until the file or the mapping is fixed.
     expect(await page.getByRole('button', { name: 'Commit the import' }).isDisabled()).toBe(true)
     await expectAccessible(page, 'import')
