@@ -92,6 +92,8 @@ export interface StorageSession {
   readonly settings: SettingsStore
   /** Saved views of the library table, per owner (decision 1508). */
   readonly savedViews: SavedViewStore
+  /** The peers' keys of imported parts and companies (decision 0640). */
+  readonly externalRefs: ExternalRefStore
   /** Counts for `GET /api/stats`. */
   stats(): Promise<LibraryStats>
 }
@@ -622,4 +624,28 @@ export interface SettingsStore {
   /** The defaults (DEFAULT_SETTINGS) until an admin changes one. */
   get(): Promise<Settings>
   update(patch: SettingsPatch): Promise<Settings>
+}
+
+/** What one of a peer's keys means here (decision 0640): `part` → a component id; `company` → the manufacturer name the peer's company key stands for. */
+export type ExternalRefKind = 'part' | 'company'
+
+/** A peer's key kept beside what it names in complib, unique per (source, kind, key). */
+export interface ExternalRef {
+  /** Whose key it is: `inventree`, `partdb`, or the source an import was given. */
+  source: string
+  kind: ExternalRefKind
+  key: string
+  target: string
+}
+
+/** The peers' keys of imported records (decision 0640). */
+export interface ExternalRefStore {
+  /** The refs of `keys` that are held (others are left out), in no order. */
+  lookup(source: string, kind: ExternalRefKind, keys: readonly string[]): Promise<ExternalRef[]>
+  /** Sets each ref's target; answers what each pointed at before (null: it was not held), in the order given, so an undo can put it back. */
+  upsert(refs: readonly ExternalRef[]): Promise<Array<string | null>>
+  /** Removes the refs of these (source, kind, key); unknown ones are ignored. */
+  remove(refs: ReadonlyArray<Pick<ExternalRef, 'source' | 'kind' | 'key'>>): Promise<void>
+  /** The refs pointing at `target` (a component's, with kind `part`), by source then key. */
+  listForTarget(kind: ExternalRefKind, target: string): Promise<ExternalRef[]>
 }

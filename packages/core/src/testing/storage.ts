@@ -8,6 +8,7 @@ import { componentListSuite } from './storage/component-list'
 import { componentStoreSuite } from './storage/component-store'
 import { connectorStoreSuite } from './storage/connector-store'
 import { documentStoreSuite } from './storage/document-store'
+import { externalRefStoreSuite } from './storage/external-ref-store'
 import { identifiersSuite } from './storage/identifiers'
 import { importRowStoreSuite } from './storage/import-row-store'
 import { libraryItemStoreSuite } from './storage/library-item-store'
@@ -69,6 +70,7 @@ export function testStorage(name: string, factory: StorageFactory): void {
     runStoreSuite(get)
     documentStoreSuite(get)
     importRowStoreSuite(get)
+    externalRefStoreSuite(get)
     statsStoreSuite(get)
     userStoreSuite(get)
     authSessionStoreSuite(get)

@@ -21,6 +21,7 @@ import { tokenAccess, tokens } from '../stores/token-store'
 import { auditAccess, audit } from '../stores/audit-store'
 import { settingsAccess, settings } from '../stores/settings-store'
 import { savedViewAccess, savedViews } from '../stores/saved-view-store'
+import { externalRefAccess, externalRefs } from '../stores/external-ref-store'
 import { currentChange, withChange, type ChangeContext } from '../../change-context'
 import type { StorageSession } from '../types'
 
@@ -53,6 +54,7 @@ export const STORES = {
   audit: { repo: audit, access: auditAccess },
   settings: { repo: settings, access: settingsAccess },
   savedViews: { repo: savedViews, access: savedViewAccess },
+  externalRefs: { repo: externalRefs, access: externalRefAccess },
 }
 
 /**

@@ -460,6 +460,18 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE UNIQUE INDEX saved_views_owner_name ON saved_views (owner_id, name);
   `,
+  // The peers' keys of imported parts and companies, as in sqlite/schema.ts (decision 0640).
+  /* sql */ `
+  CREATE TABLE external_refs (
+    source text NOT NULL,
+    kind text NOT NULL,
+    key text NOT NULL,
+    target text NOT NULL,
+    updated_at text NOT NULL,
+    PRIMARY KEY (source, kind, key)
+  );
+  CREATE INDEX external_refs_target ON external_refs (kind, target);
+  `,
 ]
 
 /** The lock key that serialises migrations (and writes: see engine.ts) across servers. */

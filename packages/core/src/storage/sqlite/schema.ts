@@ -492,6 +492,19 @@ const MIGRATIONS: ReadonlyArray<Migration> = [
     )`,
     'CREATE UNIQUE INDEX saved_views_owner_name ON saved_views (owner_id, name)',
   ],
+  // The peers' keys of imported parts and companies (decision 0640): `target` is a
+  // component id (kind part) or a manufacturer name (kind company).
+  [
+    `CREATE TABLE external_refs (
+      source TEXT NOT NULL,
+      kind TEXT NOT NULL,
+      key TEXT NOT NULL,
+      target TEXT NOT NULL,
+      updated_at TEXT NOT NULL,
+      PRIMARY KEY (source, kind, key)
+    )`,
+    'CREATE INDEX external_refs_target ON external_refs (kind, target)',
+  ],
 ]
 
 /**
