@@ -1,5 +1,6 @@
 import { DEFAULT_SETTINGS, foldKey, type Attachment, type Component, type KicadSettings } from '@complib/core'
 import * as z from 'zod'
+import { datasheetPath } from './datasheet-capability'
 
 /**
  * A component as KiCad's HTTP library part: its fields, Value, reference
@@ -23,8 +24,8 @@ export const KicadPart = z
 export function toKicadPart(
   c: Component,
   refs: { symbol?: string | undefined; footprints: string[]; attachments: Attachment[]; origin: string; valueType?: string | undefined },
-  // Which fields KiCad gets (decision 0634): applied by the field rules.
-  _settings: KicadSettings = DEFAULT_SETTINGS.kicad,
+  // Which fields KiCad gets, under which names, shown or hidden (decision 0634).
+  settings: KicadSettings = DEFAULT_SETTINGS.kicad,
 ): z.infer<typeof KicadPart> {
   const hidden = (value: string) => ({ value, visible: 'False' as const })
   const fields: Record<string, z.infer<typeof KicadField>> = {
@@ -36,13 +37,30 @@ export function toKicadPart(
     description: hidden(c.description ?? c.name),
     // Tags joined by `, ` so a multi-word tag ("high voltage") stays one keyword phrase.
     keywords: hidden(c.tags.join(', ')),
-    IPN: hidden(c.ipn),
   }
+  // Names compare folded, so a parameter `ipn` cannot stand beside the field `IPN`: the first one set keeps the name.
+  const taken = new Set(Object.keys(fields).map(foldKey))
+  const put = (name: string, value: string, visible: boolean) => {
+    if (taken.has(foldKey(name))) return
+    taken.add(foldKey(name))
+    fields[name] = { value, visible: visible ? 'True' : 'False' }
+  }
+  const { ipn, manufacturer, mpn } = settings.fields
+  if (ipn.include) put(ipn.name, c.ipn, ipn.visible)
   c.mpns.forEach((m, i) => {
-    fields[i === 0 ? 'Manufacturer' : `Manufacturer ${i + 1}`] = hidden(m.manufacturer)
-    fields[i === 0 ? 'MPN' : `MPN ${i + 1}`] = hidden(m.partNumber)
+    // The second and later part numbers follow the chosen name: `MPN 2`, `Manufacturer 2`.
+    const suffix = i === 0 ? '' : ` ${i + 1}`
+    if (manufacturer.include) put(`${manufacturer.name}${suffix}`, m.manufacturer, manufacturer.visible)
+    if (mpn.include) put(`${mpn.name}${suffix}`, m.partNumber, mpn.visible)
   })
-  for (const p of c.parameters) if (!(p.type in fields) && !['value', 'reference'].includes(p.type.toLowerCase())) fields[p.type] = hidden(`${p.value}${p.unit ?? ''}`)
+  const rules = new Map(settings.parameters.rules.map((r) => [foldKey(r.type), r]))
+  for (const p of c.parameters) {
+    const rule = rules.get(foldKey(p.type))
+    const value = `${p.value}${p.unit ?? ''}`
+    if (rule) {
+      if (rule.include) put(rule.name ?? p.type, value, rule.visible)
+    } else if (settings.parameters.others !== 'omit') put(p.type, value, settings.parameters.others === 'visible')
+  }
   return {
     id: c.id,
     name: c.ipn,
@@ -83,11 +101,16 @@ export function kicadValue(c: Component, valueType?: string): string {
   return c.name
 }
 
-/** A datasheet URL KiCad can open: a link attachment's own URL, or an uploaded file's download URL. */
+/**
+ * A datasheet URL KiCad can open (decision 0639): a link attachment's own URL;
+ * for an uploaded file, a link carrying that attachment's capability, which
+ * opens its content without a credential (KiCad's browser has none).
+ */
 export function datasheetUrl(attachments: Attachment[], origin: string): string {
   const datasheet = attachments.find((a) => a.kind === 'datasheet') ?? attachments.find((a) => /\.pdf$/i.test(a.name))
   if (!datasheet) return ''
-  return datasheet.url ?? `${origin}/api/attachments/${datasheet.id}/content`
+  if (datasheet.url) return datasheet.url
+  return datasheet.sha256 ? `${origin}${datasheetPath(datasheet.id, datasheet.sha256)}` : ''
 }
 
 function _kicadBool(flag: boolean): 'True' | 'False' {

@@ -1,6 +1,7 @@
-import { Attachment, AttachmentFromUrl, AttachmentKind, AttachmentListQuery, AttachmentPatch, AttachmentUploadMeta, ComplibError, FileName, fromZodError, idSchema, lastSegmentOf } from '@complib/core'
+import { Attachment, AttachmentFromUrl, AttachmentKind, AttachmentListQuery, AttachmentPatch, AttachmentUploadMeta, ComplibError, FileName, fromZodError, idSchema, isComplibError, lastSegmentOf } from '@complib/core'
 import * as z from 'zod'
 import type { CountUsers } from '../blobs'
+import { isDatasheetCapability } from '../kicad/datasheet-capability'
 import { attachmentDisposition } from '../routing/content-disposition'
 import { defineRoute, type AppServices } from '../routing/define-route'
 import { PAGE_HEADERS, pageHeaders } from '../routing/paging'
@@ -150,16 +151,29 @@ export const attachmentRoutes = [
     handler: async ({ params, services }) => {
       const a = await services.storage.attachments.get(params.id)
       if (!a.sha256) throw new ComplibError('NOT_FOUND', `attachment ${a.id} has no stored content; it links to ${a.url}`)
-      const bytes = await services.blobs.get(a.sha256)
-      return new Response(bytes, {
-        headers: {
-          'content-type': a.contentType,
-          'content-length': String(bytes.byteLength),
-          'content-disposition': attachmentDisposition(a.name),
-          'x-content-type-options': 'nosniff',
-          'content-security-policy': 'sandbox',
-        },
+      return _content(a, await services.blobs.get(a.sha256))
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/attachments/{id}/datasheet/{capability}',
+    group: 'attachments',
+    operationId: 'getDatasheetByCapability',
+    permission: 'public',
+    summary: 'Download an uploaded datasheet through the link KiCad is given',
+    description:
+      'The datasheet field of a KiCad part links here (decision 0639): the capability in the path opens this one attachment’s stored bytes without a credential, since the browser KiCad opens has none. A wrong capability, a link attachment or a deleted one is 404.',
+    params: z.object({ id: idSchema('attachment'), capability: z.string().regex(/^[A-Za-z0-9_-]{43}$/, { error: 'expected the 43-character capability of a datasheet link' }) }),
+    responses: { 200: { description: 'The file', contentType: 'application/octet-stream' } },
+    handler: async ({ params, services }) => {
+      // Every refusal reads the same, so the answer tells nothing about which attachments exist.
+      const refused = new ComplibError('NOT_FOUND', 'no datasheet at this link')
+      const a = await services.storage.attachments.get(params.id).catch((error: unknown) => {
+        if (isComplibError(error) && error.code === 'NOT_FOUND') return null
+        throw error
       })
+      if (!a?.sha256 || !isDatasheetCapability(params.capability, a.id, a.sha256)) throw refused
+      return _content(a, await services.blobs.get(a.sha256))
     },
   }),
   defineRoute({
@@ -228,6 +242,19 @@ function _kindOf(contentType: string): AttachmentKind {
   if (contentType === 'application/pdf') return 'datasheet'
   if (contentType.startsWith('image/')) return 'image'
   return 'other'
+}
+
+/** Stored bytes, always as a download and never rendered, so an uploaded HTML or SVG file cannot run in this origin. */
+function _content(a: Attachment, bytes: Uint8Array): Response {
+  return new Response(bytes, {
+    headers: {
+      'content-type': a.contentType,
+      'content-length': String(bytes.byteLength),
+      'content-disposition': attachmentDisposition(a.name),
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': 'sandbox',
+    },
+  })
 }
 
 /** Records referring to a digest: what decides whether its bytes may go (see BlobStore). */

@@ -1,4 +1,4 @@
-import { Settings, SettingsPatch } from '@complib/core'
+import { KicadSettings, Settings, SettingsPatch } from '@complib/core'
 import { defineRoute } from '../routing/define-route'
 
 export const settingsRoutes = [
@@ -13,12 +13,24 @@ export const settingsRoutes = [
     handler: ({ services }) => services.storage.settings.get(),
   }),
   defineRoute({
+    method: 'GET',
+    path: '/api/settings/kicad',
+    group: 'settings',
+    operationId: 'getKicadSettings',
+    permission: 'library:read',
+    summary: 'What KiCad is served: the KiCad settings, for anyone who reads the library',
+    description: 'The `kicad` part of the server settings (decision 0634). They hold nothing secret, and whoever points KiCad at the library may want to know which fields it gets; changing them stays `PATCH /api/settings` (admins).',
+    responses: { 200: { description: 'The KiCad settings', schema: KicadSettings } },
+    handler: async ({ services }) => (await services.storage.settings.get()).kicad,
+  }),
+  defineRoute({
     method: 'PATCH',
     path: '/api/settings',
     group: 'settings',
     operationId: 'patchSettings',
     permission: 'settings:admin',
     summary: 'Change server settings',
+    description: 'Each key given replaces that setting whole: `outbound` and `kicad` are sent complete, and what a `kicad` object leaves out takes its default (decision 0634). A refused patch changes nothing.',
     body: SettingsPatch,
     responses: { 200: { description: 'The settings', schema: Settings } },
     handler: async ({ body, services, auth }) => {

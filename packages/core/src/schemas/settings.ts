@@ -1,4 +1,5 @@
 import * as z from 'zod'
+import { foldKey } from '../identifiers'
 import { Timestamp } from './common'
 
 /**
@@ -65,8 +66,40 @@ export const KicadSettings = z
       })
       .default({ others: 'hidden', rules: [] }),
   })
+  .superRefine(_checkKicadNames)
   .meta({ id: 'KicadSettings' })
 export type KicadSettings = z.output<typeof KicadSettings>
+
+/** Field names KiCad gives a part itself (compared case-insensitively): a setting may not take one. */
+export const KICAD_OWN_FIELDS = ['value', 'reference', 'footprint', 'datasheet', 'description', 'keywords'] as const
+
+/**
+ * Each field KiCad is sent must have a name of its own: two fields under one
+ * name would leave KiCad one of them, and a name KiCad uses itself would hide
+ * its own field. Names compare as parameter types do (case and width folded);
+ * only the fields and rules that are sent count. One rule per parameter type.
+ */
+function _checkKicadNames(value: { fields: Record<'ipn' | 'manufacturer' | 'mpn', KicadFieldSetting>; parameters: { rules: KicadParameterRule[] } }, ctx: z.RefinementCtx): void {
+  const seen = new Map<string, string>()
+  const claim = (name: string, path: PropertyKey[]) => {
+    const key = foldKey(name)
+    if ((KICAD_OWN_FIELDS as readonly string[]).includes(key)) {
+      ctx.addIssue({ code: 'custom', path, message: `"${name}" is a field KiCad fills itself (${KICAD_OWN_FIELDS.join(', ')})` })
+      return
+    }
+    const first = seen.get(key)
+    if (first !== undefined) ctx.addIssue({ code: 'custom', path, message: `"${name}" is already the name of ${first}` })
+    else seen.set(key, path.join('.'))
+  }
+  for (const key of ['ipn', 'manufacturer', 'mpn'] as const) if (value.fields[key].include) claim(value.fields[key].name, ['fields', key, 'name'])
+  const types = new Set<string>()
+  value.parameters.rules.forEach((rule, i) => {
+    const type = foldKey(rule.type)
+    if (types.has(type)) ctx.addIssue({ code: 'custom', path: ['parameters', 'rules', i, 'type'], message: `a rule for "${rule.type}" is already given` })
+    types.add(type)
+    if (rule.include) claim(rule.name ?? rule.type, ['parameters', 'rules', i, rule.name === null ? 'type' : 'name'])
+  })
+}
 
 /** Server settings an admin changes through the API; every server sharing the database reads the same ones. */
 export const Settings = z
