@@ -8,6 +8,14 @@ import { createTestApi, type TestApi } from './harness'
  * sch_io_http_lib.cpp: loadSymbolFromPart). nlohmann::json's `std::string x =
  * j.at("…")` throws on anything but a JSON string, so every read value must be
  * one; LIB_ID::Parse splits `symbolIdStr` at the first `:`.
+ *
+ * The listing path (SelectAll, setPartExtendedData): an item with a `fields`
+ * object is taken as the whole part (detailsLoaded) and kept in the part
+ * cache, so SelectOne does not ask for it until timeout_parts_seconds pass;
+ * a field is skipped unless its `value` is a string. KiCad's retriever
+ * (makeDefaultRetriever, common/kicad_curl/kicad_curl_easy.cpp) sends Accept
+ * and Authorization only, and checkServerResponse takes nothing but a 200:
+ * it never sends If-None-Match, so a 304 reaches only clients that ask.
  */
 const KICAD_TRUE = ['true', 'yes', 'y', '1']
 const KICAD_FALSE = ['false', 'no', 'n', '0']
@@ -140,6 +148,74 @@ describe('KiCad HTTP library conformance', () => {
     const download = await api.call('GET', new URL(url).pathname)
     expect(download.status).toBe(200)
     expect(download.text).toBe('%PDF-1.4 x')
+  })
+
+  it('a category listing carries every part as the part route gives it, so KiCad 10 skips the part request', async () => {
+    const { r, fet, old } = await library()
+    for (const category of await api.ok('GET', '/api/kicad/v1/categories.json')) {
+      const listing = await api.ok('GET', `/api/kicad/v1/parts/category/${category.id}.json`)
+      for (const item of listing) {
+        // setPartExtendedData: `fields` an object, each value a string, so detailsLoaded is true.
+        expect(typeof item.fields).toBe('object')
+        expect(Array.isArray(item.fields)).toBe(false)
+        for (const field of Object.values(item.fields as Record<string, { value: unknown }>)) expect(typeof field.value).toBe('string')
+        expect(typeof item.description).toBe('string')
+        const { description, ...part } = item
+        expect(part).toEqual(await api.ok('GET', `/api/kicad/v1/parts/${item.id}.json`))
+      }
+    }
+    const transistors = (await api.ok('GET', '/api/kicad/v1/categories.json')).find((c: { name: string }) => c.name === 'Discretes/Transistors')
+    expect((await api.ok('GET', `/api/kicad/v1/parts/category/${transistors.id}.json`)).map((p: { id: string }) => p.id)).toEqual([fet.id, old.id])
+    expect(r.id).toMatch(/^cmp_/)
+  })
+
+  it('answers If-None-Match with 304 and the max-age from the settings; KiCad itself, which sends none, always gets a 200', async () => {
+    await library()
+    const first = await api.call('GET', '/api/kicad/v1/categories.json', { headers: { accept: 'application/json' } })
+    expect(first.status).toBe(200)
+    expect(first.headers.get('cache-control')).toBe('private, max-age=60')
+    const tag = first.headers.get('etag')!
+    expect((await api.call('GET', '/api/kicad/v1/categories.json', { headers: { 'if-none-match': tag } })).status).toBe(304)
+    await api.ok('PATCH', '/api/settings', { kicad: { cacheMaxAge: 3600 } })
+    const again = await api.call('GET', '/api/kicad/v1/categories.json', { headers: { 'if-none-match': tag } })
+    expect(again.status).toBe(200)
+    expect(again.headers.get('cache-control')).toBe('private, max-age=3600')
+  })
+
+  it('obsolete parts are hidden by the hideObsolete setting, and still by COMPLIB_KICAD_HIDE_OBSOLETE; a placed one still resolves', async () => {
+    const { old } = await library()
+    const transistors = async () => {
+      const categories = await api.ok('GET', '/api/kicad/v1/categories.json')
+      const category = categories.find((c: { name: string }) => c.name === 'Discretes/Transistors')
+      return { category, parts: (await api.ok('GET', `/api/kicad/v1/parts/category/${category.id}.json`)).map((p: { name: string }) => p.name) }
+    }
+    expect((await transistors()).parts).toEqual(['Q-1', 'U-OLD'])
+    await api.ok('PATCH', '/api/settings', { kicad: { hideObsolete: true } })
+    const hidden = await transistors()
+    expect(hidden.parts).toEqual(['Q-1'])
+    expect(hidden.category.description).toBe('1 part')
+    expect((await api.call('GET', `/api/kicad/v1/parts/${old.id}.json`)).status).toBe(200)
+    await api.ok('PATCH', '/api/settings', { kicad: { hideObsolete: false } })
+    expect((await transistors()).parts).toEqual(['Q-1', 'U-OLD'])
+  })
+
+  it('categoryDepth lists the parts of deeper categories under their ancestor at that depth', async () => {
+    const { r } = await library()
+    await api.ok('POST', '/api/components', { name: 'R 1k', ipn: 'RES-2', category: 'Passives/Resistors' }, 201)
+    await api.ok('POST', '/api/components', { name: 'C 100n', ipn: 'CAP-1', category: 'Passives' }, 201)
+    const names = async () => (await api.ok('GET', '/api/kicad/v1/categories.json')).map((c: { name: string; description: string }) => `${c.name}: ${c.description}`)
+    expect(await names()).toEqual(['Discretes/Transistors: 2 parts', 'Passives: 1 part', 'Passives/Resistors: 1 part', 'Passives/Resistors/Thick film: 1 part'])
+    const deep = (await api.ok('GET', '/api/kicad/v1/categories.json')).find((c: { name: string }) => c.name === 'Passives/Resistors/Thick film')
+    await api.ok('PATCH', '/api/settings', { kicad: { categoryDepth: 1 } })
+    expect(await names()).toEqual(['Discretes: 2 parts', 'Passives: 3 parts'])
+    const passives = (await api.ok('GET', '/api/kicad/v1/categories.json')).find((c: { name: string }) => c.name === 'Passives')
+    const listed = await api.ok('GET', `/api/kicad/v1/parts/category/${passives.id}.json`)
+    expect(listed.map((p: { name: string }) => p.name)).toEqual(['CAP-1', 'RES-1', 'RES-2'])
+    expect(listed.find((p: { id: string }) => p.id === r.id).fields.footprint.value).toBe('Resistor_SMD:R_0603_1608Metric;Resistor_SMD:R_0805_2012Metric')
+    // A category deeper than the depth is not one of KiCad's: its listing is a 404.
+    expect((await api.call('GET', `/api/kicad/v1/parts/category/${deep.id}.json`)).status).toBe(404)
+    await api.ok('PATCH', '/api/settings', { kicad: { categoryDepth: 2 } })
+    expect(await names()).toEqual(['Discretes/Transistors: 2 parts', 'Passives: 1 part', 'Passives/Resistors: 2 parts'])
   })
 
   it('obsolete parts are listed unless COMPLIB_KICAD_HIDE_OBSOLETE is set; a placed one still resolves', async () => {

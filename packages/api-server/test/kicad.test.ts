@@ -31,8 +31,9 @@ describe('KiCad HTTP library', () => {
     const categories = (await api.call('GET', '/api/kicad/v1/categories.json')).body
     expect(categories).toEqual([{ id: expect.any(String), name: 'Resistors', description: '1 part' }])
     const parts = (await api.call('GET', `/api/kicad/v1/parts/category/${categories[0].id}.json`)).body
-    expect(parts).toEqual([{ id: c.id, name: 'RES-00001', description: '10k thick film' }])
     const part = (await api.call('GET', `/api/kicad/v1/parts/${c.id}.json`)).body
+    // The listing carries each part as the part route gives it, with its description (decision 0635).
+    expect(parts).toEqual([{ ...part, description: '10k thick film' }])
     expect(part).toMatchObject({ id: c.id, name: 'RES-00001', symbolIdStr: 'Device:R', exclude_from_bom: 'False' })
     expect(part.fields).toMatchObject({
       value: { value: '10kΩ' },

@@ -1,6 +1,9 @@
-import { ComplibError, foldKey, isId, type Component, type Storage } from '@complib/core'
+import { ComplibError, isId } from '@complib/core'
 import * as z from 'zod'
+import { kicadAnswer } from '../kicad/cache'
+import { kicadCategories, kicadPages, kicadView, listedPath, listedUnder } from '../kicad/categories'
 import { KicadPart as Part, toKicadPart } from '../kicad/fields'
+import { kicadRefLoader } from '../kicad/part-refs'
 import { defineRoute } from '../routing/define-route'
 
 /**
@@ -17,13 +20,23 @@ import { defineRoute } from '../routing/define-route'
  * read by boolFromString; a footprint field may list several footprints
  * joined by `;`. test/kicad-conformance.test.ts checks these.
  *
- * With COMPLIB_KICAD_HIDE_OBSOLETE=1 obsolete parts are left out of the
- * categories and their lists (a part already placed still resolves by id).
+ * A category's listing carries each part's fields as the part route gives
+ * them, so KiCad 10 has a part without asking for it (decision 0635). Every
+ * answer has an ETag and `Cache-Control: private, max-age` from the KiCad
+ * settings, and `If-None-Match` is answered with 304 (decision 0636). The
+ * settings' hideObsolete and categoryDepth decide which categories and parts
+ * KiCad sees (decision 0637, kicad/categories.ts).
  */
 
 const Category = z.object({ id: z.string(), name: z.string(), description: z.string() }).meta({ id: 'KicadCategory' })
-const PartSummary = z.object({ id: z.string(), name: z.string(), description: z.string() }).meta({ id: 'KicadPartSummary' })
+const PartSummary = Part.extend({ description: z.string() }).meta({ id: 'KicadPartSummary' })
 const JsonFile = z.object({ file: z.string().regex(/^[A-Za-z0-9_-]{1,200}\.json$/, { error: 'expected <id>.json' }) })
+
+const CACHED = {
+  etag: { description: 'A digest of the answer and the KiCad settings; send it back as If-None-Match' },
+  'cache-control': { description: '`private, max-age=<KiCad settings cacheMaxAge>`' },
+}
+const NOT_MODIFIED = { 304: { description: 'Unchanged since the If-None-Match ETag', headers: CACHED } }
 
 export const kicadRoutes = [
   defineRoute({
@@ -33,8 +46,8 @@ export const kicadRoutes = [
     operationId: 'kicadRoot',
     permission: 'library:read',
     summary: 'KiCad HTTP library: the endpoints it may use',
-    responses: { 200: { description: 'Endpoint map', schema: z.object({ categories: z.string(), parts: z.string() }).meta({ id: 'KicadRoot' }) } },
-    handler: () => ({ categories: '', parts: '' }),
+    responses: { 200: { description: 'Endpoint map', schema: z.object({ categories: z.string(), parts: z.string() }).meta({ id: 'KicadRoot' }), headers: CACHED }, ...NOT_MODIFIED },
+    handler: async ({ services, event }) => kicadAnswer(event.req, JSON.stringify({ categories: '', parts: '' }), (await services.storage.settings.get()).kicad),
   }),
   defineRoute({
     method: 'GET',
@@ -43,16 +56,15 @@ export const kicadRoutes = [
     operationId: 'kicadCategories',
     permission: 'library:read',
     summary: 'KiCad HTTP library: categories of live components',
-    responses: { 200: { description: 'Categories', schema: z.array(Category) } },
-    handler: async ({ services }) => {
-      const out: z.infer<typeof Category>[] = []
-      const ids = await _categoryIds(services.storage)
-      for (const c of await services.storage.components.categories()) {
-        const count = _hideObsolete() ? await _count(services.storage, c.name) : c.count
-        const id = ids.get(foldKey(c.name))
-        if (count > 0 && id) out.push({ id, name: c.name, description: `${count} ${count === 1 ? 'part' : 'parts'}` })
-      }
-      return out
+    responses: { 200: { description: 'Categories', schema: z.array(Category), headers: CACHED }, ...NOT_MODIFIED },
+    handler: async ({ services, event }) => {
+      const settings = (await services.storage.settings.get()).kicad
+      const out: z.infer<typeof Category>[] = (await kicadCategories(services.storage, kicadView(settings))).map((c) => ({
+        id: c.id,
+        name: c.name,
+        description: `${c.count} ${c.count === 1 ? 'part' : 'parts'}`,
+      }))
+      return kicadAnswer(event.req, JSON.stringify(out), settings)
     },
   }),
   defineRoute({
@@ -61,22 +73,32 @@ export const kicadRoutes = [
     group: 'kicad',
     operationId: 'kicadCategoryParts',
     permission: 'library:read',
-    summary: 'KiCad HTTP library: the parts of a category (`{id}.json`)',
+    summary: 'KiCad HTTP library: the parts of a category (`{id}.json`), each with its fields',
     params: JsonFile,
-    responses: { 200: { description: 'Parts', schema: z.array(PartSummary) } },
-    handler: async ({ params, services }) => {
+    responses: { 200: { description: 'Parts, each as the part route gives it, with its description', schema: z.array(PartSummary), headers: CACHED }, ...NOT_MODIFIED },
+    handler: async ({ params, services, event, url }) => {
       const id = params.file.slice(0, -5)
       if (!isId('category', id)) throw new ComplibError('NOT_FOUND', `no category ${params.file}`)
       const record = await services.storage.categories.get(id)
-      const known = (await services.storage.components.categories()).find((c) => foldKey(c.name) === foldKey(record.path))
-      if (!known) throw new ComplibError('NOT_FOUND', `no parts in category ${params.file}`)
-      const out: z.infer<typeof PartSummary>[] = []
-      for await (const c of _all(services.storage, known.name)) {
-        // A category lists its own parts; a sub-category (Passives/Resistors) is a category of its own in KiCad.
-        if (c.category?.toLowerCase() !== known.name.toLowerCase() || (_hideObsolete() && c.status === 'obsolete')) continue
-        out.push({ id: c.id, name: c.ipn, description: c.description ?? c.name })
+      const settings = (await services.storage.settings.get()).kicad
+      const view = kicadView(settings)
+      // A category deeper than categoryDepth is listed under its ancestor, not by itself.
+      if (listedPath(record.path, view) !== record.path) throw new ComplibError('NOT_FOUND', `category ${params.file} is listed under its ancestor`)
+      const refs = kicadRefLoader(services.storage, url.origin)
+      // Built a page of parts at a time, as UTF-8 chunks: one array's text, never one object of 100,000 parts.
+      const chunks: Uint8Array[] = []
+      let first = true
+      for await (const page of kicadPages(services.storage, record.path)) {
+        // Without categoryDepth a sub-category (Passives/Resistors) is a category of its own in KiCad.
+        const listed = page.filter((c) => listedUnder(c, record.path, view))
+        const resolved = await refs.page(listed)
+        const texts = listed.map((c, i) => JSON.stringify({ ...toKicadPart(c, resolved[i]!, settings), description: c.description ?? c.name }))
+        if (!texts.length) continue
+        chunks.push(Buffer.from(`${first ? '[' : ','}${texts.join(',')}`))
+        first = false
       }
-      return out
+      chunks.push(Buffer.from(first ? '[]' : ']'))
+      return kicadAnswer(event.req, chunks, settings)
     },
   }),
   defineRoute({
@@ -87,47 +109,14 @@ export const kicadRoutes = [
     permission: 'library:read',
     summary: 'KiCad HTTP library: one part with its fields (`{id}.json`)',
     params: JsonFile,
-    responses: { 200: { description: 'The part', schema: Part } },
-    handler: async ({ params, services, url }) => {
+    responses: { 200: { description: 'The part', schema: Part, headers: CACHED }, ...NOT_MODIFIED },
+    handler: async ({ params, services, event, url }) => {
       const id = params.file.slice(0, -5)
       if (!/^cmp_[0-9A-HJKMNP-TV-Z]{26}$/.test(id)) throw new ComplibError('NOT_FOUND', `no part ${params.file}`)
       const c = await services.storage.components.get(id)
-      const symbol = c.symbols[0] ? await services.storage.symbols.get(c.symbols[0].id) : undefined
-      const footprints = await Promise.all(c.footprints.map((f) => services.storage.footprints.get(f.id)))
-      const attachments = c.attachments.length ? await services.storage.attachments.listForComponent(c.id) : []
-      // The category's value parameter (decision 0440), if its templates name one.
-      const valueType = (await services.storage.categories.templatesForPath(c.category)).find((t) => t.isValue)?.parameterType
-      const settings = await services.storage.settings.get()
-      return toKicadPart(c, { symbol: symbol && _libId(symbol), footprints: footprints.map(_libId), attachments, origin: url.origin, valueType }, settings.kicad)
+      const settings = (await services.storage.settings.get()).kicad
+      const refs = await kicadRefLoader(services.storage, url.origin).one(c)
+      return kicadAnswer(event.req, JSON.stringify(toKicadPart(c, refs, settings)), settings)
     },
   }),
 ]
-
-function _hideObsolete(): boolean {
-  return /^(1|true|yes)$/i.test(process.env.COMPLIB_KICAD_HIDE_OBSOLETE ?? '')
-}
-
-async function _count(storage: Storage, category: string): Promise<number> {
-  let n = 0
-  for await (const c of _all(storage, category)) if (c.category?.toLowerCase() === category.toLowerCase() && c.status !== 'obsolete') n++
-  return n
-}
-
-async function* _all(storage: Storage, category: string): AsyncGenerator<Component> {
-  let cursor: string | undefined
-  do {
-    const page = await storage.components.list({ category, limit: 1000, cursor, sort: 'ipn', includeDeleted: false })
-    yield* page.items
-    cursor = page.nextCursor ?? undefined
-  } while (cursor)
-}
-
-/** KiCad names a library entry `Library:Name`. */
-function _libId(item: { library: string | null; name: string }): string {
-  return item.library ? `${item.library}:${item.name}` : item.name
-}
-
-/** KiCad's category ids are the category records' ids: a rename keeps them. By path, compared by foldKey. */
-async function _categoryIds(storage: Storage): Promise<Map<string, string>> {
-  return new Map((await storage.categories.list()).map((c) => [foldKey(c.path), c.id]))
-}
