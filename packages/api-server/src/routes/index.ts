@@ -7,6 +7,7 @@ import { connectorRoutes } from './connectors'
 import { docsUiRoutes } from './docs-ui'
 import { importExportRoutes } from './import-export'
 import { kicadRoutes } from './kicad'
+import { kicadRemoteRoutes } from './kicad-remote'
 import { libraryItemRoutes } from './library-items'
 import { locationRoutes } from './locations'
 import { manufacturerRoutes } from './manufacturers'
@@ -39,6 +40,7 @@ export const ROUTES: readonly AnyRoute[] = [
   ...bulkRoutes,
   ...importExportRoutes,
   ...kicadRoutes,
+  ...kicadRemoteRoutes,
   ...connectorRoutes,
   ...authRoutes,
   ...userRoutes,
