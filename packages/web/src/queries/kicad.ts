@@ -1,6 +1,11 @@
-import { queryOptions } from '@tanstack/react-query'
+import { queryOptions, type QueryClient } from '@tanstack/react-query'
+import type { Settings } from '@complib/client-sdk'
 import { api } from '../api'
 import { componentKeys } from './components'
+import { settingsKeys } from './settings'
+
+/** What KiCad is served, as the settings hold it. */
+export type KicadSettings = Settings['kicad']
 
 /** How many components the KiCad screen reads to find the ones without a symbol: one request, bounded (decision 1417). */
 export const SYMBOL_CHECK_LIMIT = 5000
@@ -27,4 +32,45 @@ export const kicadQueries = {
         return { parts, checked: page.items.length, total: page.total }
       },
     }),
+}
+
+/** KiCad's part as the server serves it (`GET /api/kicad/v1/parts/{id}.json`). */
+export interface KicadPartView {
+  id: string
+  name: string
+  symbolIdStr: string
+  fields: Record<string, { value: string; visible?: 'True' | 'False' }>
+}
+
+export const kicadKeys = {
+  all: () => ['kicad'] as const,
+  settings: () => [...kicadKeys.all(), 'settings'] as const,
+  preview: (id: string) => [...kicadKeys.all(), 'preview', id] as const,
+  previewChoices: () => [...componentKeys.lists(), 'kicad-preview-choices'] as const,
+}
+
+export const kicadSettingsQueries = {
+  /** What KiCad is served (decision 0634): readable by anyone who reads the library; admins change it. */
+  settings: () => queryOptions({ queryKey: kicadKeys.settings(), queryFn: () => api().request<KicadSettings>('/settings/kicad') }),
+  /** One part as KiCad gets it, with the settings as saved. */
+  preview: (id: string) => queryOptions({ queryKey: kicadKeys.preview(id), queryFn: () => api().request<KicadPartView>(`/kicad/v1/parts/${encodeURIComponent(id)}.json`) }),
+  /** Parts to preview: the first ones KiCad lists (they have a category). */
+  previewChoices: () =>
+    queryOptions({
+      queryKey: kicadKeys.previewChoices(),
+      queryFn: async () => (await api().components.list({ limit: 200, sort: 'ipn' })).items.filter((c) => c.category).map((c) => ({ id: c.id, ipn: c.ipn, name: c.name })),
+    }),
+}
+
+/**
+ * Saves the KiCad settings whole: `PATCH /api/settings` replaces the `kicad`
+ * object, and the screen holds all of it, so nothing is lost between fields.
+ */
+export async function saveKicadSettings(queryClient: QueryClient, kicad: KicadSettings): Promise<KicadSettings> {
+  const saved = await api().settings.patch({ kicad })
+  queryClient.setQueryData(kicadKeys.settings(), saved.kicad)
+  // The preview, the categories (hide obsolete, depth) and the settings screen read what changed.
+  await queryClient.invalidateQueries({ queryKey: kicadKeys.all() })
+  queryClient.setQueryData(settingsKeys.settings(), saved)
+  return saved.kicad
 }

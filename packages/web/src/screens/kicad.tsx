@@ -6,6 +6,7 @@ import { serverQueries } from '../queries/server'
 import { href } from '../router'
 import { ErrorBox } from '../ui/error-box'
 import { count, plural } from '../ui/format'
+import { KicadSettingsPanel } from './kicad/settings'
 
 /**
  * The `.kicad_httplib` file that adds this server to KiCad as an HTTP
@@ -82,6 +83,7 @@ export default function KicadScreen() {
           <WithoutSymbol />
         </div>
       </div>
+      <KicadSettingsPanel />
     </section>
   )
 }
