@@ -4,7 +4,7 @@
 // library. Every figure is printed beside a baseline measured in the same
 // run, and the table is written to bench-results/latest.md.
 // `--only=reads,push` runs some scenarios (cold start always runs: it starts the server);
-// the scenarios are listing, reads, auth, suggest, web, newcomer, writes, checkpoints, postgres, push, fairness and imports.
+// the scenarios are listing, reads, auth, suggest, kicad, web, newcomer, writes, checkpoints, postgres, push, fairness and imports.
 // `--load=wrk` drives the load scenarios with wrk instead of autocannon (both in
 // a process of their own; wrk must be installed: `apt-get install wrk`).
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
@@ -14,6 +14,7 @@ import { IMPORT_CHUNK_ROWS } from '@complib/api-server'
 import { benchAuth } from './auth'
 import { benchFairness } from './fairness'
 import { benchImports } from './imports'
+import { benchKicad } from './kicad'
 import { benchColdStart, benchFullListing, benchSuggest, type BenchRow, type HttpBenchContext } from './http'
 import { hasWrk, type Generator } from './lib/load'
 import { buildServer, libraryFolder, startServerProcess } from './lib/server'
@@ -47,6 +48,7 @@ try {
   if (wanted('reads')) rows.push(...(await benchReads(ctx, server, listing.ids)))
   if (wanted('auth')) rows.push(...(await benchAuth(ctx, listing.ids)))
   if (wanted('suggest')) rows.push(...(await benchSuggest(ctx, server)))
+  if (wanted('kicad')) rows.push(...(await benchKicad(ctx, server)))
   if (wanted('web')) rows.push(...(await benchWeb(ctx, server)))
   if (wanted('newcomer')) rows.push(...(await benchNewcomer(ctx)))
   if (wanted('writes')) rows.push(...(await benchWrites(ctx, server, listing.ids)))
