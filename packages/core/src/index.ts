@@ -106,6 +106,7 @@ export type {
   JobRecord, LibraryItemQuery, LibraryItemStore, LocationStore, ManufacturerStore, MpnStore, Page, PageOptions, ParameterInput, ParameterStore,
   ParameterTypeStore, RunBatchPatch, RunCreate, RunPatch, RunStore, SearchStore, Storage, StorageBackup, StorageSession, StoredConnector, TagStore,
   WriteOptions, UserStore, UserCredentials, AuthSession, AuthSessionStore, TokenStore, TokenCreateInput, AuditStore, AuditInput, SettingsStore, SavedViewStore,
+  ExternalRef, ExternalRefKind, ExternalRefStore,
 } from './storage/types'
 
 // imports: planning an import over a StorageSession. The engine-neutral part of
@@ -113,8 +114,10 @@ export type {
 // and updates out, applied in the caller's transaction; reading an upload (CSV,
 // encodings, size limits) stays with the server. createYielder and lastSegmentOf
 // serve the server's bulk and attachment routes as well.
-export { applyImport, importLookups, planImport, type ImportLookups, type ImportPlan, type ImportResult, type ImportRowError, type ImportUndo, type PlannedExtras, type PlannedRow } from './imports/plan'
+export { applyImport, importLookups, planImport, type ImportLookups, type ImportPlan, type ImportResult, type ImportRowError, type ImportUndo, type PlanOptions, type PlannedExtras, type PlannedRow } from './imports/plan'
 export { undoImport } from './imports/undo'
+export { placeholderManufacturer, sourceLabel, type PlannedRef, type RefUndo } from './imports/external-refs'
+export { ExternalReference } from './imports/references'
 export { mappingWarnings, type MappingWarning } from './imports/warnings'
 export type { FieldChange } from './imports/changes'
 export { decodeRowCursor, emptyFieldSummary, encodeRowCursor, pageRowOutcomes, rowOutcomes, toPlanView, type PartView, type PlanView } from './imports/outcomes'

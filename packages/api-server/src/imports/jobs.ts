@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { ComplibError, applyImport, importLookups, isComplibError, planImport, undoImport, type ImportRecord, type ImportResult, type ImportUndo, type Storage } from '@complib/core'
 import { IMPORT_CHUNK_ROWS } from './read-rows'
-import { dataOf, rowCountOf, rowsOf, saveOutcomes, splitPlan, type ImportData, type ImportHeartbeat, type StoredOutcome } from './session'
+import { dataOf, planOptionsOf, rowCountOf, rowsOf, saveOutcomes, splitPlan, type ImportData, type ImportHeartbeat, type StoredOutcome } from './session'
 
 /** Parts applied in one transaction of a commit job: short enough that the writes of others wait little between two (decision 0616). */
 export const COMMIT_CHUNK_PARTS = 100
@@ -191,6 +191,7 @@ async function _plan(storage: Storage, id: string, state: JobState): Promise<voi
   try {
     record = await _setData(storage, record, 'planning', { progress: { phase: 'planning', done: 0, total } }, state)
     const plan = await planImport(storage, rowsOf(storage, id, d), d.mapping, d.upsertKey, {
+      ...planOptionsOf(d),
       onProgress: async (done) => {
         if (state.stopping) throw new SimulatedCrash('the server stops')
         if (done - (dataOf(record).progress?.done ?? 0) >= IMPORT_CHUNK_ROWS) record = await _setData(storage, record, 'planning', { progress: { phase: 'planning', done, total } }, state)
@@ -212,6 +213,7 @@ async function _commit(storage: Storage, id: string, hooks: ImportJobHooks, stat
   let plan
   try {
     plan = await planImport(storage, rowsOf(storage, id, d), d.mapping, d.upsertKey, {
+      ...planOptionsOf(d),
       onProgress: async (done) => {
         if (state.stopping) throw new SimulatedCrash('the server stops')
         if (done - (dataOf(record).progress?.done ?? 0) >= IMPORT_CHUNK_ROWS) record = await _setData(storage, record, 'committing', { progress: { phase: 'planning', done, total } }, state)
@@ -237,11 +239,12 @@ async function _commit(storage: Storage, id: string, hooks: ImportJobHooks, stat
   // What earlier chunks found or made (locations, symbols, footprints): a failed chunk ends the job, so none is stale.
   const lookups = importLookups()
   try {
-    for (let at = 0, chunk = 0; at < parts.length; at += COMMIT_CHUNK_PARTS, chunk++) {
+    // A company export's refs go with the first chunk (or alone, when it renames no part).
+    for (let at = 0, chunk = 0; at < parts.length || (chunk === 0 && plan.refs?.length); at += COMMIT_CHUNK_PARTS, chunk++) {
       const slice = parts.slice(at, at + COMMIT_CHUNK_PARTS)
       applied += slice.reduce((n, p) => n + p.rows.length, 0)
       record = await storage.transaction(async (tx) => {
-        const done = await applyImport(tx, slice, lookups)
+        const done = await applyImport(tx, slice, lookups, chunk === 0 ? plan.refs : [])
         result.created += done.created
         result.updated += done.updated
         result.unchanged += done.unchanged
@@ -253,6 +256,14 @@ async function _commit(storage: Storage, id: string, hooks: ImportJobHooks, stat
             const o = byRow.get(row)!
             outcomes.push({ ...o, ...(made ? { componentId: made.id, ipn: made.ipn } : {}), ...(row === p.row && done.undo.has(p.row) ? { undo: done.undo.get(p.row)! } : {}) })
           }
+        }
+        // Refs written for rows no part of the chunk starts (company rows): their undo is kept on their own row.
+        const starts = new Set(slice.map((p) => p.row))
+        for (const [row, undo] of done.undo) {
+          if (starts.has(row)) continue
+          const at = outcomes.findIndex((o) => o.row === row)
+          if (at >= 0) outcomes[at] = { ...outcomes[at]!, undo }
+          else if (byRow.has(row)) outcomes.push({ ...byRow.get(row)!, undo })
         }
         // The chunk and how to take it back land together: a restart finds either both or neither.
         await saveOutcomes(tx, id, outcomes)

@@ -63,14 +63,15 @@ export function sessionView(record: ImportRecord): z.infer<typeof ImportSession>
     status: record.status as z.infer<typeof ImportSession>['status'],
     progress: d.progress ?? null,
     failure: d.failure ?? null,
-    warnings: mappingWarnings(d.columns, d.mapping),
+    // The mapping's warnings, then the plan's (decision 0647).
+    warnings: [...mappingWarnings(d.columns, d.mapping), ...(plan.warnings ?? [])],
     format: d.format,
     fileName: d.fileName,
     rowCount: rowCountOf(d),
     encoding: d.shape?.encoding ?? 'utf-8',
     delimiter: d.shape ? d.shape.delimiter : d.format === 'csv' ? ',' : null,
     preset: d.preset ?? 'spreadsheet',
-    source: d.source !== undefined ? d.source : presetSource(d.preset ?? 'spreadsheet'),
+    source: sourceOf(d),
     columns: d.columns,
     unknownColumns: unknownColumns(d.columns, (d.preset ?? 'spreadsheet') as PresetId),
     mapping: d.mapping,
@@ -85,6 +86,16 @@ export function sessionView(record: ImportRecord): z.infer<typeof ImportSession>
     updatedAt: record.updatedAt,
     version: record.version,
   }
+}
+
+/** Whose keys the session's key columns hold (decision 0640): the one given at upload, else its preset's. */
+export function sourceOf(d: ImportData): string | null {
+  return d.source !== undefined ? d.source : presetSource(d.preset ?? 'spreadsheet')
+}
+
+/** How the session's file is planned besides its mapping: its source and format. */
+export function planOptionsOf(d: ImportData): { source: string | null; preset: string | undefined } {
+  return { source: sourceOf(d), preset: d.preset }
 }
 
 /** The session's plan view; sessions stored before plan views kept the whole plan. */

@@ -1,12 +1,12 @@
 import {
-  ComplibError, ComponentExportQuery, ComponentExportRequest, ImportCreateQuery, ImportPatch, ImportRowOutcome, ImportRowsQuery, ImportSession, applyImport, decodeRowCursor, detectPreset, encodeRowCursor, idSchema,
+  ComplibError, ComponentExportQuery, ExternalReference, ComponentExportRequest, ImportCreateQuery, ImportPatch, ImportRowOutcome, ImportRowsQuery, ImportSession, applyImport, decodeRowCursor, detectPreset, encodeRowCursor, idSchema,
   isComplibError, pageRowOutcomes, planImport, proposeMapping, toPlanView, type ImportRecord, type ImportTarget, type StorageSession,
 } from '@complib/core'
 import * as z from 'zod'
 import { exportFile } from '../imports/export'
 import { importJobs } from '../imports/jobs'
 import { IMPORT_BODY_LIMIT, IMPORT_CHUNK_ROWS, columnsOf, decodeUpload, readRows } from '../imports/read-rows'
-import { dataOf, emptyPlan, isChangeable, notChangeable, planOf, rowCountOf, rowsOf, saveOutcomes, sessionView, splitPlan, type ImportData, type StoredOutcome } from '../imports/session'
+import { dataOf, emptyPlan, isChangeable, notChangeable, planOf, planOptionsOf, rowCountOf, rowsOf, saveOutcomes, sessionView, splitPlan, type ImportData, type StoredOutcome } from '../imports/session'
 import { defineRoute } from '../routing/define-route'
 import { PAGE_HEADERS, pageHeaders } from '../routing/paging'
 import { Reply, created, noContent, withHeaders } from '../routing/reply'
@@ -46,11 +46,11 @@ export const importExportRoutes = [
       const columns = columnsOf(rows)
       const preset = detectPreset(columns)
       const mapping = proposeMapping(columns, preset)
-      const base: ImportData = { format, fileName: query.name ?? null, rows: [], stored: true, rowCount: rows.length, shape, preset, columns, mapping, upsertKey: query.upsertKey, plan: emptyPlan(), result: null }
+      const base: ImportData = { format, fileName: query.name ?? null, rows: [], stored: true, rowCount: rows.length, shape, preset, ...(query.source !== undefined ? { source: query.source } : {}), columns, mapping, upsertKey: query.upsertKey, plan: emptyPlan(), result: null }
       const numbered = rows.map((cells, i) => ({ rowNo: i + 2, cells: cells as Record<string, unknown> }))
       if (rows.length <= IMPORT_CHUNK_ROWS) {
         // One chunk: planned now, and kept with its rows and their outcomes in one write (decision 0606).
-        const { view, outcomes } = splitPlan(await planImport(storage, rows, mapping, query.upsertKey), mapping, rows.length)
+        const { view, outcomes } = splitPlan(await planImport(storage, rows, mapping, query.upsertKey, planOptionsOf(base)), mapping, rows.length)
         const record = await storage.transaction(async (tx) => {
           const made = await tx.imports.create({ kind: 'components', status: 'pending', data: { ...base, plan: view } as unknown as Record<string, unknown> })
           await tx.importRows.append(made.id, numbered)
@@ -108,7 +108,7 @@ export const importExportRoutes = [
       if (!view.parts) {
         // A session stored before rows were kept planned its parts only for the answer: plan them now, while its file is still there.
         if (record.status !== 'pending') throw new ComplibError('CONFLICT', `import ${record.id} was committed before row outcomes were kept; its rows cannot be listed`)
-        view = toPlanView(await planImport(storage, data.rows, data.mapping, data.upsertKey), data.mapping)
+        view = toPlanView(await planImport(storage, data.rows, data.mapping, data.upsertKey, planOptionsOf(data)), data.mapping)
       }
       const page = pageRowOutcomes({ ...view, parts: view.parts! }, rowCountOf(data), query)
       return withHeaders(page.items, pageHeaders(url, page))
@@ -151,7 +151,7 @@ export const importExportRoutes = [
       }
       const rows = []
       for await (const row of rowsOf(storage, record.id, data)) rows.push(row)
-      const plan = await planImport(storage, rows, mapping, upsertKey)
+      const plan = await planImport(storage, rows, mapping, upsertKey, planOptionsOf(data))
       const { view, outcomes } = splitPlan(plan, mapping, rowCount)
       const next: ImportData = { ...data, mapping, upsertKey, plan: data.stored ? view : toPlanView(plan, mapping) }
       // A commit may have landed while the plan was made: it must not be overwritten.
@@ -223,9 +223,9 @@ export const importExportRoutes = [
           const data = dataOf(record)
           const rows = []
           for await (const row of rowsOf(tx, record.id, data)) rows.push(row)
-          const plan = await planImport(tx, rows, data.mapping, data.upsertKey)
+          const plan = await planImport(tx, rows, data.mapping, data.upsertKey, planOptionsOf(data))
           if (plan.errors.length) throw _invalidRows(plan.errors)
-          const { components, undo: _undo, ...result } = await applyImport(tx, plan.rows)
+          const { components, undo: _undo, ...result } = await applyImport(tx, plan.rows, undefined, plan.refs)
           // A committed session keeps its counts and row outcomes, not its file: it is never planned again.
           const rowCount = rowCountOf(data)
           const { view, outcomes } = splitPlan(plan, data.mapping, rowCount, components)
@@ -234,6 +234,24 @@ export const importExportRoutes = [
           return tx.imports.update(record.id, { status: 'committed', data: next as unknown as Record<string, unknown> }, { ifVersion: record.version }).catch(_lostRace(record))
         }),
       )
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/components/{id}/references',
+    group: 'import-export',
+    operationId: 'listComponentReferences',
+    permission: 'library:read',
+    summary: "A component's keys in the peers' databases its imports came from",
+    description:
+      "Each key an import kept for the component (decision 0640): InvenTree's part `ID`, Part-DB's `id`, or the key column of an import given `?source=`. A later file that names a part only by that key (InvenTree's manufacturer-part and supplier-part exports) finds the component by it. By source, then key; a component in the trash keeps its keys.",
+    params: z.object({ id: idSchema('component') }),
+    responses: { 200: { description: 'Its external references', schema: z.array(ExternalReference) } },
+    handler: async ({ params, services }) => {
+      const { storage } = services
+      // An unknown id is a 404, not an empty list.
+      await storage.components.get(params.id, { includeDeleted: true })
+      return (await storage.externalRefs.listForTarget('part', params.id)).map(({ source, key }) => ({ source, key }))
     },
   }),
   defineRoute({

@@ -62,8 +62,11 @@ export async function findChanges(storage: StorageSession, existing: Component, 
     for (const s of extras.stock) {
       const path = s.path.join('/')
       const same = after.find((t) => foldKey(t.path) === foldKey(path))
-      if (!same) after.push({ path, quantity: s.quantity })
-      else if (same.quantity !== s.quantity) same.quantity = s.quantity
+      // None where nothing is stocked is what the library holds already (stock 0 is no entry).
+      if (!same) {
+        if (s.quantity === 0) continue
+        after.push({ path, quantity: s.quantity })
+      } else if (same.quantity !== s.quantity) same.quantity = s.quantity
       else continue
       changed = true
     }

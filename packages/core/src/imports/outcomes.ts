@@ -2,6 +2,7 @@ import { ComplibError } from '../errors'
 import { ImportField, type ImportFieldSummary, type ImportOutcome, type ImportRowOutcome, type ImportTarget } from '../schemas/import'
 import type { Page } from '../storage/types'
 import type { FieldChange } from './changes'
+import type { MappingWarning } from './warnings'
 import type { ImportPlan, ImportRowError, ImportResult, PlannedRow } from './plan'
 
 const PREVIEW_ROWS = 20
@@ -28,6 +29,8 @@ export interface PlanView {
   errors: ImportRowError[]
   /** Every planned part, for `GET /api/imports/:id/rows`; absent in sessions stored before it. */
   parts?: PartView[]
+  /** What the plan would do that looks wrong (decision 0647); absent in sessions stored before. */
+  warnings?: MappingWarning[]
 }
 
 /**
@@ -38,6 +41,9 @@ export interface PlanView {
  */
 export function toPlanView(plan: ImportPlan, mapping: Record<string, ImportTarget>, committed?: ImportResult['components']): PlanView {
   const parts = plan.rows.map((p) => _partView(p, committed?.get(p.row)))
+  // A company row that renames no part changes no component: it is listed as unchanged, with the company's name (decision 0646).
+  const taken = new Set(plan.rows.flatMap((p) => p.rows))
+  for (const r of plan.refs ?? []) if (!taken.has(r.row)) parts.push({ rows: [r.row], outcome: 'unchanged', componentId: null, ipn: null, name: r.target, changes: [] })
   return {
     summary: {
       create: parts.filter((p) => p.outcome === 'create').length,
@@ -50,6 +56,7 @@ export function toPlanView(plan: ImportPlan, mapping: Record<string, ImportTarge
     // Every error, not the first 100: a user fixes a file once, not in rounds (decision 0609).
     errors: plan.errors.map((e) => ({ ...e, column: e.column ?? _columnOf(e.path, mapping) ?? undefined })),
     parts,
+    ...(plan.warnings?.length ? { warnings: plan.warnings } : {}),
   }
 }
 

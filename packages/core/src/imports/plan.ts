@@ -6,8 +6,12 @@ import type { ImportTarget, UpsertKey } from '../schemas/import'
 import type { StorageSession } from '../storage/types'
 import { createYielder } from '../yielder'
 import { findChanges, type ChangeLookups, type FieldChange } from './changes'
-import type { ImportRow } from './row'
+import { rawCellOf, type ImportRow } from './row'
+import { planCompanies, type CompanyRow } from './company-plan'
+import { companyNames, liveTarget, sourceLabel, writeRefs, type PlannedRef, type RefUndo } from './external-refs'
+import { planWarnings } from './plan-warnings'
 import { readRowInput, type LibRef, type LinkInput, type RowInput, type StockInput } from './row-input'
+import type { MappingWarning } from './warnings'
 
 export interface ImportRowError {
   row: number
@@ -39,10 +43,25 @@ export type PlannedRow = (
   /** Every row of the file that went into this component (rows of the same part merge). */
   rows: number[]
   extras: PlannedExtras
+  /** The row's own key in the peer's database, kept as the component's ref at commit; `held` when the ref already names it (decision 0640). */
+  sourceRef?: { source: string; key: string; held: boolean }
 }
 export interface ImportPlan {
   rows: PlannedRow[]
   errors: ImportRowError[]
+  /** Company refs a company export writes at commit (decision 0646); absent in plans stored before. */
+  refs?: PlannedRef[]
+  /** What looks wrong in what the plan would do, shown before commit (decision 0647). */
+  warnings?: MappingWarning[]
+}
+
+/** How a plan is made beyond its mapping. */
+export interface PlanOptions {
+  onProgress?: ((rowsPlanned: number) => void | Promise<void>) | undefined
+  /** Whose keys the key columns hold (decision 0640): `inventree`, `partdb`, …; null or absent: none. */
+  source?: string | null | undefined
+  /** The file's recognised format: a company export plans companies, not parts. */
+  preset?: string | undefined
 }
 
 /**
@@ -59,10 +78,16 @@ export async function planImport(
   rows: Iterable<ImportRow> | AsyncIterable<ImportRow>,
   mapping: Record<string, ImportTarget>,
   upsertKey: UpsertKey,
-  options: { onProgress?: ((rowsPlanned: number) => void | Promise<void>) | undefined } = {},
+  options: PlanOptions = {},
 ): Promise<ImportPlan> {
   const errors: ImportRowError[] = []
   const groups = new Map<string, { rows: number[]; input: RowInput }>()
+  const source = options.source ?? null
+  const companyFile = options.preset === 'inventree-companies'
+  const companies: CompanyRow[] = []
+  const companyName = source === null ? null : companyNames(storage, source)
+  const keyColumn = (target: ImportTarget) => Object.keys(mapping).find((c) => mapping[c] === target) ?? target
+  const stats = { rows: 0, keyed: 0, numericColumns: new Map<string, boolean>() }
   const yieldTurn = createYielder()
   let anonymous = 0
   const valueTypes = new Map<string, string | null>()
@@ -80,8 +105,35 @@ export async function planImport(
       continue
     }
     const { input } = read
+    _noteCells(cells, mapping, stats)
+    if (source === null && (input.sourceKey !== undefined || input.partKey !== undefined || input.mpns.some((m) => m.manufacturerKey !== undefined))) {
+      const target = input.partKey !== undefined ? 'partKey' : input.sourceKey !== undefined ? 'sourceKey' : 'manufacturerKey'
+      errors.push({ row, path: target, column: keyColumn(target), message: `column "${keyColumn(target)}" holds a peer's keys, but the import has no source; upload the file again with ?source= (inventree, partdb)` })
+      continue
+    }
+    if (companyFile) {
+      // A company export names companies, not parts (decision 0646).
+      if (input.sourceKey === undefined) errors.push({ row, path: 'sourceKey', column: keyColumn('sourceKey'), message: `column "${keyColumn('sourceKey')}": a company without its key` })
+      else if (typeof input.fields.name !== 'string') errors.push({ row, path: 'name', column: keyColumn('name'), message: `column "${keyColumn('name')}": a company without a name` })
+      else companies.push({ row, key: input.sourceKey, name: input.fields.name })
+      continue
+    }
+    for (const m of input.mpns) {
+      if (m.manufacturerKey === undefined) continue
+      m.manufacturer = await companyName!(m.manufacturerKey)
+      delete m.manufacturerKey
+    }
+    if (input.partKey !== undefined) {
+      // The part's own columns in a file attached to parts name it; they never rename it, and its key is the part's, not the row's own.
+      delete input.fields.name
+      delete input.fields.ipn
+      delete input.sourceKey
+    }
+    if (input.partKey !== undefined || input.sourceKey !== undefined) stats.keyed++
+    stats.rows++
     await _valueParameter(storage, input, valueTypes)
-    const key = _key(input, upsertKey)
+    const key = input.partKey !== undefined ? `\u0001${input.partKey}` : input.sourceKey !== undefined ? `\u0002${input.sourceKey}` : _key(input, upsertKey)
+    const keyName = input.partKey !== undefined ? `part key (${keyColumn('partKey')})` : input.sourceKey !== undefined ? `source key (${keyColumn('sourceKey')})` : upsertKey
     if (key === undefined && upsertKey !== 'ipn') {
       errors.push({ row, path: upsertKey === 'mpn' ? 'partNumber' : 'name', message: `the upsert key (${upsertKey}) is empty` })
       continue
@@ -92,20 +144,48 @@ export async function planImport(
     if (!group) groups.set(groupKey, { rows: [row], input })
     else {
       const conflict = _merge(group.input, input)
-      if (conflict) errors.push({ row, path: conflict, message: `differs from row ${group.rows[0]}, which has the same ${upsertKey}` })
+      if (conflict) errors.push({ row, path: conflict, message: `differs from row ${group.rows[0]}, which has the same ${keyName}` })
       else group.rows.push(row)
     }
   }
   const planned: PlannedRow[] = []
   const lookups: ChangeLookups = { refs: new Map() }
+  let refs: PlannedRef[] | undefined
+  if (companyFile && source !== null) {
+    const made = await planCompanies(storage, source, companies, lookups)
+    planned.push(...made.rows)
+    errors.push(...made.errors)
+    refs = made.refs
+  }
+  // The parts the keys name, looked up at once (decision 0640).
+  const held = new Map<string, string>()
+  if (source !== null) {
+    const keys = [...groups.values()].flatMap((g) => [g.input.partKey, g.input.sourceKey]).filter((k): k is string => k !== undefined)
+    for (const r of await storage.externalRefs.lookup(source, 'part', keys)) held.set(r.key, r.target)
+  }
   let plannedRows = 0
   for (const group of groups.values()) {
     await yieldTurn()
     plannedRows += group.rows.length
     if (options.onProgress && plannedRows % 500 < group.rows.length) await options.onProgress(plannedRows)
     const row = group.rows[0]!
-    const { fields, mpns, ...extras } = group.input
-    const existing = await _findExisting(storage, group.input, upsertKey)
+    const { fields, mpns, sourceKey, partKey, ...extras } = group.input
+    let existing: Component | null
+    let sourceRef: PlannedRow['sourceRef']
+    if (partKey !== undefined) {
+      // A row of a file attached to parts updates the part its key names, and never creates one.
+      existing = await liveTarget((id) => storage.components.get(id), held.get(partKey))
+      if (!existing) {
+        const column = keyColumn('partKey')
+        for (const r of group.rows) errors.push({ row: r, path: 'partKey', column, message: `column "${column}": no part with ${sourceLabel(source!)} key ${partKey} was imported; import the part export first` })
+        continue
+      }
+    } else if (sourceKey !== undefined) {
+      // The ref first (a second import of one export updates its parts, IPN or not), else the upsert key.
+      const byRef = await liveTarget((id) => storage.components.get(id), held.get(sourceKey))
+      existing = byRef ?? (_key(group.input, upsertKey) === undefined ? null : await _findExisting(storage, group.input, upsertKey))
+      sourceRef = { source: source!, key: sourceKey, held: byRef !== null }
+    } else existing = await _findExisting(storage, group.input, upsertKey)
     // An existing component is patched (only the mapped fields change; MPNs and parameters add to its own); a new one must be a whole component.
     const raw: Record<string, unknown> = { ...fields }
     if (existing) {
@@ -129,14 +209,26 @@ export async function planImport(
         continue
       }
     }
-    const base = { row, rows: group.rows, extras: _compact(extras) }
+    const base = { row, rows: group.rows, extras: _compact(extras), ...(sourceRef ? { sourceRef } : {}) }
     if (existing) {
       const changes = await findChanges(storage, existing, parsed.data, extras, lookups)
       planned.push({ ...base, action: 'update', componentId: existing.id, input: parsed.data, changes, current: { ipn: existing.ipn, name: existing.name } })
     } else planned.push({ ...base, action: 'create', componentId: null, input: parsed.data as z.output<typeof ComponentCreate> })
   }
   errors.sort((a, b) => a.row - b.row || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
-  return { rows: planned, errors }
+  const warnings = planWarnings({ preset: options.preset, source, mapping, rows: planned, parts: stats.rows, keyed: stats.keyed, numericColumns: stats.numericColumns })
+  return { rows: planned, errors, ...(refs ? { refs } : {}), ...(warnings.length ? { warnings } : {}) }
+}
+
+/** Notes, per column the mapping does not read as a key, whether every cell so far is a whole number (a peer's key, read as something else: decision 0647). */
+function _noteCells(cells: ImportRow, mapping: Record<string, ImportTarget>, stats: { numericColumns: Map<string, boolean> }): void {
+  for (const [column, target] of Object.entries(mapping)) {
+    if (target === 'sourceKey' || target === 'partKey' || target === 'manufacturerKey') continue
+    const cell = rawCellOf(cells, column)
+    if (typeof cell !== 'string' || cell.trim() === '') continue
+    const whole = /^\d+$/.test(cell.trim())
+    stats.numericColumns.set(column, (stats.numericColumns.get(column) ?? true) && whole)
+  }
 }
 
 /** What a commit did: the counts, and the component each planned part became (by its first row). */
@@ -162,6 +254,8 @@ export interface ImportUndo {
   locations?: string[]
   symbols?: string[]
   footprints?: string[]
+  /** The peers' keys the part's commit wrote (decision 0649). */
+  refs?: RefUndo[]
 }
 
 /**
@@ -187,7 +281,7 @@ export function importLookups(): ImportLookups {
  * chunks of the same commit found; should this transaction fail, drop it (it
  * may name what the transaction made).
  */
-export async function applyImport(tx: StorageSession, plan: PlannedRow[], lookups: ImportLookups = importLookups()): Promise<ImportResult> {
+export async function applyImport(tx: StorageSession, plan: PlannedRow[], lookups: ImportLookups = importLookups(), companyRefs: readonly PlannedRef[] = []): Promise<ImportResult> {
   let created = 0
   let updated = 0
   let unchanged = 0
@@ -199,6 +293,8 @@ export async function applyImport(tx: StorageSession, plan: PlannedRow[], lookup
     await yieldTurn()
     if (p.action === 'update' && p.changes?.length === 0) {
       unchanged++
+      // A part found by its upsert key whose ref is not held yet: the ref is written all the same, so the next file finds it.
+      if (p.sourceRef && !p.sourceRef.held) undoes.set(p.row, { refs: await writeRefs(tx, [{ source: p.sourceRef.source, kind: 'part', key: p.sourceRef.key, target: p.componentId }]) })
       continue
     }
     try {
@@ -221,6 +317,8 @@ export async function applyImport(tx: StorageSession, plan: PlannedRow[], lookup
         updated++
       }
       components.set(p.row, { id: component.id, ipn: component.ipn })
+      // In the part's transaction: a chunk that fails takes its refs with it.
+      if (p.sourceRef && !(p.sourceRef.held && p.action === 'update')) undo.refs = await writeRefs(tx, [{ source: p.sourceRef.source, kind: 'part', key: p.sourceRef.key, target: component.id }])
       for (const s of p.extras.stock ?? []) await tx.locations.setStock(component.id, await _location(tx, s.path, locations, made), s.quantity)
       if (p.extras.attachments?.length) {
         const have = new Set((await tx.attachments.listForComponent(component.id)).map((a) => a.url))
@@ -236,6 +334,13 @@ export async function applyImport(tx: StorageSession, plan: PlannedRow[], lookup
       const e = error as ComplibError
       throw new ComplibError(e.code ?? 'INTERNAL', `row ${p.row}: ${e.detail ?? String(error)}`, { errors: [{ path: `rows[${p.row}]`, message: e.detail ?? String(error) }], cause: error })
     }
+  }
+  // A company export's refs: undone with the row that names the company.
+  for (const r of companyRefs) {
+    const [undo] = await writeRefs(tx, [r])
+    const entry = undoes.get(r.row) ?? {}
+    entry.refs = [...(entry.refs ?? []), undo!]
+    undoes.set(r.row, entry)
   }
   return { created, updated, unchanged, components, undo: undoes }
 }

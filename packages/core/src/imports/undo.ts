@@ -1,5 +1,6 @@
 import { ComplibError } from '../errors'
 import type { StorageSession } from '../storage/types'
+import { undoRefs } from './external-refs'
 import type { ImportUndo } from './plan'
 
 /**
@@ -7,7 +8,8 @@ import type { ImportUndo } from './plan'
  * first, in the caller's transaction: created components are purged, updated
  * ones reverted to their version before (a new version whose history says
  * so) with their stock set back; then the attachments, locations, symbols and
- * footprints the parts made are deleted. What another request has since
+ * footprints the parts made are deleted, and the peers' keys they wrote are
+ * set back (decision 0649). What another request has since
  * come to rely on is kept: a library item still linked, a location holding
  * other stock.
  */
@@ -27,6 +29,7 @@ export async function undoImport(tx: StorageSession, entries: readonly ImportUnd
       }
     }
     for (const a of u.attachments ?? []) await _ignoreMissing(tx.attachments.delete(a))
+    if (u.refs) await undoRefs(tx, u.refs)
   }
   for (const u of ordered) {
     // Made root first: deleted leaf first.

@@ -37,7 +37,8 @@ export function mappingWarnings(columns: readonly string[], mapping: Readonly<Re
       warnings.push({ column: c, message: `"${numbers[0]}" and "${c}" both give an MPN, and the file has ${makers.length === 0 ? 'no manufacturer column' : 'fewer manufacturer columns'}: each part would get two MPNs — is "${c}" an internal part number (ipn)?` })
     }
   }
-  if (!by.has('name') && !by.has('mpns') && !by.has('parameters')) {
+  // A file attached to parts by their key creates none, and needs no names (decision 0640).
+  if (!by.has('name') && !by.has('mpns') && !by.has('parameters') && !by.has('partKey')) {
     warnings.push({
       column: null,
       message: numbers.length
