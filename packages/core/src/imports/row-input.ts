@@ -60,6 +60,8 @@ export function readRowInput(cells: ImportRow, mapping: Record<string, ImportTar
   const manufacturerKeys: string[] = []
   const partNumbers: string[] = []
   const flattened = new Map<ImportTarget, Map<string, Record<string, unknown>>>()
+  /** The column name before `.<n>.` of each flattened target (`parameters`, `partLots`): errors name the item's own column. */
+  const prefixes = new Map<ImportTarget, string>()
   let location = ''
   let quantity = ''
   const text = (column: string): string | null => {
@@ -84,6 +86,7 @@ export function readRowInput(cells: ImportRow, mapping: Record<string, ImportTar
       }
       const items = flattened.get(target) ?? new Map<string, Record<string, unknown>>()
       flattened.set(target, items)
+      prefixes.set(target, flat[1]!)
       const item = items.get(flat[2]!) ?? (Object.create(null) as Record<string, unknown>)
       items.set(flat[2]!, item)
       _setPath(item, keys, cellOf(cells, column))
@@ -117,7 +120,8 @@ export function readRowInput(cells: ImportRow, mapping: Record<string, ImportTar
         break
       }
       case 'parameter': {
-        const value = text(column)
+        // A Part-DB JSON footprint is a record: its own name is the package, not its path.
+        const value = typeof raw === 'object' && !Array.isArray(raw) && typeof raw.name === 'string' ? raw.name.trim() : text(column)
         if (!value) break
         const bracket = /^(.*?)\s*\[([^\]]+)\]$/.exec(column)
         const unitColumn = Object.keys(mapping).find((c) => mapping[c] === 'parameterUnit' && c.replace(/ unit$/i, '') === column)
@@ -126,7 +130,7 @@ export function readRowInput(cells: ImportRow, mapping: Record<string, ImportTar
         break
       }
       case 'parameters':
-        for (const item of _objects(raw, column, errors)) _parameter(item, column, parameters, errors)
+        for (const item of _objects(raw, column, errors)) _parameter(item, () => column, parameters, errors)
         break
       case 'mpns':
         for (const item of _objects(raw, column, errors)) _mpn(item, column, input.mpns, errors)
@@ -189,17 +193,19 @@ export function readRowInput(cells: ImportRow, mapping: Record<string, ImportTar
     }
   }
   for (const [target, items] of flattened) {
-    for (const item of items.values()) {
-      if (target === 'parameters') _parameter(item, target, parameters, errors)
+    for (const [index, item] of items) {
+      const columnOf = (key: string) => `${prefixes.get(target)}.${index}.${key}`
+      if (target === 'parameters') _parameter(item, columnOf, parameters, errors)
       else if (target === 'mpns') _mpn(item, target, input.mpns, errors)
       else if (target === 'attachments') input.attachments = [...(input.attachments ?? []), ...(_links([item], target, errors) ?? [])]
-      else input.stock = [...(input.stock ?? []), ...(_stock([item], target, errors) ?? [])]
+      else input.stock = [...(input.stock ?? []), ...(_stock([item], columnOf('amount'), errors) ?? [])]
     }
   }
   if (location || quantity) {
     const entry = _stockEntry({ location: location || 'Unsorted', quantity: quantity || '0' }, 'quantity', errors)
     if (entry) input.stock = [...(input.stock ?? []), entry]
   }
+  if (input.stock) input.stock = _sumByPath(input.stock)
   // Manufacturer and part number columns pair up in order: manufacturer 2 goes with partNumber 2.
   // A manufacturer named only by the peer's key is resolved when the plan is made (a company export names it).
   for (let i = 0; i < Math.max(manufacturers.length, partNumbers.length); i++) {
@@ -259,24 +265,59 @@ function _objects(raw: unknown, column: string, errors: CellError[]): Array<Reco
   return value as Array<Record<string, unknown>>
 }
 
-function _parameter(item: Record<string, unknown>, column: string, out: Array<{ type: string; value: string; unit?: string }>, errors: CellError[]): void {
-  // complib: { type, value, unit }; Part-DB: { name, value_text, value_typical, value_min, value_max, unit }.
-  const type = _scalar(item.type ?? item.name)
-  let value = _scalar(item.value)
-  if (value === null) {
-    const typical = _scalar(item.value_typical)
-    const min = _scalar(item.value_min)
-    const max = _scalar(item.value_max)
-    const textValue = _scalar(item.value_text)
-    value = typical || (min || max ? `${min ?? ''}..${max ?? ''}` : '') || textValue || ''
+/** Part-DB's parameter keys (src/Entity/Parameters/AbstractParameter.php): a parameter item with any of them is Part-DB's. */
+const _PARTDB_PARAMETER_KEYS = ['name', 'value_typical', 'value_min', 'value_max', 'value_text', 'formatted', 'symbol', 'group']
+
+/**
+ * One parameter item. complib's own export writes { type, value, unit };
+ * Part-DB writes { name, symbol, value_min, value_typical, value_max, unit,
+ * value_text, group, formatted, eda_visibility, id } with `type` or `_type`
+ * its serializer's class discriminator, never the name (decision 0642). The
+ * value is the typical one, else the range min..max, else the text, each with
+ * its unit; `formatted` (the unit already in it) only when none is given.
+ * `symbol`, `group`, `eda_visibility` and `id` have no place in a complib
+ * parameter and are not read.
+ */
+function _parameter(item: Record<string, unknown>, columnOf: (key: string) => string, out: Array<{ type: string; value: string; unit?: string }>, errors: CellError[]): void {
+  const partdb = _PARTDB_PARAMETER_KEYS.some((key) => Object.hasOwn(item, key))
+  const type = _scalar(partdb ? item.name : item.type)
+  let unit = _scalar(item.unit) ?? ''
+  let value: string
+  if (partdb) {
+    const typical = _scalar(item.value_typical) ?? ''
+    const min = _scalar(item.value_min) ?? ''
+    const max = _scalar(item.value_max) ?? ''
+    value = typical || (min || max ? `${min}..${max}` : '') || (_scalar(item.value_text) ?? '')
+    if (!value && unit) {
+      errors.push({ path: columnOf('unit'), message: `parameter "${type ?? ''}" has the unit "${unit}" but no value: value_typical, value_min, value_max and value_text are all empty` })
+      return
+    }
+    if (!value) {
+      value = _scalar(item.formatted) ?? ''
+      unit = ''
+    }
+    if (!value) return
+  } else {
+    value = _scalar(item.value) ?? ''
+    if (value === '' && !unit && item.value === undefined) return
   }
-  const unit = _scalar(item.unit)
   if (!type) {
-    errors.push({ path: column, message: 'a parameter without a type (name)' })
+    errors.push({ path: columnOf(partdb ? 'name' : 'type'), message: `a parameter without a ${partdb ? 'name' : 'type (name)'}` })
     return
   }
-  if (value === '' && !unit && item.value === undefined) return
   out.push({ type, value, ...(unit ? { unit } : {}) })
+}
+
+/** Stock entries at one location added up: Part-DB keeps several lots in one place, complib one quantity per location. */
+function _sumByPath(entries: StockInput[]): StockInput[] {
+  const byPath = new Map<string, StockInput>()
+  for (const e of entries) {
+    const key = e.path.join('\u0000')
+    const seen = byPath.get(key)
+    if (seen) seen.quantity += e.quantity
+    else byPath.set(key, { path: e.path, quantity: e.quantity })
+  }
+  return [...byPath.values()]
 }
 
 function _mpn(item: Record<string, unknown>, column: string, out: RowInput['mpns'], errors: CellError[]): void {
