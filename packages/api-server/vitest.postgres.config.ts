@@ -27,6 +27,7 @@ export default defineProject({
       'test/import-export.test.ts',
       'test/export-filtered.test.ts',
       'test/import-export-peers.test.ts',
+      'test/import-export-peer-keys.test.ts',
       'test/import-export-roundtrip.test.ts',
       'test/import-export-rows.test.ts',
       'test/import-jobs.test.ts',

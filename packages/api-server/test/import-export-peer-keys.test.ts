@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { importJobs } from '../src/imports/jobs'
 import { useTestApi, type TestApi } from './harness'
 
 // Peer exports linked by the peer's own keys (decision 0640): the part export keeps each part's
@@ -156,6 +157,32 @@ describe('a large part export and its manufacturer parts, as jobs', () => {
 
     const again = await upload(parts)
     expect(await settled(api, again.body.id)).toMatchObject({ status: 'pending', summary: { create: 0, invalid: 0 } })
+  }, 120_000)
+})
+
+describe('a failed large commit', () => {
+  it('takes back the references its applied chunks wrote, with their parts; committed again, every key is kept', async () => {
+    const n = 1050
+    const parts = `ID,Name,IPN,Active,Category Name\n${Array.from({ length: n }, (_, i) => `${7000 + i},Keyed ${i},,True,Bulk`).join('\n')}\n`
+    const res = await upload(parts)
+    expect(res.status, res.text).toBe(202)
+    await settled(api, res.body.id)
+    const jobs = importJobs(api.storage)
+    jobs.hooks.afterChunk = (_id, chunk) => {
+      if (chunk === 1) throw new Error('disk full')
+    }
+    try {
+      expect((await api.call('POST', `/api/imports/${res.body.id}/commit`)).status).toBe(202)
+      expect(await settled(api, res.body.id)).toMatchObject({ status: 'failed', failure: expect.stringMatching(/nothing of it was kept: disk full/) })
+    } finally {
+      jobs.hooks.afterChunk = undefined
+    }
+    const keys = Array.from({ length: n }, (_, i) => String(7000 + i))
+    expect(await api.storage.externalRefs.lookup('inventree', 'part', keys)).toEqual([])
+    expect((await api.storage.components.list({ limit: 1, sort: 'id', includeDeleted: true } as never)).total).toBe(0)
+    expect((await api.call('POST', `/api/imports/${res.body.id}/commit`)).status).toBe(202)
+    expect(await settled(api, res.body.id)).toMatchObject({ status: 'committed', result: { created: n } })
+    expect((await api.storage.externalRefs.lookup('inventree', 'part', keys)).length).toBe(n)
   }, 120_000)
 })
 
