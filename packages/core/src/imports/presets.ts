@@ -4,7 +4,7 @@ import type { ComponentStatus } from '../status'
 /**
  * Known file formats: which one a file's columns are, and the whole mapping
  * it proposes. Headers come from each peer's source (cited in
- * packages/api-server/test/fixtures/README.md); the user can still change any
+ * packages/api-server/test/fixtures/imports/README.md); the user can still change any
  * column with `PATCH /api/imports/:id`.
  */
 export type PresetId = 'complib' | 'inventree-parts' | 'inventree-manufacturer-parts' | 'inventree-supplier-parts' | 'inventree-companies' | 'partdb' | 'spreadsheet'
