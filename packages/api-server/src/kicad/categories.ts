@@ -28,11 +28,12 @@ export function listedPath(path: string, view: KicadView): string {
 export async function kicadCategories(storage: Storage, view: KicadView): Promise<Array<{ id: string; name: string; count: number }>> {
   const records = new Map((await storage.categories.list()).map((c) => [foldKey(c.path), c]))
   const counts = new Map<string, { id: string; name: string; count: number }>()
+  const obsolete = view.hideObsolete ? await _obsoleteCounts(storage) : new Map<string, number>()
   for (const own of await storage.components.categories()) {
     const record = records.get(foldKey(listedPath(own.name, view)))
     if (!record) continue
     const entry = counts.get(record.id) ?? { id: record.id, name: record.path, count: 0 }
-    entry.count += view.hideObsolete ? await _countLive(storage, own.name) : own.count
+    entry.count += own.count - (obsolete.get(foldKey(own.name)) ?? 0)
     counts.set(record.id, entry)
   }
   return [...counts.values()].filter((c) => c.count > 0).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
@@ -54,8 +55,14 @@ export async function* kicadPages(storage: Storage, category: string): AsyncGene
   } while (cursor)
 }
 
-async function _countLive(storage: Storage, category: string): Promise<number> {
-  let n = 0
-  for await (const page of kicadPages(storage, category)) for (const c of page) if (foldKey(c.category ?? '') === foldKey(category) && c.status !== 'obsolete') n++
-  return n
+/** Obsolete parts per category path (folded): one filtered read of the few there are, not a walk of every part. */
+async function _obsoleteCounts(storage: Storage): Promise<Map<string, number>> {
+  const counts = new Map<string, number>()
+  let cursor: string | undefined
+  do {
+    const page = await storage.components.list({ status: ['obsolete'], limit: 1000, cursor, sort: 'ipn', includeDeleted: false })
+    for (const c of page.items) if (c.category !== null) counts.set(foldKey(c.category), (counts.get(foldKey(c.category)) ?? 0) + 1)
+    cursor = page.nextCursor ?? undefined
+  } while (cursor)
+  return counts
 }
