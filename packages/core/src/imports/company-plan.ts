@@ -3,7 +3,7 @@ import { ComponentPatch, type Component } from '../schemas/component'
 import type { StorageSession } from '../storage/types'
 import { findChanges, type ChangeLookups } from './changes'
 import { placeholderManufacturer, type PlannedRef } from './external-refs'
-import type { ImportRowError, PlannedRow } from './plan'
+import type { ImportRowError, PlannedRow } from './plan-types'
 
 /** A company row of a company export: its key in the peer's database and its name. */
 export interface CompanyRow {

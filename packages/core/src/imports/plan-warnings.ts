@@ -1,5 +1,5 @@
 import type { ImportTarget } from '../schemas/import'
-import type { PlannedRow } from './plan'
+import type { PlannedRow } from './plan-types'
 import type { MappingWarning } from './warnings'
 
 /** Presets of files whose rows belong to parts of another file (decision 0647). */

@@ -1,51 +1,21 @@
-import * as z from 'zod'
+import type * as z from 'zod'
 import { ComplibError } from '../errors'
 import { foldKey } from '../identifiers'
 import { ComponentCreate, ComponentPatch, type Component } from '../schemas/component'
 import type { ImportTarget, UpsertKey } from '../schemas/import'
 import type { StorageSession } from '../storage/types'
 import { createYielder } from '../yielder'
-import { findChanges, type ChangeLookups, type FieldChange } from './changes'
+import { findChanges, type ChangeLookups } from './changes'
 import { rawCellOf, type ImportRow } from './row'
 import { planCompanies, type CompanyRow } from './company-plan'
 import { companyNames, liveTarget, sourceLabel, writeRefs, type PlannedRef, type RefUndo } from './external-refs'
 import { planWarnings } from './plan-warnings'
-import { readRowInput, type LibRef, type LinkInput, type RowInput, type StockInput } from './row-input'
+import type { ImportRowError, PlannedExtras, PlannedRow } from './plan-types'
+import { readRowInput, type LibRef, type RowInput } from './row-input'
 import type { MappingWarning } from './warnings'
 
-export interface ImportRowError {
-  row: number
-  path: string
-  /** The column the error comes from, when the error is about one cell. */
-  column?: string
-  message: string
-}
-/** What a component gets besides its fields: links found or made at commit, stock, attachment links. */
-export interface PlannedExtras {
-  symbols?: LibRef[]
-  footprints?: LibRef[]
-  stock?: StockInput[]
-  attachments?: LinkInput[]
-}
-export type PlannedRow = (
-  | { row: number; action: 'create'; componentId: null; input: z.output<typeof ComponentCreate> }
-  | {
-      row: number
-      action: 'update'
-      componentId: string
-      input: z.output<typeof ComponentPatch>
-      /** What the update changes; empty when the part is already as the file says (the commit leaves it alone). Absent in plans stored before. */
-      changes?: FieldChange[]
-      /** The ipn and name of the component updated, as stored. */
-      current?: { ipn: string; name: string }
-    }
-) & {
-  /** Every row of the file that went into this component (rows of the same part merge). */
-  rows: number[]
-  extras: PlannedExtras
-  /** The row's own key in the peer's database, kept as the component's ref at commit; `held` when the ref already names it (decision 0640). */
-  sourceRef?: { source: string; key: string; held: boolean }
-}
+export type { ImportRowError, PlannedExtras, PlannedRow } from './plan-types'
+
 export interface ImportPlan {
   rows: PlannedRow[]
   errors: ImportRowError[]
