@@ -102,6 +102,29 @@ describe('KiCad settings: the fields of a part', () => {
   })
 })
 
+describe('KiCad settings: the preview', () => {
+  it('applies the settings given to a part without saving them, as the KiCad route would once saved', async () => {
+    const c = await part()
+    const kicad = { fields: { mpn: { name: 'Part number', visible: true } }, parameters: { others: 'omit', rules: [{ type: 'tolerance', name: 'Tol' }] } }
+    const preview = await api.ok('POST', '/api/settings/kicad/preview', { componentId: c.id, kicad })
+    expect(preview.fields['Part number']).toEqual({ value: 'RC0603FR-0710KL', visible: 'True' })
+    expect(preview.fields.Tol).toEqual({ value: '1%', visible: 'False' })
+    expect(preview.fields.Power).toBeUndefined()
+    // Nothing saved: KiCad still gets the defaults, until the same settings are.
+    expect((await fieldsOf(c.id)).MPN).toEqual({ value: 'RC0603FR-0710KL', visible: 'False' })
+    await api.ok('PATCH', '/api/settings', { kicad })
+    expect(await api.ok('GET', `/api/kicad/v1/parts/${c.id}.json`)).toEqual(preview)
+  })
+
+  it('refuses settings PATCH would refuse, and an unknown part', async () => {
+    const c = await part()
+    const bad = await api.call('POST', '/api/settings/kicad/preview', { body: { componentId: c.id, kicad: { fields: { ipn: { name: 'Keywords' } } } } })
+    expect(bad.status).toBe(400)
+    expect(bad.body.errors.map((e: { path: string }) => e.path)).toContain('body.kicad.fields.ipn.name')
+    expect((await api.call('POST', '/api/settings/kicad/preview', { body: { componentId: 'cmp_01JD7W3T9X4QF5B8S2M6K0N1PZ', kicad: {} } })).status).toBe(404)
+  })
+})
+
 describe('KiCad settings: refused ones', () => {
   const bad: Array<[string, unknown, string]> = [
     ['two fields under one name', { fields: { ipn: { name: 'Part' }, manufacturer: { name: 'part' } } }, 'body.kicad.fields.manufacturer.name'],

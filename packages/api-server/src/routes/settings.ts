@@ -1,4 +1,7 @@
-import { KicadSettings, Settings, SettingsPatch } from '@complib/core'
+import { idSchema, KicadSettings, Settings, SettingsPatch } from '@complib/core'
+import * as z from 'zod'
+import { KicadPart, toKicadPart } from '../kicad/fields'
+import { kicadRefLoader } from '../kicad/part-refs'
 import { defineRoute } from '../routing/define-route'
 
 export const settingsRoutes = [
@@ -22,6 +25,23 @@ export const settingsRoutes = [
     description: 'The `kicad` part of the server settings (decision 0634). They hold nothing secret, and whoever points KiCad at the library may want to know which fields it gets; changing them stays `PATCH /api/settings` (admins).',
     responses: { 200: { description: 'The KiCad settings', schema: KicadSettings } },
     handler: async ({ services }) => (await services.storage.settings.get()).kicad,
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/settings/kicad/preview',
+    group: 'settings',
+    operationId: 'previewKicadPart',
+    permission: 'library:read',
+    summary: 'One part as KiCad would get it with the KiCad settings given',
+    description:
+      'For the KiCad screen: the settings being edited are checked as `PATCH /api/settings` checks them and applied to the part, nothing is saved. The answer is what `GET /api/kicad/v1/parts/{id}.json` would send once they are (decision 1419).',
+    body: z.strictObject({ componentId: idSchema('component'), kicad: KicadSettings }).meta({ id: 'KicadPreviewRequest' }),
+    errors: ['NOT_FOUND'],
+    responses: { 200: { description: 'The part as KiCad would get it', schema: KicadPart } },
+    handler: async ({ body, services, url }) => {
+      const c = await services.storage.components.get(body.componentId)
+      return toKicadPart(c, await kicadRefLoader(services.storage, url.origin).one(c), body.kicad)
+    },
   }),
   defineRoute({
     method: 'PATCH',

@@ -1,4 +1,4 @@
-import { queryOptions, type QueryClient } from '@tanstack/react-query'
+import { keepPreviousData, queryOptions, type QueryClient } from '@tanstack/react-query'
 import type { Settings } from '@complib/client-sdk'
 import { api } from '../api'
 import { componentKeys } from './components'
@@ -45,15 +45,25 @@ export interface KicadPartView {
 export const kicadKeys = {
   all: () => ['kicad'] as const,
   settings: () => [...kicadKeys.all(), 'settings'] as const,
-  preview: (id: string) => [...kicadKeys.all(), 'preview', id] as const,
+  preview: (id: string, kicad: KicadSettings) => [...kicadKeys.all(), 'preview', id, kicad] as const,
   previewChoices: () => [...componentKeys.lists(), 'kicad-preview-choices'] as const,
 }
 
 export const kicadSettingsQueries = {
   /** What KiCad is served (decision 0634): readable by anyone who reads the library; admins change it. */
   settings: () => queryOptions({ queryKey: kicadKeys.settings(), queryFn: () => api().request<KicadSettings>('/settings/kicad') }),
-  /** One part as KiCad gets it, with the settings as saved. */
-  preview: (id: string) => queryOptions({ queryKey: kicadKeys.preview(id), queryFn: () => api().request<KicadPartView>(`/kicad/v1/parts/${encodeURIComponent(id)}.json`) }),
+  /**
+   * One part as KiCad would get it with the settings on the screen, saved or
+   * not: the server applies them (`POST /api/settings/kicad/preview`), so the
+   * preview is the server's own field rules, never a copy of them.
+   */
+  preview: (id: string, kicad: KicadSettings) =>
+    queryOptions({
+      queryKey: kicadKeys.preview(id, kicad),
+      queryFn: () => api().request<KicadPartView>('/settings/kicad/preview', { method: 'POST', body: { componentId: id, kicad } }),
+      placeholderData: keepPreviousData,
+      retry: false,
+    }),
   /** Parts to preview: the first ones KiCad lists (they have a category). */
   previewChoices: () =>
     queryOptions({

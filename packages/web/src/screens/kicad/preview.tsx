@@ -1,22 +1,23 @@
 import { useQuery } from '@tanstack/react-query'
 import { useId, useState } from 'react'
-import { kicadSettingsQueries } from '../../queries/kicad'
+import { kicadSettingsQueries, type KicadSettings } from '../../queries/kicad'
 import { ErrorBox } from '../../ui/error-box'
 
 /**
- * One part's fields as KiCad gets them, read from the KiCad route itself, so
- * what is shown is what the server sends with the settings as saved.
+ * One part's fields as KiCad will get them with the settings on the screen,
+ * made by the server from them before they are saved.
  */
-export function KicadPreview() {
+export function KicadPreview({ kicad }: { kicad: KicadSettings }) {
   const choices = useQuery(kicadSettingsQueries.previewChoices())
   const [chosen, setChosen] = useState<string>()
   const id = chosen ?? choices.data?.[0]?.id
-  const part = useQuery({ ...kicadSettingsQueries.preview(id ?? ''), enabled: !!id })
+  const part = useQuery({ ...kicadSettingsQueries.preview(id ?? '', kicad), enabled: !!id })
   const selectId = useId()
   return (
     <section aria-labelledby="kicad-preview-h">
-      <h3 id="kicad-preview-h">Preview: a part as KiCad gets it (saved settings)</h3>
-      <ErrorBox error={choices.error ?? part.error} title="The preview could not be read" />
+      <h3 id="kicad-preview-h">Preview: a part as KiCad will get it</h3>
+      <ErrorBox error={choices.error} title="The parts could not be read" />
+      {part.error && <p className="muted">No preview for these settings: {part.error.message}</p>}
       {choices.data?.length === 0 && <p className="muted">No part has a category yet, so KiCad lists none.</p>}
       {!!choices.data?.length && (
         <>

@@ -45,8 +45,10 @@ export function KicadSettingsPanel() {
     <section className="panel" aria-labelledby="kicad-settings-h">
       <h2 id="kicad-settings-h">What KiCad gets</h2>
       {!admin && <p className="muted">Only an admin changes these settings; they are shown here as the server holds them.</p>}
+      <div className="grid2">
       <form className="form" onSubmit={submit} aria-label="KiCad settings">
-        <fieldset disabled={!admin || save.isPending}>
+        {/* One fieldset, so a reader's controls are all disabled at once; drawn without a frame of its own inside the form's. */}
+          <fieldset disabled={!admin || save.isPending} style={{ border: 0, padding: 0, margin: 0, display: 'grid', gap: '0.7rem' }}>
           <h3>Part fields</h3>
           <table className="simple">
             <thead>
@@ -120,14 +122,15 @@ export function KicadSettingsPanel() {
             </button>
           </div>
         )}
+        <ErrorBox error={save.error} title="Not saved" />
+        {save.isSuccess && (
+          <p role="status" className="ok">
+            Saved. KiCad sees it once its cached answers expire.
+          </p>
+        )}
       </form>
-      <ErrorBox error={save.error} title="Not saved" />
-      {save.isSuccess && (
-        <p role="status" className="ok">
-          Saved. KiCad sees it once its cached answers expire.
-        </p>
-      )}
-      <KicadPreview />
+      <KicadPreview kicad={form} />
+      </div>
     </section>
   )
 }
