@@ -137,14 +137,14 @@ describe('KiCad HTTP library conformance', () => {
     expect((await api.ok('GET', `/api/components/${r.id}`)).version).toBe(1)
   })
 
-  it('a link attachment’s datasheet is its own URL; an uploaded one is a download URL that answers 200', async () => {
+  it('a link attachment’s datasheet is its own URL; an uploaded one is its capability link (decision 0639), which answers 200', async () => {
     const { r, fet } = await library()
     await api.ok('POST', '/api/attachments/from-url', { url: 'https://www.yageo.com/RC0603.pdf', name: 'RC0603.pdf', componentId: r.id, kind: 'datasheet' }, 201)
     expect((await api.ok('GET', `/api/kicad/v1/parts/${r.id}.json`)).fields.datasheet.value).toBe('https://www.yageo.com/RC0603.pdf')
     const up = await api.call('POST', `/api/attachments?componentId=${fet.id}&name=2n7002.pdf&kind=datasheet`, { rawBody: '%PDF-1.4 x', headers: { 'content-type': 'application/pdf' } })
     expect(up.status, up.text).toBe(201)
     const url = (await api.ok('GET', `/api/kicad/v1/parts/${fet.id}.json`)).fields.datasheet.value as string
-    expect(url).toMatch(/^http:\/\/127\.0\.0\.1\/api\/attachments\/att_\w+\/content$/)
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1\/api\/attachments\/att_\w+\/datasheet\/[\w-]{43}$/)
     const download = await api.call('GET', new URL(url).pathname)
     expect(download.status).toBe(200)
     expect(download.text).toBe('%PDF-1.4 x')
