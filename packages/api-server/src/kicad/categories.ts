@@ -42,7 +42,10 @@ export async function kicadCategories(storage: Storage, view: KicadView): Promis
 /** Whether KiCad lists the part under the category at `path`. */
 export function listedUnder(c: Component, path: string, view: KicadView): boolean {
   if (view.hideObsolete && c.status === 'obsolete') return false
-  return c.category !== null && foldKey(listedPath(c.category, view)) === foldKey(path)
+  if (c.category === null) return false
+  const listed = listedPath(c.category, view)
+  // Most parts are spelled as their category's record: the fold, costly per part, only for the rest.
+  return listed === path || foldKey(listed) === foldKey(path)
 }
 
 /** The live parts of a category and its descendants, by IPN, a page at a time. */

@@ -1,4 +1,4 @@
-import { foldKey, type Attachment, type Component, type Storage } from '@complib/core'
+import type { Attachment, Component, Storage } from '@complib/core'
 
 /** What toKicadPart needs besides the component. */
 export interface KicadRefs {
@@ -31,8 +31,9 @@ export function kicadRefLoader(storage: Storage, origin: string) {
       symbolId ? once(symbols, symbolId, async () => libId(await storage.symbols.get(symbolId))) : undefined,
       Promise.all(c.footprints.map((f) => once(footprints, f.id, async () => libId(await storage.footprints.get(f.id))))),
       c.attachments.length ? storage.attachments.listForComponent(c.id) : [],
-      // The category's value parameter (decision 0440), if its templates name one.
-      once(valueTypes, foldKey(c.category ?? ''), async () => (await storage.categories.templatesForPath(c.category)).find((t) => t.isValue)?.parameterType),
+      // The category's value parameter (decision 0440), if its templates name one; keyed by the path as spelled
+      // (the store folds it), so another spelling of the same path is only read again.
+      once(valueTypes, c.category ?? '', async () => (await storage.categories.templatesForPath(c.category)).find((t) => t.isValue)?.parameterType),
     ])
     return { symbol, footprints: fps, attachments, origin, valueType }
   }
