@@ -46,90 +46,90 @@ export function KicadSettingsPanel() {
       <h2 id="kicad-settings-h">What KiCad gets</h2>
       {!admin && <p className="muted">Only an admin changes these settings; they are shown here as the server holds them.</p>}
       <div className="grid2">
-      <form className="form" onSubmit={submit} aria-label="KiCad settings">
-        {/* One fieldset, so a reader's controls are all disabled at once; drawn without a frame of its own inside the form's. */}
+        <form className="form" onSubmit={submit} aria-label="KiCad settings">
+          {/* One fieldset, so a reader's controls are all disabled at once; drawn without a frame of its own inside the form's. */}
           <fieldset disabled={!admin || save.isPending} style={{ border: 0, padding: 0, margin: 0, display: 'grid', gap: '0.7rem' }}>
-          <h3>Part fields</h3>
-          <table className="simple">
-            <thead>
-              <tr>
-                <th scope="col">Field</th>
-                <th scope="col">Sent</th>
-                <th scope="col">Name in KiCad</th>
-                <th scope="col">Shown on the schematic</th>
-              </tr>
-            </thead>
-            <tbody>
-              {(Object.keys(FIELD_LABELS) as FieldKey[]).map((key) => (
-                <tr key={key}>
-                  <th scope="row">{FIELD_LABELS[key]}</th>
-                  <td>
-                    <input type="checkbox" aria-label={`Send ${FIELD_LABELS[key]}`} checked={form.fields[key].include} onChange={(e) => setField(key, { include: e.target.checked })} />
-                  </td>
-                  <td>
-                    <input aria-label={`${FIELD_LABELS[key]} field name`} value={form.fields[key].name} onChange={(e) => setField(key, { name: e.target.value })} aria-invalid={error(`fields.${key}.name`) ? true : undefined} />
-                    {error(`fields.${key}.name`) && <span className="field-error">{error(`fields.${key}.name`)}</span>}
-                  </td>
-                  <td>
-                    <input type="checkbox" aria-label={`Show ${FIELD_LABELS[key]}`} checked={form.fields[key].visible} onChange={(e) => setField(key, { visible: e.target.checked })} />
-                  </td>
+            <h3>Part fields</h3>
+            <table className="simple">
+              <thead>
+                <tr>
+                  <th scope="col">Field</th>
+                  <th scope="col">Sent</th>
+                  <th scope="col">Name in KiCad</th>
+                  <th scope="col">Shown on the schematic</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-          <p className="hint">A part with several manufacturer part numbers gets the second as “{form.fields.mpn.name} 2”, and so on.</p>
-          <h3>Parameters</h3>
-          <RuleRows rules={form.parameters.rules} setRule={setRule} error={error} onRemove={(i) => change({ ...form, parameters: { ...form.parameters, rules: form.parameters.rules.filter((_, j) => j !== i) } })} />
-          <NewRule taken={form.parameters.rules.map((r) => r.type.toLowerCase())} onAdd={(type) => change({ ...form, parameters: { ...form.parameters, rules: [...form.parameters.rules, { type, include: true, name: null, visible: false }] } })} />
-          <label>
-            Every other parameter
-            <select value={form.parameters.others} onChange={(e) => change({ ...form, parameters: { ...form.parameters, others: e.target.value as KicadSettings['parameters']['others'] } })}>
-              {Object.entries(OTHERS).map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              ))}
-            </select>
-          </label>
-          <h3>Listing and caching</h3>
-          <label>
-            KiCad may reuse an answer for (seconds)
-            <input type="number" min={0} max={86400} value={form.cacheMaxAge} onChange={(e) => change({ ...form, cacheMaxAge: Number(e.target.value) })} aria-invalid={error('cacheMaxAge') ? true : undefined} />
-            {error('cacheMaxAge') && <span className="field-error">{error('cacheMaxAge')}</span>}
-          </label>
-          <label className="inline-check">
-            <input type="checkbox" checked={form.hideObsolete} onChange={(e) => change({ ...form, hideObsolete: e.target.checked })} /> Leave obsolete parts out of the listings
-          </label>
-          <label>
-            Category depth
-            <input
-              type="number"
-              min={1}
-              max={20}
-              placeholder="every level"
-              value={form.categoryDepth ?? ''}
-              onChange={(e) => change({ ...form, categoryDepth: e.target.value === '' ? null : Number(e.target.value) })}
-              aria-invalid={error('categoryDepth') ? true : undefined}
-            />
-            <span className="hint">Deeper categories are listed under their ancestor at this depth. Empty: every category as it is.</span>
-            {error('categoryDepth') && <span className="field-error">{error('categoryDepth')}</span>}
-          </label>
-        </fieldset>
-        {admin && (
-          <div className="actions">
-            <button type="submit" className="primary" disabled={save.isPending}>
-              {save.isPending ? 'Saving…' : 'Save KiCad settings'}
-            </button>
-          </div>
-        )}
-        <ErrorBox error={save.error} title="Not saved" />
-        {save.isSuccess && (
-          <p role="status" className="ok">
-            Saved. KiCad sees it once its cached answers expire.
-          </p>
-        )}
-      </form>
-      <KicadPreview kicad={form} />
+              </thead>
+              <tbody>
+                {(Object.keys(FIELD_LABELS) as FieldKey[]).map((key) => (
+                  <tr key={key}>
+                    <th scope="row">{FIELD_LABELS[key]}</th>
+                    <td>
+                      <input type="checkbox" aria-label={`Send ${FIELD_LABELS[key]}`} checked={form.fields[key].include} onChange={(e) => setField(key, { include: e.target.checked })} />
+                    </td>
+                    <td>
+                      <input aria-label={`${FIELD_LABELS[key]} field name`} value={form.fields[key].name} onChange={(e) => setField(key, { name: e.target.value })} aria-invalid={error(`fields.${key}.name`) ? true : undefined} />
+                      {error(`fields.${key}.name`) && <span className="field-error">{error(`fields.${key}.name`)}</span>}
+                    </td>
+                    <td>
+                      <input type="checkbox" aria-label={`Show ${FIELD_LABELS[key]}`} checked={form.fields[key].visible} onChange={(e) => setField(key, { visible: e.target.checked })} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <p className="hint">A part with several manufacturer part numbers gets the second as “{form.fields.mpn.name} 2”, and so on.</p>
+            <h3>Parameters</h3>
+            <RuleRows rules={form.parameters.rules} setRule={setRule} error={error} onRemove={(i) => change({ ...form, parameters: { ...form.parameters, rules: form.parameters.rules.filter((_, j) => j !== i) } })} />
+            <NewRule taken={form.parameters.rules.map((r) => r.type.toLowerCase())} onAdd={(type) => change({ ...form, parameters: { ...form.parameters, rules: [...form.parameters.rules, { type, include: true, name: null, visible: false }] } })} />
+            <label>
+              Every other parameter
+              <select value={form.parameters.others} onChange={(e) => change({ ...form, parameters: { ...form.parameters, others: e.target.value as KicadSettings['parameters']['others'] } })}>
+                {Object.entries(OTHERS).map(([value, label]) => (
+                  <option key={value} value={value}>
+                    {label}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <h3>Listing and caching</h3>
+            <label>
+              KiCad may reuse an answer for (seconds)
+              <input type="number" min={0} max={86400} value={form.cacheMaxAge} onChange={(e) => change({ ...form, cacheMaxAge: Number(e.target.value) })} aria-invalid={error('cacheMaxAge') ? true : undefined} />
+              {error('cacheMaxAge') && <span className="field-error">{error('cacheMaxAge')}</span>}
+            </label>
+            <label className="inline-check">
+              <input type="checkbox" checked={form.hideObsolete} onChange={(e) => change({ ...form, hideObsolete: e.target.checked })} /> Leave obsolete parts out of the listings
+            </label>
+            <label>
+              Category depth
+              <input
+                type="number"
+                min={1}
+                max={20}
+                placeholder="every level"
+                value={form.categoryDepth ?? ''}
+                onChange={(e) => change({ ...form, categoryDepth: e.target.value === '' ? null : Number(e.target.value) })}
+                aria-invalid={error('categoryDepth') ? true : undefined}
+              />
+              <span className="hint">Deeper categories are listed under their ancestor at this depth. Empty: every category as it is.</span>
+              {error('categoryDepth') && <span className="field-error">{error('categoryDepth')}</span>}
+            </label>
+          </fieldset>
+          {admin && (
+            <div className="actions">
+              <button type="submit" className="primary" disabled={save.isPending}>
+                {save.isPending ? 'Saving…' : 'Save KiCad settings'}
+              </button>
+            </div>
+          )}
+          <ErrorBox error={save.error} title="Not saved" />
+          {save.isSuccess && (
+            <p role="status" className="ok">
+              Saved. KiCad sees it once its cached answers expire.
+            </p>
+          )}
+        </form>
+        <KicadPreview kicad={form} />
       </div>
     </section>
   )
