@@ -162,28 +162,28 @@ describe('KiCad remote symbol provider', () => {
     expect(bad.body.errors[0].path).toBe('path.part_id')
   })
 
-  it('refuses a download URL with a wrong signature, a changed id, or past its time', async () => {
+  it('refuses a download URL whose capability is not the file\'s as it is now: forged, of another file, or of an older content', async () => {
     const { component } = await part()
     const doc = await discover()
     const [sym, fp] = (await api.ok('GET', pathOf(partsUrl(doc, component.id)))).assets
-    const forged = new URL(sym.download_url)
-    forged.searchParams.set('signature', '0'.repeat(64))
-    const res = await api.call('GET', pathOf(forged.href))
-    expect(res.status).toBe(403)
-    expect(res.body.detail).toMatch(/^signature:/)
-    // The symbol's signature on the footprint's path.
-    const swapped = new URL(fp.download_url)
-    swapped.searchParams.set('signature', new URL(sym.download_url).searchParams.get('signature')!)
-    expect((await api.call('GET', pathOf(swapped.href))).status).toBe(403)
-    const longer = new URL(fp.download_url)
-    longer.searchParams.set('expires', String(Number(longer.searchParams.get('expires')) + 3600))
-    expect((await api.call('GET', pathOf(longer.href))).status).toBe(403)
-    expect((await api.call('GET', pathOf(sym.download_url.replace(/signature=[^&]+/, 'signature=xyz')))).status).toBe(400)
-    vi.useFakeTimers({ toFake: ['Date'] })
-    vi.setSystemTime(Date.now() + 11 * 60 * 1000)
-    const late = await api.call('GET', pathOf(fp.download_url))
-    expect(late.status).toBe(403)
-    expect(late.body.detail).toMatch(/^expires:/)
+    const capability = (u: string) => u.split('/').at(-1)!
+    const forged = await api.call('GET', pathOf(sym.download_url.replace(/[^/]+$/, 'A'.repeat(43))))
+    expect(forged.status).toBe(403)
+    expect(forged.body.detail).toMatch(/^capability:/)
+    // The symbol's capability on the footprint's path.
+    expect((await api.call('GET', pathOf(fp.download_url.replace(/[^/]+$/, capability(sym.download_url))))).status).toBe(403)
+    expect((await api.call('GET', pathOf(sym.download_url.replace(/[^/]+$/, 'xyz')))).status).toBe(400)
+    // The URL keeps working (KiCad may fetch later, from another server of the same database) until the file changes.
+    expect((await api.call('GET', pathOf(fp.download_url))).status).toBe(200)
+    const footprintId = pathOf(fp.download_url).split('/').at(-2)!
+    const stored = await api.ok('GET', `/api/footprints/${footprintId}`)
+    const edited = await api.call('PATCH', `/api/footprints/${footprintId}`, { body: { content: '(footprint "R_0603" (layer "F.Cu"))\n' }, headers: { 'if-match': `"${stored.version}"` } })
+    expect(edited.status, edited.text).toBe(200)
+    const stale = await api.call('GET', pathOf(fp.download_url))
+    expect(stale.status).toBe(403)
+    const fresh = (await api.ok('GET', pathOf(partsUrl(doc, component.id)))).assets[1]
+    expect(fresh.download_url).not.toBe(fp.download_url)
+    expect((await api.call('GET', pathOf(fresh.download_url))).status).toBe(200)
   })
 
   it('asks for a credential for the manifest but not for the files it signs', async () => {

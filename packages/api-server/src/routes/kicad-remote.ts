@@ -1,5 +1,5 @@
 import { ComplibError, idSchema, type Storage } from '@complib/core'
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import { createHash, timingSafeEqual } from 'node:crypto'
 import * as z from 'zod'
 import { defineRoute, type AnyRoute } from '../routing/define-route'
 
@@ -25,13 +25,11 @@ import { defineRoute, type AnyRoute } from '../routing/define-route'
  *    (eeschema/remote_symbol_import_job.cpp).
  *
  * Since KiCad sends no credential for the files, the manifest (read with the
- * caller's own credential) hands out download URLs signed for a few minutes.
+ * caller's own credential) hands out download URLs carrying a capability: a
+ * digest of the file's kind, id and content (as the datasheet links of decision
+ * 0639). It opens that one file as it is now, on every server sharing the
+ * database and after a restart; an edit of the file ends it.
  */
-
-/** How long a download URL of a manifest works: KiCad fetches at once, after the page posts the manifest. */
-export const ASSET_URL_TTL_S = 10 * 60
-/** Signs download URLs. Per process: a restart ends the URLs given out before it, which the TTL does anyway. */
-const SIGNING_KEY = randomBytes(32)
 /** The most KiCad fetches for one part: one symbol and the component's footprints, 4 MiB each at most. */
 const MAX_DOWNLOAD_BYTES = 21 * 4 * 1024 * 1024
 
@@ -115,8 +113,8 @@ const partRoute = defineRoute({
   permission: 'library:read',
   summary: 'KiCad remote symbol panel: a component as a part manifest',
   description:
-    'The component’s first symbol and its footprints that have a file, each with a download URL that works without a credential for ' +
-    `${ASSET_URL_TTL_S / 60} minutes. A symbol file that does not hold the symbol by its name is left out (KiCad would refuse it). ` +
+    'The component’s first symbol and its footprints that have a file, each with a download URL that works without a credential ' +
+    'until the file changes. A symbol file that does not hold the symbol by its name is left out (KiCad would refuse it). ' +
     '409 when nothing is left.',
   params: z.object({ part_id: idSchema('component') }),
   errors: ['CONFLICT'],
@@ -124,11 +122,10 @@ const partRoute = defineRoute({
   handler: async ({ params, services, url }) => {
     const c = await services.storage.components.get(params.part_id)
     const assets: z.infer<typeof RemoteAsset>[] = []
-    const now = Math.floor(Date.now() / 1000)
-    const symbol = c.symbols[0] ? await _asset(services.storage, 'symbol', c.symbols[0].id, url.origin, now) : undefined
+    const symbol = c.symbols[0] ? await _asset(services.storage, 'symbol', c.symbols[0].id, url.origin) : undefined
     if (symbol) assets.push(symbol)
     for (const f of c.footprints) {
-      const footprint = await _asset(services.storage, 'footprint', f.id, url.origin, now)
+      const footprint = await _asset(services.storage, 'footprint', f.id, url.origin)
       if (footprint) assets.push(footprint)
     }
     if (assets.length === 0) throw new ComplibError('CONFLICT', `${c.id} has no symbol or footprint file KiCad can take (a symbol file must hold the symbol by its name)`)
@@ -136,30 +133,26 @@ const partRoute = defineRoute({
   },
 })
 
-const AssetQuery = z.object({
-  expires: z.coerce.number().int().min(0),
-  signature: z.string().regex(/^[a-f0-9]{64}$/, { error: 'expected 64 hex digits' }),
-})
 
 function assetRoute(kind: Kind): AnyRoute {
   const k = KINDS[kind]
   return defineRoute({
     method: 'GET',
-    path: `${API}/assets/${k.plural}/{id}`,
+    path: `${API}/assets/${k.plural}/{id}/{capability}`,
     group: 'kicad',
     operationId: `kicadRemote${k.title}Asset`,
-    // KiCad fetches it with no credential (remote_symbol_download_manager.cpp): the signature of a manifest is the credential.
+    // KiCad fetches it with no credential (remote_symbol_download_manager.cpp): the capability in a manifest's URL is the credential.
     permission: 'public',
-    summary: `KiCad remote symbol panel: a ${kind} file by a signed URL of a part manifest`,
-    description: '403 when the signature is wrong or the URL has expired.',
-    params: z.object({ id: idSchema(kind) }),
-    query: AssetQuery,
+    summary: `KiCad remote symbol panel: a ${kind} file by the capability URL of a part manifest`,
+    description: '403 when the capability is not this file\'s as it is now (a changed file needs a new manifest).',
+    params: z.object({ id: idSchema(kind), capability: z.string().regex(/^[A-Za-z0-9_-]{43}$/, { error: 'expected the 43 characters of a download URL' }) }),
     errors: ['FORBIDDEN'],
     responses: { 200: { description: 'The file, as stored', contentType: k.mime } },
-    handler: async ({ params, query, services }) => {
-      if (!timingSafeEqual(Buffer.from(query.signature, 'hex'), _sign(kind, params.id, query.expires))) throw new ComplibError('FORBIDDEN', 'signature: not a download URL this server gave out')
-      if (query.expires < Math.floor(Date.now() / 1000)) throw new ComplibError('FORBIDDEN', 'expires: the download URL has expired; ask for the part again')
+    handler: async ({ params, services }) => {
       const file = await services.storage[k.plural].getFile(params.id)
+      const expected = Buffer.from(_capability(kind, params.id, _sha256(Buffer.from(file.content, 'utf8'))))
+      const given = Buffer.from(params.capability)
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new ComplibError('FORBIDDEN', 'capability: not a download URL of this file as it is now; ask for the part again')
       // Exactly the manifest's content_type: KiCad compares the header as a whole string.
       return new Response(file.content, { headers: { 'content-type': k.mime, 'cache-control': 'no-store' } })
     },
@@ -167,15 +160,14 @@ function assetRoute(kind: Kind): AnyRoute {
 }
 
 /** The manifest entry of one stored file, or undefined when there is no file KiCad would take. */
-async function _asset(storage: Storage, kind: Kind, id: string, origin: string, now: number): Promise<z.infer<typeof RemoteAsset> | undefined> {
+async function _asset(storage: Storage, kind: Kind, id: string, origin: string): Promise<z.infer<typeof RemoteAsset> | undefined> {
   const item = await storage[KINDS[kind].plural].get(id)
   if (!item.fileName) return undefined
   const { content, fileName } = await storage[KINDS[kind].plural].getFile(id)
   const bytes = Buffer.from(content, 'utf8')
   if (bytes.length === 0) return undefined
   if (kind === 'symbol' && !(content.includes('(kicad_symbol_lib') && content.includes(`(symbol "${item.name}"`))) return undefined
-  const expires = now + ASSET_URL_TTL_S
-  const signature = _sign(kind, id, expires).toString('hex')
+  const sha256 = _sha256(bytes)
   return {
     asset_type: kind,
     name: fileName,
@@ -184,14 +176,23 @@ async function _asset(storage: Storage, kind: Kind, id: string, origin: string, 
     target_name: item.name,
     content_type: KINDS[kind].mime,
     size_bytes: bytes.length,
-    sha256: createHash('sha256').update(bytes).digest('hex'),
-    download_url: `${origin}${API}/assets/${KINDS[kind].plural}/${id}?expires=${expires}&signature=${signature}`,
+    sha256,
+    download_url: `${origin}${API}/assets/${KINDS[kind].plural}/${id}/${_capability(kind, id, sha256)}`,
     required: kind === 'symbol',
   }
 }
 
-function _sign(kind: Kind, id: string, expires: number): Buffer {
-  return createHmac('sha256', SIGNING_KEY).update(`${kind}\n${id}\n${expires}`).digest()
+function _sha256(bytes: Buffer): string {
+  return createHash('sha256').update(bytes).digest('hex')
+}
+
+/**
+ * A download URL's capability: who can form it already holds the file (its
+ * digest) and knows its id. No key is kept, so every server sharing the
+ * database answers it, before and after a restart.
+ */
+function _capability(kind: Kind, id: string, sha256: string): string {
+  return createHash('sha256').update(`complib kicad remote ${kind}\0${id}\0${sha256}`).digest('base64url')
 }
 
 /**
