@@ -25,7 +25,7 @@ export type { LocationsResource, StockResource } from './resources/locations'
 export type { ManufacturersResource } from './resources/manufacturers'
 export type { MpnsResource } from './resources/mpns'
 export type { ParameterTypesResource, ParametersResource } from './resources/parameters'
-export type { SettingsResource } from './resources/settings'
+export type { KicadPartView, SettingsResource } from './resources/settings'
 export type { TagsResource } from './resources/tags'
 export type { TokensResource } from './resources/tokens'
 export type { UsersResource } from './resources/users'
@@ -64,6 +64,8 @@ export type {
   RunBatch,
   RunDetail,
   Settings,
+  KicadSettings,
+  ExternalReference,
   StockEntry,
   Suggestion,
   Symbol,

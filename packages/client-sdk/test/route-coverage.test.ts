@@ -7,7 +7,8 @@ import { fakeFetch } from './fake-fetch'
 /**
  * The routes the typed client leaves to `client.request` (README "Scripting"
  * and the package README name the same ones): the OpenAPI document and its
- * reference page, and KiCad's HTTP library, which KiCad itself reads.
+ * reference page; KiCad's HTTP library and remote symbol provider, which KiCad
+ * itself reads; and the datasheet links KiCad opens in a browser.
  */
 const LEFT_TO_REQUEST = [
   'GET /api/docs',
@@ -17,6 +18,12 @@ const LEFT_TO_REQUEST = [
   'GET /api/kicad/v1/categories.json',
   'GET /api/kicad/v1/parts/category/{file}',
   'GET /api/kicad/v1/parts/{file}',
+  'GET /api/kicad-remote/.well-known/kicad-remote-provider',
+  'GET /api/kicad-remote/v1/panel',
+  'GET /api/kicad-remote/v1/parts/{part_id}',
+  'GET /api/kicad-remote/v1/assets/symbols/{id}/{capability}',
+  'GET /api/kicad-remote/v1/assets/footprints/{id}/{capability}',
+  'GET /api/attachments/{id}/datasheet/{capability}',
 ]
 
 describe('route coverage of the typed client', () => {

@@ -1,4 +1,5 @@
 import type {
+  ExternalReference,
   Component,
   ComponentChanges,
   ComponentChangesQuery,
@@ -64,6 +65,8 @@ export function createComponentsResource(t: Transport) {
     // Restoring twice is a 409, so a replay would report an error for a success: not retried.
     restore: (id: string): Promise<Component> => t.call('POST', path`/components/${id}/restore`),
     /** A copy as `draft`, without MPNs, stock or attachments. */
+    /** The component's keys in the peers' databases its imports came from (InvenTree's part `ID`, Part-DB's `id`). */
+    references: (id: string): Promise<ExternalReference[]> => t.call('GET', path`/components/${id}/references`),
     duplicate: (id: string, body: ComponentDuplicate = {}): Promise<Component> => t.call('POST', path`/components/${id}/duplicate`, { body }),
     /**
      * Makes the component's fields (not its attachments or stock) those of an

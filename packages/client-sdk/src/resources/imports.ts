@@ -1,4 +1,4 @@
-import type { Component, ComponentExportQuery, ComponentExportRequest, ExternalReference, ImportCreateQuery, ImportPatch, ImportRowOutcome, ImportRowsQuery, ImportSession, Page } from '@complib/core'
+import type { Component, ComponentExportQuery, ComponentExportRequest, ImportCreateQuery, ImportPatch, ImportRowOutcome, ImportRowsQuery, ImportSession, Page } from '@complib/core'
 import { iteratePages, readPage } from '../_internal/paging'
 import { path, type Transport } from '../_internal/transport'
 import type { IfMatchOptions, IterateQueryOf, QueryOf } from '../_internal/types'
@@ -35,8 +35,6 @@ export function createImportsResource(t: Transport) {
     delete: (id: string): Promise<void> => t.call('DELETE', path`/imports/${id}`),
     /** Commits the session: the committed session for a file of up to 1,000 rows; for a larger one, the session `committing` (see waitFor). */
     commit: (id: string): Promise<ImportSession> => t.call('POST', path`/imports/${id}/commit`),
-    /** A component's keys in the peers' databases its imports came from (InvenTree's part `ID`, Part-DB's `id`). */
-    references: (componentId: string): Promise<ExternalReference[]> => t.call('GET', path`/components/${componentId}/references`),
     /**
      * Polls the session until its job is done (status no longer `planning` or
      * `committing`) and answers it: `pending`, `committed` or `failed` (with

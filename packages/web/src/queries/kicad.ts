@@ -35,12 +35,7 @@ export const kicadQueries = {
 }
 
 /** KiCad's part as the server serves it (`GET /api/kicad/v1/parts/{id}.json`). */
-export interface KicadPartView {
-  id: string
-  name: string
-  symbolIdStr: string
-  fields: Record<string, { value: string; visible?: 'True' | 'False' }>
-}
+export type { KicadPartView } from '@complib/client-sdk'
 
 export const kicadKeys = {
   all: () => ['kicad'] as const,
@@ -51,7 +46,7 @@ export const kicadKeys = {
 
 export const kicadSettingsQueries = {
   /** What KiCad is served (decision 0634): readable by anyone who reads the library; admins change it. */
-  settings: () => queryOptions({ queryKey: kicadKeys.settings(), queryFn: () => api().request<KicadSettings>('/settings/kicad') }),
+  settings: () => queryOptions({ queryKey: kicadKeys.settings(), queryFn: () => api().settings.kicad() }),
   /**
    * One part as KiCad would get it with the settings on the screen, saved or
    * not: the server applies them (`POST /api/settings/kicad/preview`), so the
@@ -60,7 +55,7 @@ export const kicadSettingsQueries = {
   preview: (id: string, kicad: KicadSettings) =>
     queryOptions({
       queryKey: kicadKeys.preview(id, kicad),
-      queryFn: () => api().request<KicadPartView>('/settings/kicad/preview', { method: 'POST', body: { componentId: id, kicad } }),
+      queryFn: () => api().settings.previewKicad(id, kicad),
       placeholderData: keepPreviousData,
       retry: false,
     }),
