@@ -48,11 +48,16 @@ export function listedUnder(c: Component, path: string, view: KicadView): boolea
   return listed === path || foldKey(listed) === foldKey(path)
 }
 
-/** The live parts of a category and its descendants, by IPN, a page at a time. */
+/**
+ * The live parts of a category and its descendants, by IPN, a page at a time.
+ * Pages of 5,000: each read of a page costs a fixed part besides its rows
+ * (25,000 parts took 4.5 s in pages of 1,000, 1.7 s in pages of 5,000 on the
+ * bench's library, decision 1310).
+ */
 export async function* kicadPages(storage: Storage, category: string): AsyncGenerator<Component[]> {
   let cursor: string | undefined
   do {
-    const page = await storage.components.list({ category, limit: 1000, cursor, sort: 'ipn', includeDeleted: false })
+    const page = await storage.components.list({ category, limit: 5000, cursor, sort: 'ipn', includeDeleted: false })
     yield page.items
     cursor = page.nextCursor ?? undefined
   } while (cursor)
