@@ -33,6 +33,7 @@ export default defineProject({
       'test/import-jobs.test.ts',
       'test/kicad-conformance.test.ts',
       'test/kicad.test.ts',
+      'test/kicad-cache.test.ts',
       'test/library-table.test.ts',
       'test/library-items.test.ts',
       'test/locations.test.ts',
