@@ -129,12 +129,20 @@ describe('Part-DB exports at each level, imported with zero manual mapping', () 
     }
   }
 
-  it('full csv: the KiCad symbol and footprint of a part are linked, its simulation flag read', async () => {
-    await importAsIs('partdb-full.csv', 'partdb')
-    const lm358 = await byName('LM358')
-    expect(lm358.symbols.map((s: { name: string }) => s.name)).toEqual(['LM358'])
-    expect(lm358.footprints.map((s: { name: string }) => s.name)).toEqual(['SOIC-8_3.9x4.9mm_P1.27mm'])
-    expect(lm358.excludeFromSim).toBe(true)
+  for (const file of ['partdb-full.csv', 'partdb-full.json']) {
+    it(`${file}: the KiCad symbol and footprint of a part are linked, its simulation flag read`, async () => {
+      await importAsIs(file, 'partdb')
+      const lm358 = await byName('LM358')
+      expect(lm358.symbols.map((s: { name: string }) => s.name)).toEqual(['LM358'])
+      expect(lm358.footprints.map((s: { name: string }) => s.name)).toEqual(['SOIC-8_3.9x4.9mm_P1.27mm'])
+      expect(lm358.excludeFromSim).toBe(true)
+    })
+  }
+
+  it('any other JSON file keeps a nested object whole: where text is expected it is a row error, not columns of its own', async () => {
+    const session = await post(JSON.stringify([{ name: { first: 'B' }, ipn: 'B-1' }]), true)
+    expect(session.body.columns).toEqual(['name', 'ipn'])
+    expect(session.body.errors).toEqual([{ row: 2, path: 'name', message: expect.stringMatching(/column "name": a object cannot be placed/) }])
   })
 
   it('a parameter with a unit but no value is a row error naming the column, and the commit changes nothing', async () => {

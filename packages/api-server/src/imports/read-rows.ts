@@ -219,3 +219,26 @@ function _turn(): Promise<void> {
 function _invalid(path: string, message: string, detail = `${path}: ${message}`): ComplibError {
   return new ComplibError('VALIDATION_FAILED', detail, { errors: [{ path, message }] })
 }
+
+/**
+ * A Part-DB JSON row with its nested records that have no name (`eda_info`:
+ * KiCad symbol, footprint, value and flags) spread into one column per key,
+ * `eda_info.kicad_symbol`, as the same export's CSV writes them, so one
+ * mapping reads both (decision 0642). Named records (`{ name, full_name }`: a
+ * category, a manufacturer) and lists stay whole: the row reader takes their
+ * name or items. Other files are read as they are: an object where text is
+ * expected stays a row error.
+ */
+export function spreadUnnamedRecords(row: ImportRow): ImportRow {
+  const out: ImportRow = Object.create(null)
+  const put = (prefix: string, cells: Record<string, unknown>, depth: number) => {
+    for (const [key, value] of Object.entries(cells)) {
+      const column = `${prefix}${key}`
+      if (depth < IMPORT_CELL_MAX_DEPTH && value !== null && typeof value === 'object' && !Array.isArray(value) && !Object.hasOwn(value, 'name')) put(`${column}.`, value as Record<string, unknown>, depth + 1)
+      // A nested scalar as the top-level reader writes one (`true` → "true"); a record already read stays as it is.
+      else out[column] = depth === 0 ? row[key]! : value === null || value === undefined ? '' : typeof value === 'object' ? (value as ImportRow[string]) : String(value)
+    }
+  }
+  put('', row, 0)
+  return out
+}

@@ -5,7 +5,7 @@ import {
 import * as z from 'zod'
 import { exportFile } from '../imports/export'
 import { importJobs } from '../imports/jobs'
-import { IMPORT_BODY_LIMIT, IMPORT_CHUNK_ROWS, columnsOf, decodeUpload, readRows } from '../imports/read-rows'
+import { IMPORT_BODY_LIMIT, IMPORT_CHUNK_ROWS, columnsOf, decodeUpload, readRows, spreadUnnamedRecords } from '../imports/read-rows'
 import { dataOf, emptyPlan, isChangeable, notChangeable, planOf, planOptionsOf, rowCountOf, rowsOf, saveOutcomes, sessionView, splitPlan, type ImportData, type StoredOutcome } from '../imports/session'
 import { defineRoute } from '../routing/define-route'
 import { PAGE_HEADERS, pageHeaders } from '../routing/paging'
@@ -42,9 +42,10 @@ export const importExportRoutes = [
       const type = (event.req.headers.get('content-type') ?? '').toLowerCase()
       const format = query.format ?? (type.includes('json') ? 'json' : 'csv')
       const { text, shape } = decodeUpload(await readBodyBytes(event.req, IMPORT_BODY_LIMIT), format)
-      const rows = await readRows(text, format, shape.delimiter)
+      const read = await readRows(text, format, shape.delimiter)
+      const preset = detectPreset(columnsOf(read))
+      const rows = preset === 'partdb' && format === 'json' ? read.map(spreadUnnamedRecords) : read
       const columns = columnsOf(rows)
-      const preset = detectPreset(columns)
       const mapping = proposeMapping(columns, preset)
       const base: ImportData = { format, fileName: query.name ?? null, rows: [], stored: true, rowCount: rows.length, shape, preset, ...(query.source !== undefined ? { source: query.source } : {}), columns, mapping, upsertKey: query.upsertKey, plan: emptyPlan(), result: null }
       const numbered = rows.map((cells, i) => ({ rowNo: i + 2, cells: cells as Record<string, unknown> }))
