@@ -93,8 +93,9 @@ export function KicadSettingsPanel() {
             </label>
             <h3>Listing and caching</h3>
             <label>
-              KiCad may reuse an answer for (seconds)
+              Clients may reuse an answer for (seconds)
               <input type="number" min={0} max={86400} value={form.cacheMaxAge} onChange={(e) => change({ ...form, cacheMaxAge: Number(e.target.value) })} aria-invalid={error('cacheMaxAge') ? true : undefined} />
+              <span className="hint">Sent as Cache-Control max-age, for proxies and scripts. KiCad keeps parts and categories for the timeouts in its .kicad_httplib file instead.</span>
               {error('cacheMaxAge') && <span className="field-error">{error('cacheMaxAge')}</span>}
             </label>
             <label className="inline-check">
@@ -125,7 +126,7 @@ export function KicadSettingsPanel() {
           <ErrorBox error={save.error} title="Not saved" />
           {save.isSuccess && (
             <p role="status" className="ok">
-              Saved. KiCad sees it once its cached answers expire.
+              Saved. KiCad sees it once the timeouts in its .kicad_httplib file run out, or when the library is opened again.
             </p>
           )}
         </form>
