@@ -54,8 +54,24 @@ const QUICK_LEAVES_OUT: Record<string, true | string[]> = {
   'examples/receiver-python': true,
 }
 
+/**
+ * What the second CI run (on Node 24, `COMPLIB_TEST_NODE_SCOPE=1`) leaves out:
+ * what does not change with Node's version. The browser's end-to-end tests
+ * drive the same server the API and command-line tests start on that Node,
+ * and the PostgreSQL runs repeat, on a driver written in JavaScript, suites
+ * that also run on SQLite there. Node 20's run has all of it (decision 0004).
+ */
+const NODE_SCOPE_LEAVES_OUT: Record<string, string[]> = {
+  'packages/web': ['test/e2e/**'],
+  'packages/core': ['src/storage/postgres/**/*.test.ts', 'test/postgres-engine.test.ts'],
+}
+
 export default defineConfig(async () => {
   const quick = process.env.COMPLIB_QUICK === '1'
+  if (!quick && process.env.COMPLIB_TEST_NODE_SCOPE === '1') {
+    console.warn('[complib] COMPLIB_TEST_NODE_SCOPE=1: the browser tests and the PostgreSQL runs are left out (decision 0004)')
+    return { test: { projects: _nodeScopeProjects() } }
+  }
   const reachable = !quick && (await _reachable(POSTGRES_URL))
   if (!quick && !reachable && process.env.CI !== 'true') {
     console.warn(`[complib] PostgreSQL at ${POSTGRES_URL} does not answer: its API suite is skipped (the storage contract on it says so too)`)
@@ -90,6 +106,15 @@ function _quickProjects(): TestProjectInlineConfiguration[] {
       },
     }
   })
+}
+
+/** Every package's and example's own project, isolated as `npm test` runs them, less NODE_SCOPE_LEAVES_OUT. */
+function _nodeScopeProjects(): TestProjectInlineConfiguration[] {
+  const folders = ['packages', 'examples'].flatMap((dir) => _folders(dir).filter((folder) => existsSync(join(ROOT, folder, 'vitest.config.ts'))))
+  return folders.map((folder) => ({
+    extends: join(ROOT, folder, 'vitest.config.ts'),
+    test: { root: join(ROOT, folder), exclude: [...configDefaults.exclude, ...(NODE_SCOPE_LEAVES_OUT[folder] ?? [])] },
+  }))
 }
 
 function _folders(dir: string): string[] {

@@ -39,10 +39,11 @@ export function toKicadPart(
     keywords: hidden(c.tags.join(', ')),
   }
   // Names compare folded, so a parameter `ipn` cannot stand beside the field `IPN`: the first one set keeps the name.
-  const taken = new Set(Object.keys(fields).map(foldKey))
+  const taken = new Set(BUILT_IN_FOLDED)
   const put = (name: string, value: string, visible: boolean) => {
-    if (taken.has(foldKey(name))) return
-    taken.add(foldKey(name))
+    const key = _fold(name)
+    if (taken.has(key)) return
+    taken.add(key)
     fields[name] = { value, visible: visible ? 'True' : 'False' }
   }
   const { ipn, manufacturer, mpn } = settings.fields
@@ -53,9 +54,9 @@ export function toKicadPart(
     if (manufacturer.include) put(`${manufacturer.name}${suffix}`, m.manufacturer, manufacturer.visible)
     if (mpn.include) put(`${mpn.name}${suffix}`, m.partNumber, mpn.visible)
   })
-  const rules = new Map(settings.parameters.rules.map((r) => [foldKey(r.type), r]))
+  const rules = _rulesOf(settings.parameters)
   for (const p of c.parameters) {
-    const rule = rules.get(foldKey(p.type))
+    const rule = rules.get(_fold(p.type))
     const value = `${p.value}${p.unit ?? ''}`
     if (rule) {
       if (rule.include) put(rule.name ?? p.type, value, rule.visible)
@@ -73,6 +74,37 @@ export function toKicadPart(
   }
 }
 
+/** The fields every part has, folded: a setting's name never takes one of them. */
+const BUILT_IN_FOLDED = ['value', 'reference', 'footprint', 'datasheet', 'description', 'keywords'].map(foldKey)
+
+/**
+ * Names folded once: a listing of 25,000 parts folds the same few field and
+ * parameter names over and over (foldKey normalises Unicode). Bounded: past
+ * FOLD_MEMO_MAX names it starts again.
+ */
+const FOLD_MEMO_MAX = 10_000
+const folded = new Map<string, string>()
+function _fold(name: string): string {
+  let key = folded.get(name)
+  if (key === undefined) {
+    if (folded.size >= FOLD_MEMO_MAX) folded.clear()
+    key = foldKey(name)
+    folded.set(name, key)
+  }
+  return key
+}
+
+/** A settings object's parameter rules by folded type, made once per settings object (a listing passes the same one for every part). */
+const rulesMemo = new WeakMap<KicadSettings['parameters'], Map<string, KicadSettings['parameters']['rules'][number]>>()
+function _rulesOf(parameters: KicadSettings['parameters']): Map<string, KicadSettings['parameters']['rules'][number]> {
+  let rules = rulesMemo.get(parameters)
+  if (!rules) {
+    rules = new Map(parameters.rules.map((r) => [_fold(r.type), r]))
+    rulesMemo.set(parameters, rules)
+  }
+  return rules
+}
+
 /** Parameter types whose value is what a passive part shows as its KiCad Value. */
 const VALUE_LIKE = ['resistance', 'capacitance', 'inductance', 'impedance', 'frequency']
 
@@ -87,8 +119,8 @@ const VALUE_LIKE = ['resistance', 'capacitance', 'inductance', 'impedance', 'fre
  */
 export function kicadValue(c: Component, valueType?: string): string {
   if (c.kicadValue) return c.kicadValue
-  const key = valueType === undefined ? undefined : foldKey(valueType)
-  const templated = key === undefined ? undefined : c.parameters.find((p) => foldKey(p.type) === key)
+  const key = valueType === undefined ? undefined : _fold(valueType)
+  const templated = key === undefined ? undefined : c.parameters.find((p) => _fold(p.type) === key)
   if (templated) return `${templated.value}${templated.unit ?? ''}`
   const explicit = c.parameters.find((p) => p.type.toLowerCase() === 'value')
   if (explicit) return `${explicit.value}${explicit.unit ?? ''}`
