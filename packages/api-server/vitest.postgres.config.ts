@@ -34,6 +34,8 @@ export default defineProject({
       'test/kicad-conformance.test.ts',
       'test/kicad.test.ts',
       'test/kicad-cache.test.ts',
+      'test/kicad-settings.test.ts',
+      'test/kicad-remote.test.ts',
       'test/library-table.test.ts',
       'test/library-items.test.ts',
       'test/locations.test.ts',
