@@ -76,6 +76,25 @@ describe.skipIf(!browserAvailable())('bulk edit, import, locations and KiCad in 
     ])
   })
 
+  it('a peer\'s export: its flattened lists are one choice each, the columns it leaves out fold away, an unknown column says it is ignored', async () => {
+    const { page } = e
+    await page.goto(`${e.base}/#/import`)
+    const csv = [
+      'id;name;manufacturer_product_number;parameters.0.name;parameters.0.value_typical;parameters.0.unit;parameters.1.name;parameters.1.value_text;comment;favorite;Frobnication',
+      '41;R 1k 0402;RC0402FR-071KL;Resistance;1000;Ω;Tolerance;1%;;false;x',
+    ].join('\n')
+    await page.getByLabel('File (CSV or JSON)').setInputFiles({ name: 'partdb.csv', mimeType: 'text/csv', buffer: Buffer.from(`${csv}\n`) })
+    await expect.poll(() => page.getByText(/detected CSV, 1 row\./).isVisible()).toBe(true)
+    expect(await page.getByLabel('Columns “parameters.*” (5)').inputValue()).toBe('parameters')
+    expect(await page.locator('[data-unknown-column="Frobnication"]').textContent()).toBe('Not recognised: ignored. Choose a field to keep it.')
+    const leftOut = page.locator('details.ignored-columns')
+    expect(await leftOut.locator('summary').textContent()).toBe('2 columns the partdb format leaves out')
+    expect(await page.getByLabel('Column “comment”').isVisible()).toBe(false)
+    await leftOut.locator('summary').click()
+    expect(await page.getByLabel('Column “comment”').inputValue()).toBe('ignore')
+    await screenshot(page, 'import-peer')
+  })
+
   it('shows the outcome of every row of a file longer than the preview, and offers the KiCad fields as targets', async () => {
     const { page } = e
     await page.goto(`${e.base}/#/import`)

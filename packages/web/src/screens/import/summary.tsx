@@ -1,4 +1,4 @@
-import { count } from '../../ui/format'
+import { count, plural } from '../../ui/format'
 import type { ImportSession } from './session'
 
 /**
@@ -9,7 +9,7 @@ import type { ImportSession } from './session'
 export function ImportSummary({ session }: { session: ImportSession }) {
   const file = (
     <>
-      <strong>{session.fileName ?? 'Upload'}</strong>: detected <strong>{session.format.toUpperCase()}</strong>, {count(session.rowCount)} rows.
+      <strong>{session.fileName ?? 'Upload'}</strong>: detected <strong>{session.format.toUpperCase()}</strong>, {plural(session.rowCount, 'row')}.
     </>
   )
   if (session.status === 'committed') {
