@@ -401,7 +401,11 @@ export interface ConnectorStore {
   get(id: string): Promise<StoredConnector>
   create(input: { type: string; name: string; enabled: boolean; config: Record<string, unknown>; secret: string | null; code: string | null }): Promise<StoredConnector>
   update(id: string, patch: Partial<{ name: string; enabled: boolean; config: Record<string, unknown>; code: string | null }>, options?: WriteOptions): Promise<StoredConnector>
-  /** Deletes the connector and its runs. */
+  /**
+   * Deletes the connector and its runs; CONFLICT while it has a queued or
+   * running run, checked atomically with the delete, as runs.create checks
+   * the connector: a delete and a run's creation never both succeed.
+   */
   delete(id: string): Promise<void>
   rotateSecret(id: string, secret: string, previousExpiresAt: string): Promise<StoredConnector>
 }

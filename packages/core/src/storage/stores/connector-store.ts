@@ -1,3 +1,4 @@
+import { ComplibError } from '../../errors'
 import { createId } from '../../ids'
 import type { SqlExecutor } from '../_internal/sql-executor'
 import type { ConnectorStore, StoredConnector } from '../types'
@@ -35,6 +36,11 @@ export const connectors = {
 
   async delete(ex, id) {
     await _get(ex, id)
+    // Checked in the delete's own write transaction, as runs.create checks the connector in
+    // its own: writes take turns on either engine (decision 0305), so a run created first is
+    // seen here, and a run created after finds no connector. Never both (decision 0318).
+    const busy = await ex.get<{ id: string }>(`SELECT id FROM runs WHERE connector_id = ? AND status IN ('queued', 'running') ORDER BY id LIMIT 1`, [id])
+    if (busy) throw new ComplibError('CONFLICT', `connector ${id} has an active run ${busy.id}; cancel it first`)
     await ex.run('DELETE FROM connectors WHERE id = ?', [id])
   },
 

@@ -71,12 +71,56 @@ export function connectorStoreSuite(storage: () => Storage): void {
       const other = await s.connectors.create({ ...input, name: 'Other' })
       const run = await s.runs.create({ connectorId: c.id, trigger: 'manual', batches: [{ webhookId: 'msg_1', ids: ['cmp_a'] }] })
       const kept = await s.runs.create({ connectorId: other.id, trigger: 'cron', batches: [] })
+      await s.runs.update(run.id, { status: 'succeeded' })
       await s.connectors.delete(c.id)
       await expect(s.connectors.get(c.id)).rejects.toMatchObject({ code: 'NOT_FOUND' })
       await expect(s.runs.get(run.id)).rejects.toMatchObject({ code: 'NOT_FOUND' })
       await expect(s.runs.getBatchPayload(run.id, 0)).rejects.toMatchObject({ code: 'NOT_FOUND' })
       expect((await s.runs.get(kept.id)).id).toBe(kept.id)
       expect((await s.connectors.list({ limit: 10 })).total).toBe(1)
+    })
+
+    it('refuses to delete a connector while a run of it is queued or running, changing nothing, and deletes it once the run ended', async () => {
+      const s = storage()
+      const c = await s.connectors.create(input)
+      const run = await s.runs.create({ connectorId: c.id, trigger: 'manual', batches: [{ webhookId: 'msg_1', ids: ['cmp_a'] }] })
+      await expect(s.connectors.delete(c.id)).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining(run.id) })
+      await s.runs.update(run.id, { status: 'running' })
+      await expect(s.connectors.delete(c.id)).rejects.toMatchObject({ code: 'CONFLICT' })
+      expect(await s.connectors.get(c.id)).toEqual(c)
+      expect((await s.runs.get(run.id)).status).toBe('running')
+      await s.runs.update(run.id, { status: 'cancelled' })
+      await s.connectors.delete(c.id)
+      await expect(s.runs.get(run.id)).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    })
+
+    it('never both deletes a connector and starts a run of it, whichever is sent first and however they interleave', async () => {
+      const s = storage()
+      const runsBefore = (await s.stats()).runs
+      let created = 0
+      for (let round = 0; round < 40; round++) {
+        const c = await s.connectors.create({ ...input, name: `Race ${round}` })
+        const start = () => s.runs.create({ connectorId: c.id, trigger: 'manual', batches: [{ webhookId: `msg_${round}`, ids: ['cmp_a'] }], exclusive: true })
+        const remove = () => s.connectors.delete(c.id)
+        // Either call first, the second sent at once or after a turn of the event loop.
+        const later = <T>(f: () => Promise<T>) => (round % 4 < 2 ? f() : new Promise<void>((r) => setImmediate(r)).then(f))
+        const [run, deleted] = round % 2 ? await Promise.allSettled([start(), later(remove)]) : (await Promise.allSettled([remove(), later(start)])).reverse()
+        expect([run!.status, deleted!.status], `round ${round}`).toContain('fulfilled')
+        expect([run!.status, deleted!.status], `round ${round}`).toContain('rejected')
+        if (run!.status === 'fulfilled') {
+          created++
+          expect((deleted as PromiseRejectedResult).reason).toMatchObject({ code: 'CONFLICT' })
+          expect((await s.runs.get((run as PromiseFulfilledResult<{ id: string }>).value.id)).connectorId).toBe(c.id)
+          expect((await s.connectors.get(c.id)).id).toBe(c.id)
+        } else {
+          expect(run!.reason).toMatchObject({ code: 'NOT_FOUND' })
+          await expect(s.connectors.get(c.id)).rejects.toMatchObject({ code: 'NOT_FOUND' })
+        }
+      }
+      // Both orders happened: each outcome was checked.
+      expect(created).toBeGreaterThan(0)
+      expect(created).toBeLessThan(40)
+      expect((await s.stats()).runs).toBe(runsBefore + created)
     })
 
     it('stores a connector and rotates its secret, keeping the old one for the grace period', async () => {

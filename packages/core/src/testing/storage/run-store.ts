@@ -185,6 +185,7 @@ export function runStoreSuite(storage: () => Storage): void {
       expect(detail.logs[0]).toBe('line 5')
       expect(detail.batches[0]!.attempts).toHaveLength(1)
       await expect(s.runs.updateBatch(run.id, 9, { status: 'failed' })).rejects.toMatchObject({ code: 'NOT_FOUND' })
+      await s.runs.update(run.id, { status: 'succeeded' })
       await s.connectors.delete(c.id)
       await expect(s.runs.get(run.id)).rejects.toMatchObject({ code: 'NOT_FOUND' })
     })
