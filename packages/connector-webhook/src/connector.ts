@@ -4,6 +4,7 @@ import { DEFAULT_WEBHOOK_CODE } from './default-code'
 import { createDeliveryAgents, deliver, type DeliveryOutbound } from './deliver'
 import { OutboundRefusedError, createOutboundGuard, type OutboundGuard, type Resolve } from './outbound-policy'
 import { createSandbox, type EntitiesJson, type Sandbox, type SandboxOptions } from './sandbox'
+import { DEFAULT_SANDBOX_MEMORY_MB, type SandboxLease, type SandboxPool } from './sandbox-pool'
 import { assertValidCron } from './schedule'
 import { createThrottle } from './throttle'
 
@@ -13,6 +14,8 @@ export interface WebhookConnectorOptions {
   requestTimeoutMs?: number | undefined
   /** Limits of the connector code (see createSandbox). */
   sandbox?: Omit<SandboxOptions, 'code'> | undefined
+  /** The server's budget for sandboxes (createPushRunner makes one): a run's sandbox waits for its memory there. */
+  sandboxPool?: SandboxPool | undefined
   /**
    * Where deliveries may go, read at the start of each run (createPushRunner
    * reads the storage's settings); left out, the default policy (link-local
@@ -26,6 +29,8 @@ export interface WebhookConnectorOptions {
 /** What one run of the webhook type shares: its connector code in one sandbox, and one throttle. */
 export interface WebhookSession {
   sandbox: Sandbox
+  /** The sandbox's share of the server's sandbox memory, given back on dispose. */
+  lease: SandboxLease | null
   throttle: <T>(fn: () => Promise<T>) => Promise<T>
   /** The run's outbound policy, and the connections opened under it. */
   outbound: DeliveryOutbound & { agents: { destroy(): void } }
@@ -62,14 +67,20 @@ export function createWebhookConnector(options: WebhookConnectorOptions = {}): C
       // A URL the policy refuses fails the run before any code runs.
       await precheckDestination(guard, context.config.url)
       // The connector's own code (`PUT /api/connectors/:id/code`), else the default.
-      const sandbox = await createSandbox({ code: context.code ?? DEFAULT_WEBHOOK_CODE, ...options.sandbox })
+      // A push is never refused for memory: it waits for its share, or for the cancel or stop that ends the wait.
+      const lease = (await options.sandboxPool?.push(options.sandbox?.memoryMb ?? DEFAULT_SANDBOX_MEMORY_MB, context.signal)) ?? null
+      const sandbox = await createSandbox({ code: context.code ?? DEFAULT_WEBHOOK_CODE, ...options.sandbox }).catch((error: unknown) => {
+        lease?.release()
+        throw error
+      })
       const agents = createDeliveryAgents()
       // A cancel or a stop ends the calls in progress too: code that never returns must not hold them up.
       context.signal.addEventListener('abort', () => sandbox.dispose(), { once: true })
-      return { sandbox, throttle: createThrottle(context.config), outbound: { guard, agents } }
+      return { sandbox, lease, throttle: createThrottle(context.config), outbound: { guard, agents } }
     },
     dispose: (session) => {
       session.sandbox.dispose()
+      session.lease?.release()
       session.outbound.agents.destroy()
     },
     async run(batch, context) {

@@ -10,6 +10,7 @@ export { assertValidCron, nextRunAt } from './schedule'
 
 // push runs
 export { createSandbox, MAX_SLEEP_MS, type HostHelpers, type Sandbox, type SandboxOptions } from './sandbox'
+export { DEFAULT_SANDBOX_MEMORY_MB, SANDBOX_OVERHEAD_MB, createSandboxPool, type SandboxLease, type SandboxPool, type SandboxPoolOptions } from './sandbox-pool'
 export { createThrottle, type ThrottleOptions } from './throttle'
 export { createDeliveryAgents, deliver, parseRetryAfter, type DeliveryAgents, type DeliveryOutbound, type DeliveryRequest, type DeliveryResult } from './deliver'
 export { OutboundRefusedError, createOutboundGuard, type OutboundGuard, type Resolve, type ResolvedAddress } from './outbound-policy'

@@ -5,6 +5,7 @@ import { createWebhookConnector, precheckDestination, type WebhookConnectorOptio
 import { BATCH_SIZE, STOPPING, executeRun, finishRun } from './execute-run'
 import { OutboundRefusedError, createOutboundGuard } from './outbound-policy'
 import { createSandbox } from './sandbox'
+import { DEFAULT_SANDBOX_MEMORY_MB, createSandboxPool, type SandboxPool } from './sandbox-pool'
 import { ENTITIES_CLOSE, ENTITIES_OPEN } from './_internal/body'
 
 /**
@@ -16,6 +17,8 @@ export interface RunnerOptions extends WebhookConnectorOptions {
   /** Connector types loaded as plugins, besides the built-in webhook type. */
   connectors?: readonly AnyConnectorDefinition[] | undefined
   log?: ((message: string) => void) | undefined
+  /** The budget of this server's sandboxes, dry runs' and pushes' (default: one sized from the machine, decision 0724). */
+  sandboxPool?: SandboxPool | undefined
   /** How often to sweep for runs to take over where servers share the storage (default 5 s; tests shorten it). */
   sweepMs?: number | undefined
 }
@@ -135,7 +138,9 @@ export function createPushRunner(options: RunnerOptions): PushRunner {
   // A type no longer loaded fails its run.
   // Read at the start of each run and dry run, so a change in Settings applies to the next one.
   const outboundPolicy = options.outboundPolicy ?? (async () => (await storage.settings.get()).outbound)
-  const webhook = createWebhookConnector({ ...options, outboundPolicy })
+  // One budget for the sandboxes of this server's dry runs and pushes alike (decision 0724).
+  const sandboxPool = options.sandboxPool ?? createSandboxPool()
+  const webhook = createWebhookConnector({ ...options, outboundPolicy, sandboxPool })
   const _execute = async (runId: string, signal: AbortSignal): Promise<Run> => {
     const run = await storage.runs.get(runId)
     const connector = await storage.connectors.get(run.connectorId).catch(() => null)
@@ -205,8 +210,13 @@ export function createPushRunner(options: RunnerOptions): PushRunner {
       // A destination the policy refused is the dry run's error, even if the code caught it.
       let refused: OutboundRefusedError | null = null
       const entities = await storage.components.getMany((await storage.components.liveIds()).slice(0, sample))
+      // A place in the pool first: beyond its queue this is a 429, and the sandbox is never made.
+      const lease = await sandboxPool.dryRun(options.sandbox?.memoryMb ?? DEFAULT_SANDBOX_MEMORY_MB)
       const sandbox = await createSandbox({ code: connector.code ?? DEFAULT_WEBHOOK_CODE, ...options.sandbox, wallTimeoutMs: 30_000 }).catch((error: Error) => error)
-      if (sandbox instanceof Error) return { ...result, error: sandbox.message }
+      if (sandbox instanceof Error) {
+        lease.release()
+        return { ...result, error: sandbox.message }
+      }
       try {
         await sandbox.push({ bytes: Buffer.from(JSON.stringify(entities), 'utf8'), count: entities.length }, config, {
           sendWebhook: async (url, sent) => {
@@ -224,6 +234,7 @@ export function createPushRunner(options: RunnerOptions): PushRunner {
         result.error = (error as Error).message
       } finally {
         sandbox.dispose()
+        lease.release()
       }
       if (refused) result.error = (refused as OutboundRefusedError).message
       return result
