@@ -191,9 +191,11 @@ export const connectorRoutes = [
     operationId: 'testConnector',
     permission: 'connectors:push',
     summary: 'Dry run: the code against a small sample, with sending captured (nothing leaves the machine)',
-    description: '409 for connector types loaded as packages: they run no code, so nothing could be captured.',
+    description:
+      '409 for connector types loaded as packages: they run no code, so nothing could be captured. ' +
+      'Dry runs share a bounded pool: a few run at once and a few more wait; beyond that the answer is 429 with Retry-After.',
     params: IdParams,
-    errors: ['CONFLICT'],
+    errors: ['CONFLICT', 'TOO_MANY_REQUESTS'],
     responses: { 200: { description: 'What the code did', schema: DryRunResult } },
     handler: ({ params, services }) => services.runner.dryRun(params.id),
   }),
