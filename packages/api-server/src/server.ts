@@ -15,6 +15,7 @@ import { configuredConnectorModules, loadConnectorTypes } from './connectors/loa
 import { answerClientError } from './client-error'
 import { importJobs } from './imports/jobs'
 import { toOrigin } from './http/browser-safety'
+import { answerHalfClosedClients } from './http/half-close'
 import { answerProblem, ComplibServerResponse, createRequestListener } from './http/node-listener'
 
 export interface ServerOptions {
@@ -86,6 +87,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     if (handler) handler(req, res)
     else answerProblem(res, new ComplibError('SERVICE_UNAVAILABLE', 'the library is still opening; try again in a moment'))
   })
+  answerHalfClosedClients(server)
   server.on('clientError', answerClientError)
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
