@@ -16,6 +16,7 @@ import { answerClientError } from './client-error'
 import { importJobs } from './imports/jobs'
 import { toOrigin } from './http/browser-safety'
 import { answerHalfClosedClients } from './http/half-close'
+import { DEFAULT_HTTP_TIMEOUTS, guardBodyRate, httpTimeoutOptions, type HttpTimeouts } from './http/timeouts'
 import { answerProblem, ComplibServerResponse, createRequestListener } from './http/node-listener'
 
 export interface ServerOptions {
@@ -44,6 +45,11 @@ export interface ServerOptions {
    */
   connectors?: ReadonlyArray<string | ConnectorDefinition> | undefined
   log?: ((message: string, cause?: unknown) => void) | undefined
+  /**
+   * How long a client has to send its headers, and how fast its body must come
+   * (decision 1016); each figure left out keeps its default (DEFAULT_HTTP_TIMEOUTS).
+   */
+  timeouts?: Partial<HttpTimeouts> | undefined
 }
 
 export interface RunningServer {
@@ -83,7 +89,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   // The port is bound before the data folder is created or opened: a port in use stops the
   // start with nothing written. Until the library is open, requests get a 503.
   let handler: ((req: IncomingMessage, res: ServerResponse) => void) | undefined
-  const server = createServer({ ServerResponse: ComplibServerResponse }, (req, res) => {
+  const timeouts: HttpTimeouts = { ...DEFAULT_HTTP_TIMEOUTS }
+  for (const [name, value] of Object.entries(options.timeouts ?? {})) if (value !== undefined) timeouts[name as keyof HttpTimeouts] = value
+  const server = createServer({ ServerResponse: ComplibServerResponse, ...httpTimeoutOptions(timeouts) }, (req, res) => {
+    guardBodyRate(req, res, timeouts)
     if (handler) handler(req, res)
     else answerProblem(res, new ComplibError('SERVICE_UNAVAILABLE', 'the library is still opening; try again in a moment'))
   })
