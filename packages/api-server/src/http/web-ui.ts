@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs'
 import { readFile, stat } from 'node:fs/promises'
 import { dirname, extname, join, normalize, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { htmlPageHeaders } from './page-headers'
 
 /** Content types of what Vite writes into the web bundle. */
 const TYPES: Record<string, string> = {
@@ -21,9 +22,7 @@ const TYPES: Record<string, string> = {
  * nothing from the internet); inline styles because CodeMirror sets them.
  */
 const PAGE_HEADERS = {
-  'content-security-policy':
-    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
-  'x-content-type-options': 'nosniff',
+  ...htmlPageHeaders("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; base-uri 'none'; form-action 'self'"),
   'referrer-policy': 'same-origin',
 }
 

@@ -1,6 +1,7 @@
 import { Attachment, AttachmentFromUrl, AttachmentKind, AttachmentListQuery, AttachmentPatch, AttachmentUploadMeta, ComplibError, FileName, fromZodError, idSchema, isComplibError, lastSegmentOf } from '@complib/core'
 import * as z from 'zod'
 import type { CountUsers } from '../blobs'
+import { downloadHeaders } from '../http/download-headers'
 import { isDatasheetCapability } from '../kicad/datasheet-capability'
 import { attachmentDisposition } from '../routing/content-disposition'
 import { defineRoute, type AppServices } from '../routing/define-route'
@@ -247,13 +248,7 @@ function _kindOf(contentType: string): AttachmentKind {
 /** Stored bytes, always as a download and never rendered, so an uploaded HTML or SVG file cannot run in this origin. */
 function _content(a: Attachment, bytes: Uint8Array): Response {
   return new Response(bytes, {
-    headers: {
-      'content-type': a.contentType,
-      'content-length': String(bytes.byteLength),
-      'content-disposition': attachmentDisposition(a.name),
-      'x-content-type-options': 'nosniff',
-      'content-security-policy': 'sandbox',
-    },
+    headers: { ...downloadHeaders(a.contentType, attachmentDisposition(a.name)), 'content-length': String(bytes.byteLength) },
   })
 }
 

@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { ComplibError } from '@complib/core'
 import * as z from 'zod'
+import { htmlPageHeaders } from '../http/page-headers'
 import { defineRoute } from '../routing/define-route'
 
 // Served from the installed swagger-ui-dist package: no CDN, works offline.
@@ -13,6 +15,23 @@ const ASSETS = {
   'favicon-32x32.png': 'image/png',
 } as const
 type Asset = keyof typeof ASSETS
+
+/**
+ * Starts the reference. `validatorUrl: null`: Swagger UI would otherwise load a
+ * badge from validator.swagger.io, which the page's policy does not allow (and
+ * the reference works offline). Plain text, hashed into the policy below.
+ */
+export const DOCS_UI_SCRIPT = `
+    window.ui = SwaggerUIBundle({
+      url: '/api/docs',
+      dom_id: '#reference',
+      deepLinking: true,
+      tryItOutEnabled: true,
+      validatorUrl: null,
+      presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+      layout: 'StandaloneLayout',
+    })
+  `
 
 const PAGE = `<!doctype html>
 <html lang="en">
@@ -26,18 +45,18 @@ const PAGE = `<!doctype html>
   <div id="reference"></div>
   <script src="/api/docs/ui/swagger-ui-bundle.js"></script>
   <script src="/api/docs/ui/swagger-ui-standalone-preset.js"></script>
-  <script>
-    window.ui = SwaggerUIBundle({
-      url: '/api/docs',
-      dom_id: '#reference',
-      deepLinking: true,
-      tryItOutEnabled: true,
-      presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
-      layout: 'StandaloneLayout',
-    })
-  </script>
+  <script>${DOCS_UI_SCRIPT}</script>
 </body>
 </html>`
+
+/**
+ * Only this server: its own scripts and the one above (by its hash); inline
+ * styles and data: images because Swagger UI sets and embeds them; "Try it
+ * out" sends to this server only. Framing is refused by htmlPageHeaders.
+ */
+const POLICY =
+  `default-src 'self'; script-src 'self' 'sha256-${createHash('sha256').update(DOCS_UI_SCRIPT).digest('base64')}'; ` +
+  "style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'"
 
 const cache = new Map<Asset, Uint8Array>()
 
@@ -50,7 +69,7 @@ export const docsUiRoutes = [
     permission: 'account',
     summary: 'Interactive API reference (served locally)',
     responses: { 200: { description: 'An HTML page that loads /api/docs', contentType: 'text/html' } },
-    handler: () => new Response(PAGE, { headers: { 'content-type': 'text/html; charset=utf-8' } }),
+    handler: () => new Response(PAGE, { headers: htmlPageHeaders(POLICY) }),
   }),
   defineRoute({
     method: 'GET',

@@ -1,6 +1,8 @@
 import { ComplibError, idSchema, type Storage } from '@complib/core'
 import { createHash, timingSafeEqual } from 'node:crypto'
 import * as z from 'zod'
+import { downloadHeaders } from '../http/download-headers'
+import { htmlPageHeaders } from '../http/page-headers'
 import { defineRoute, type AnyRoute } from '../routing/define-route'
 
 /**
@@ -154,7 +156,7 @@ function assetRoute(kind: Kind): AnyRoute {
       const given = Buffer.from(params.capability)
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new ComplibError('FORBIDDEN', 'capability: not a download URL of this file as it is now; ask for the part again')
       // Exactly the manifest's content_type: KiCad compares the header as a whole string.
-      return new Response(file.content, { headers: { 'content-type': k.mime, 'cache-control': 'no-store' } })
+      return new Response(file.content, { headers: { ...downloadHeaders(k.mime), 'cache-control': 'no-store' } })
     },
   })
 }
@@ -282,7 +284,7 @@ const PANEL_HTML = `<!doctype html>
 /** Only this server, and only the script above (by its hash): the page runs inside KiCad. */
 export const PANEL_CSP =
   `default-src 'none'; script-src 'sha256-${createHash('sha256').update(PANEL_SCRIPT).digest('base64')}'; style-src 'unsafe-inline'; connect-src 'self'; ` +
-  "form-action 'none'; base-uri 'none'; frame-ancestors 'none'"
+  "form-action 'none'; base-uri 'none'"
 
 const panelRoute = defineRoute({
   method: 'GET',
@@ -293,7 +295,8 @@ const panelRoute = defineRoute({
   permission: 'public',
   summary: 'KiCad remote symbol panel: the page KiCad shows (search, sign in, place)',
   responses: { 200: { description: 'The page', contentType: 'text/html' } },
-  handler: () => new Response(PANEL_HTML, { headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': PANEL_CSP, 'x-content-type-options': 'nosniff' } }),
+  // KiCad shows it as the top page of its web view, never in a frame: refusing framing changes nothing there.
+  handler: () => new Response(PANEL_HTML, { headers: htmlPageHeaders(PANEL_CSP) }),
 })
 
 export const kicadRemoteRoutes: AnyRoute[] = [metadataRoute, panelRoute, partRoute, assetRoute('symbol'), assetRoute('footprint')]

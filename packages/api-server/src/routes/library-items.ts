@@ -1,5 +1,6 @@
 import { Component, Footprint, FootprintCreate, FootprintPatch, LibraryItemListQuery, PageQuery, QueryBoolean, Symbol, SymbolCreate, SymbolPatch, idSchema } from '@complib/core'
 import * as z from 'zod'
+import { downloadHeaders } from '../http/download-headers'
 import { attachmentDisposition } from '../routing/content-disposition'
 import { defineRoute, type AnyRoute } from '../routing/define-route'
 import { PAGE_HEADERS, pageHeaders } from '../routing/paging'
@@ -123,9 +124,7 @@ function libraryItemGroup(kind: 'symbol' | 'footprint'): AnyRoute[] {
       responses: { 200: { description: 'The file', contentType: k.mime } },
       handler: async ({ params, services }) => {
         const file = await store(services).getFile(params.id)
-        return new Response(file.content, {
-          headers: { 'content-type': `${k.mime}; charset=utf-8`, 'content-disposition': attachmentDisposition(file.fileName) },
-        })
+        return new Response(file.content, { headers: downloadHeaders(`${k.mime}; charset=utf-8`, attachmentDisposition(file.fileName)) })
       },
     }),
     defineRoute({
