@@ -1,4 +1,5 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, stat } from 'node:fs'
+import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -81,6 +82,27 @@ describe('a trickling client', () => {
     expect(Date.now() - started).toBeGreaterThan(TIMEOUTS.bodyGraceMs + 400)
     expect(res.statuses).toEqual([201])
     expect(await named('slow but honest')).toHaveLength(1)
+  })
+
+  it('a server too busy to read is not taken for a slow client', async () => {
+    const body = JSON.stringify({ name: 'busy server', description: 'v'.repeat(500) })
+    const { hostname, port } = new URL(server.url)
+    const socket = connect(Number(port), hostname)
+    const received: Buffer[] = []
+    socket.on('data', (d: Buffer) => received.push(d))
+    const closed = new Promise((r) => socket.on('close', r))
+    await new Promise((r) => socket.once('connect', r))
+    socket.write(head(Buffer.byteLength(body)) + body.slice(0, 100))
+    await new Promise((r) => setTimeout(r, 100))
+    // The rest sent, then the event loop blocked past the grace, from an I/O callback: the
+    // server's read of the rest then waits until after the timers of the next turn.
+    await new Promise((r) => stat(tmpdir(), r))
+    socket.write(body.slice(100))
+    const until = Date.now() + TIMEOUTS.bodyGraceMs + 700
+    while (Date.now() < until);
+    await closed
+    expect(Buffer.concat(received).toString('latin1')).toMatch(/^HTTP\/1\.1 201 /)
+    expect(await named('busy server')).toHaveLength(1)
   })
 
   it('logs nothing: a slow client is no fault of the server', async () => {

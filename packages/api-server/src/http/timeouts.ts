@@ -50,7 +50,9 @@ export function guardBodyRate(req: IncomingMessage, res: ServerResponse, timeout
   let last = Date.now()
   const check = setInterval(() => {
     const now = Date.now()
-    if (req.readableFlowing) readingMs += now - last
+    // A late tick counts as one: while the event loop was busy nothing was read, and libuv runs
+    // timers before the I/O that piled up meanwhile, so `bytesRead` would lag the client unfairly.
+    if (req.readableFlowing) readingMs += Math.min(now - last, checkMs)
     last = now
     if (req.complete || res.writableEnded || socket.destroyed) return stop()
     const received = socket.bytesRead - from
