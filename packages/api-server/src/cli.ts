@@ -70,6 +70,13 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       return 1
     }
   }
+  if (command === 'serve' || command === 'users') {
+    const refusal = _emptyDataRefusal(values.data, env.COMPLIB_DATA_DIR)
+    if (refusal) {
+      console.error(`complib: ${refusal}`)
+      return 2
+    }
+  }
   if (command === 'users') {
     const [, action, username] = positionals
     if (action !== 'add' || !username || !values.role) {
@@ -156,6 +163,18 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   process.once('SIGTERM', () => stop('SIGTERM'))
   if (env.COMPLIB_BENCH_HOOKS === '1' && process.send && running.storage.name === SQLITE_STORAGE_NAME) _benchHooks(running.storage as SqliteStorage)
   return new Promise<number>(() => {})
+}
+
+/**
+ * An empty data folder (`--data ''`, or COMPLIB_DATA_DIR set to nothing) would
+ * resolve to the working directory, and the database and attachments would be
+ * made there, next to whatever it holds: refused, as any other bad option.
+ * The flag wins over the variable, so only the one in effect is checked.
+ */
+function _emptyDataRefusal(flag: string | undefined, variable: string | undefined): string | undefined {
+  const [value, name] = flag !== undefined ? [flag, '--data'] : [variable, 'COMPLIB_DATA_DIR']
+  if (value === undefined || value.trim() !== '') return undefined
+  return `${name} is empty: name a data folder (such as ./data), or leave ${name} out for the default ./data; an empty one would put the database in the working directory`
 }
 
 /** One line for what parseArgs refused, instead of Node's paragraph about positionals. */
