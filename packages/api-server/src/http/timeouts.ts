@@ -38,8 +38,10 @@ export function httpTimeoutOptions(timeouts: HttpTimeouts): { headersTimeout: nu
  * slowly than `bodyMinBytesPerSecond` on average after `bodyGraceMs` (the
  * deadline moves `1 / rate` seconds on with every byte). Only time while the
  * body is being read counts: a route that has not started reading it, or that
- * pauses it, holds the client back itself. Nothing of the request is applied:
- * its body never arrives whole.
+ * pauses it, holds the client back itself. Bytes that came in with the head
+ * earn nothing (they were read before the request was timed): a stricter count,
+ * by at most one read's worth. Nothing of the request is applied: its body
+ * never arrives whole.
  */
 export function guardBodyRate(req: IncomingMessage, res: ServerResponse, timeouts: HttpTimeouts): void {
   if (req.complete || !_hasBody(req) || !req.socket) return
