@@ -3,6 +3,7 @@ import { promisify } from 'node:util'
 import { deflateRaw, inflateRaw } from 'node:zlib'
 import pLimit from 'p-limit'
 import { ENTITIES_CLOSE, ENTITIES_OPEN } from './_internal/body'
+import { oneLine } from './log-line'
 
 /** Entities per delivery (seed §2). */
 export const BATCH_SIZE = 250
@@ -58,7 +59,7 @@ export async function executeRun(runId: string, definition: AnyConnectorDefiniti
   } catch (error) {
     // The connector is gone, its config no longer fits its type, or its setup failed
     // (connector code that does not compile): the run fails, the server does not.
-    return finishRun(storage, runId, signal, `${tag} ${(error as Error).message}`)
+    return finishRun(storage, runId, signal, `${tag} ${oneLine(String((error as Error).message))}`)
   } finally {
     if (setUp) await Promise.resolve(definition.dispose?.(session)).catch(() => {})
   }
@@ -99,7 +100,7 @@ async function _runBatch(job: _BatchJob): Promise<void> {
       {
         ...job.base,
         session: job.session,
-        log: (line: string) => void (logs.length < 200 && logs.push(String(line).slice(0, 2000))),
+        log: (line: string) => void (logs.length < 200 && logs.push(oneLine(String(line).slice(0, 2000)))),
         attempt: (a: ConnectorAttempt) => void (attempts.length < 100 && attempts.push({ at: new Date().toISOString(), ...a })),
         keep: async (given: string | Uint8Array) => {
           const body = typeof given === 'string' ? Buffer.from(given, 'utf8') : given
@@ -125,7 +126,7 @@ async function _runBatch(job: _BatchJob): Promise<void> {
   } catch (error) {
     finished = true
     const message = signal.aborted ? 'stopped: the run was cancelled or the server is stopping' : error instanceof Error ? error.message : String(error)
-    await storage.runs.updateBatch(runId, index, { status: 'failed', error: `${job.tag} batch ${index}: ${message}`, ..._attemptsPatch(attempts, started, at, message) })
+    await storage.runs.updateBatch(runId, index, { status: 'failed', error: `${job.tag} batch ${index}: ${oneLine(message)}`, ..._attemptsPatch(attempts, started, at, oneLine(message)) })
   } finally {
     if (logs.length) await storage.runs.update(runId, { appendLogs: logs.map((l) => `[batch ${index}] ${l}`) })
   }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { Worker } from 'node:worker_threads'
+import { oneLine } from './log-line'
 
 /** What the sandboxed code can reach: these host functions, and nothing else. */
 export interface HostHelpers {
@@ -131,7 +132,8 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
           stop(m.reason === 'cpu' ? _cpuMessage(cpuTimeout) : m.reason === 'memory' ? MEMORY_MESSAGE : m.reason)
           return reject(new Error(stopped!))
         case 'log':
-          return calls.get(m.call)?.helpers.log(m.line.slice(0, MAX_LOG_LINE_CHARS))
+          // One line however it was written, in a dry run's answer as in a run's log (log-line.ts).
+          return calls.get(m.call)?.helpers.log(oneLine(m.line.slice(0, MAX_LOG_LINE_CHARS)))
         case 'entities': {
           // The code looked at the entities it was given: a copy of their bytes, moved to the waiting worker.
           const call = calls.get(m.call)
