@@ -45,7 +45,15 @@ export async function benchWeb(ctx: HttpBenchContext, server: ServerProcess): Pr
       const search = page.getByRole('combobox', { name: 'Search' })
       await search.focus()
       await page.keyboard.type(word.slice(0, -1))
-      await page.waitForSelector('[role=listbox]:not([hidden]) [role=option]', { timeout: 30_000 })
+      // Suggestions for the first letters, before the timed keystroke. A round where they never
+      // show is reported and left out like the one below (seen twice in a row on 2026-11-26 on the
+      // built server, then not again; cause not found: the e2e tests check the suggestions).
+      const started = await page.waitForSelector('[role=listbox]:not([hidden]) [role=option]', { timeout: 30_000 }).then(() => true, () => false)
+      if (!started) {
+        ctx.log(`web: round ${i + 1}: no suggestions for ${JSON.stringify(word.slice(0, -1))} after 30 s; round left out`)
+        await context.close()
+        continue
+      }
       await page.waitForTimeout(500) // past the debounce: the table filtered by the first letters too
       const t1 = performance.now()
       await page.keyboard.press(word.at(-1)!)
