@@ -84,7 +84,10 @@ export function createPushRunner(options: RunnerOptions): PushRunner {
   const launch = async (connectorId: string, runId: string): Promise<boolean> => {
     const claim = storage.claimRun ? await storage.claimRun(runId) : null
     if (storage.claimRun && !claim) return false
-    if (active.has(connectorId)) {
+    // The claim is taken after the run was read as active: another server may have ended it (and its connector
+    // may be gone) in between, and it releases its claim only once that end is written, so read it again now.
+    const current = claim ? await storage.runs.get(runId).catch(() => null) : null
+    if (active.has(connectorId) || (claim && (!current || (current.status !== 'queued' && current.status !== 'running')))) {
       await claim?.release()
       return false
     }

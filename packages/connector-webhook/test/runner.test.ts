@@ -267,6 +267,37 @@ describe('runs where servers share the storage', () => {
     }
   })
 
+  it('does not take over a run that ended between its sweep reading it as active and claiming it', async () => {
+    receiver = await startReceiver(() => ({ status: 202 }))
+    const ids = await seed(3)
+    const logs: string[] = []
+    let release!: () => void
+    const gate: { hold: Promise<void> | null } = { hold: new Promise<void>((r) => (release = r)) }
+    const sharing = createPushRunner({ storage: shared(gate), sweepMs: 60_000, log: (line) => void logs.push(line) })
+    try {
+      const cancelled = await connector({ url: receiver.url })
+      const gone = await connector({ url: receiver.url })
+      const batches = () => [{ webhookId: `msg_${Math.random().toString(36).slice(2)}`, ids }]
+      const a = await storage.runs.create({ connectorId: cancelled.id, trigger: 'manual', batches: batches() })
+      const b = await storage.runs.create({ connectorId: gone.id, trigger: 'manual', batches: batches() })
+      // The sweep reads both as active (a server died holding them) and waits at the gate...
+      const sweep = sharing.resumeInterrupted()
+      await new Promise((r) => setTimeout(r, 50))
+      // ...while another server ends them: one is cancelled, the other finishes and its connector is deleted.
+      await storage.runs.update(a.id, { status: 'cancelled', finishedAt: new Date().toISOString() })
+      await storage.runs.update(b.id, { status: 'succeeded', finishedAt: new Date().toISOString() })
+      await storage.connectors.delete(gone.id)
+      release()
+      expect(await sweep).toEqual([])
+      await sharing.settled(cancelled.id)
+      expect((await storage.runs.get(a.id)).status).toBe('cancelled')
+      expect(receiver.received).toHaveLength(0)
+      expect(logs).toEqual([])
+    } finally {
+      await sharing.close()
+    }
+  })
+
   it('keeps a run cancelled through another server cancelled when it ends before this server notices', async () => {
     receiver = await startReceiver(() => ({ status: 202, delayMs: 100 }))
     await seed(300)
