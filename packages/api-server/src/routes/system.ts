@@ -13,12 +13,17 @@ export const systemRoutes = [
     permission: 'public',
     summary: 'Whether the service is up',
     responses: { 200: { description: 'The service answers', schema: Health } },
-    handler: ({ services }) => ({
-      status: 'ok' as const,
-      version: APP_VERSION,
-      storage: services.storage.name,
-      uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
-    }),
+    handler: ({ services }) => {
+      const writesStopped = services.storage.writesStopped?.() ?? null
+      return {
+        status: 'ok' as const,
+        version: APP_VERSION,
+        storage: services.storage.name,
+        uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
+        // Reads still work, so the server stays up for them; the field says what no longer does.
+        ...(writesStopped ? { writesStopped } : {}),
+      }
+    },
   }),
   defineRoute({
     method: 'GET',

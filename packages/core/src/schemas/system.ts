@@ -2,7 +2,16 @@ import * as z from 'zod'
 
 /** `GET /api/health`: the service answers. */
 export const Health = z
-  .object({ status: z.literal('ok'), version: z.string(), storage: z.string(), uptimeSeconds: z.int() })
+  .object({
+    status: z.literal('ok'),
+    version: z.string(),
+    storage: z.string(),
+    uptimeSeconds: z.int(),
+    writesStopped: z
+      .string()
+      .optional()
+      .meta({ description: 'Present once the server refuses writes (reads go on): why, and what to do. A failed flush of the embedded database to the disk stops writes until a restart.' }),
+  })
   .meta({ id: 'Health' })
 export type Health = z.infer<typeof Health>
 

@@ -53,6 +53,12 @@ export interface Storage extends StorageSession {
    * `lost` fires when this server's claim ends without `release`.
    */
   claimRun?(runId: string): Promise<{ readonly lost: AbortSignal; release(): Promise<void> } | null>
+  /**
+   * Why writes are refused, if they are: the embedded storage stops writing
+   * for good once flushing its write-ahead log failed, until a restart
+   * (decision 0207). Absent or null: writes go on.
+   */
+  writesStopped?(): string | null
   /** Flushes and releases the storage. Further calls fail. */
   close(): Promise<void>
 }

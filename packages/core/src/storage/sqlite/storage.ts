@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import { defineStorage } from '../define'
 import { SqliteDatabase } from './engine/database'
+import type { FlushFile } from './engine/wal-sync'
 import { migrate } from './schema'
 import { currentChange } from '../../change-context'
 import { bindSession, inTransaction } from '../_internal/session'
@@ -18,6 +19,8 @@ export interface SqliteStorageOptions {
   fsync?: boolean | undefined
   /** Checkpoint once the WAL holds this many bytes (default 16 MiB). */
   checkpointAfterBytes?: number | undefined
+  /** How the WAL is flushed: `fs.fdatasync`, unless a test injects a failure (decision 0207). */
+  flushFile?: FlushFile | undefined
   log?: ((message: string) => void) | undefined
 }
 
@@ -66,6 +69,7 @@ export async function createSqliteStorage(options: SqliteStorageOptions = {}): P
         body: Readable.toWeb(stream) as ReadableStream<Uint8Array>,
       }
     },
+    writesStopped: () => db.writesStopped,
     close: async () => await db.close(),
   })
 }

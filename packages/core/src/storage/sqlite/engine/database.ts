@@ -9,7 +9,7 @@ import { Checkpointer } from './checkpointer'
 import { SqliteExecutor } from './executor'
 import { convertLegacyFolder } from './legacy'
 import { releaseLock, takeLock } from './lock'
-import { WalSync } from './wal-sync'
+import { type FlushFile, WalSync } from './wal-sync'
 import { openSqlite } from './driver'
 
 export interface SqliteDatabaseOptions {
@@ -21,6 +21,8 @@ export interface SqliteDatabaseOptions {
   fsync?: boolean | undefined
   /** Checkpoint once the WAL holds this many bytes (default 16 MiB). */
   checkpointAfterBytes?: number | undefined
+  /** How the WAL is flushed: `fs.fdatasync` unless a test injects a failure. */
+  flushFile?: FlushFile | undefined
   log?: ((message: string) => void) | undefined
 }
 
@@ -48,6 +50,8 @@ export class SqliteDatabase {
   private restarting: Promise<void> | null = null
   /** Bytes a WAL frame takes: a page and its 24-byte header. */
   private readonly frameBytes: number
+  /** Set once a flush or a checkpoint failed: every later write is refused with it (decision 0207). */
+  private stopped: ComplibError | null = null
 
   private constructor(
     readonly db: BetterSqlite3.Database,
@@ -80,7 +84,7 @@ export class SqliteDatabase {
       // A read makes SQLite open (and create) the WAL file, which WalSync flushes.
       db.prepare('SELECT count(*) FROM sqlite_master').get()
       const fsync = options.fsync ?? true
-      const self = new SqliteDatabase(db, executor, options, fsync ? new WalSync(`${file}-wal`) : null, new Checkpointer(file))
+      const self = new SqliteDatabase(db, executor, options, fsync ? new WalSync(`${file}-wal`, options.flushFile) : null, new Checkpointer(file))
       self._migrate()
       return self
     } catch (error) {
@@ -108,7 +112,7 @@ export class SqliteDatabase {
     let wrote = false
     try {
       if (this.closed) throw new ComplibError('SERVICE_UNAVAILABLE', 'the storage is closed')
-      const tx = new _Transaction(this.executor)
+      const tx = new _Transaction(this.executor, this.stopped)
       try {
         result = await fn(tx)
         if (tx.began) {
@@ -133,8 +137,8 @@ export class SqliteDatabase {
         try {
           await this.wal.sync()
         } catch (error) {
-          this.options.log?.(`[storage] flushing the WAL failed: ${String(error)}`)
-          throw _storageError(error, true)
+          this._stopWrites('flushing the write-ahead log to the disk', error)
+          throw new ComplibError('SERVICE_UNAVAILABLE', `the write was committed but could not be made durable, so it may be lost (${_describe(error)}); ${this.stopped!.message}`, { cause: error })
         }
       }
       if (++this.commitsSinceCheck >= 64) this._maybeCheckpoint()
@@ -158,6 +162,30 @@ export class SqliteDatabase {
     } finally {
       copy.close()
     }
+  }
+
+  /**
+   * Why writes are refused, once a flush or a checkpoint failed; null while
+   * they are not. Reads go on: what the server reads is what SQLite holds.
+   */
+  get writesStopped(): string | null {
+    return this.stopped?.message ?? null
+  }
+
+  /**
+   * Refuses every later write, and says so once, loudly. After a failed
+   * fsync the kernel may have dropped the pages it could not write and marked
+   * them clean: a later flush that succeeds proves nothing, and a checkpoint
+   * could then copy into the database file what the disk no longer holds.
+   * Only a restart, which re-reads the database from the disk, recovers.
+   */
+  private _stopWrites(what: string, error: unknown): void {
+    if (this.stopped) return
+    this.stopped = new ComplibError(
+      'SERVICE_UNAVAILABLE',
+      `writes are stopped since ${new Date().toISOString()}: ${what} failed (${_describe(error)}), so the disk may not hold what this server saved. Reads go on. Check the disk and the system log, then restart the server: it reads the database again from the disk`,
+    )
+    this.options.log?.(`[storage] WRITES STOPPED: ${this.stopped.message}`)
   }
 
   /** Runs a checkpoint now (tests and the bench measure it); resolves with what it did. */
@@ -195,7 +223,8 @@ export class SqliteDatabase {
     this.commitsSinceCheck = 0
     if (!this.checkpointer || this.restarting) return
     this.restarting = this._checkpointToRestart(this.checkpointer)
-      .catch((error) => this.options.log?.(String(error)))
+      // A checkpoint that failed may have failed to fsync the database file (decision 0207).
+      .catch((error) => this._stopWrites('a checkpoint of the write-ahead log into the database file', error))
       .finally(() => {
         this.restarting = null
       })
@@ -249,7 +278,11 @@ class _Transaction implements AtomicExecutor {
   readonly dialect = sqliteDialect
   began = false
   private depth = 0
-  constructor(private readonly ex: SqliteExecutor) {}
+  constructor(
+    private readonly ex: SqliteExecutor,
+    /** Set: writes are stopped, and the first write of this transaction throws it. */
+    private readonly stopped: ComplibError | null,
+  ) {}
 
   run(sql: string, params?: readonly SqlParam[]): { changes: number } {
     this._begin()
@@ -288,6 +321,7 @@ class _Transaction implements AtomicExecutor {
 
   private _begin(): void {
     if (this.began) return
+    if (this.stopped) throw this.stopped
     this.ex.db.exec('BEGIN IMMEDIATE')
     this.began = true
   }
@@ -320,6 +354,13 @@ function _storageError(error: unknown, afterCommit = false): unknown {
     return new ComplibError('SERVICE_UNAVAILABLE', 'the write could not be made durable', { cause: error })
   }
   return error
+}
+
+/** An I/O error in a few words: its code and message. */
+function _describe(error: unknown): string {
+  const code = (error as { code?: unknown })?.code
+  const message = error instanceof Error ? error.message : String(error)
+  return typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message
 }
 
 function _openError(error: unknown, dir: string): unknown {

@@ -1,5 +1,7 @@
-import { closeSync, openSync } from 'node:fs'
-import { fdatasync } from 'node:fs'
+import { closeSync, fdatasync, openSync } from 'node:fs'
+
+/** Flushes a file descriptor's data to the disk, as `fs.fdatasync` does (tests inject failures). */
+export type FlushFile = (fd: number, done: (error: NodeJS.ErrnoException | null) => void) => void
 
 /**
  * Group commit for the write-ahead log. SQLite runs with `synchronous=NORMAL`:
@@ -16,19 +18,35 @@ import { fdatasync } from 'node:fs'
  * WAL at a checkpoint, which copies the frames into the database file and
  * fsyncs it first; and a frame is valid after a crash only if its checksum
  * chain is whole, so a torn tail is ignored, never half applied.
+ *
+ * A failed flush is final (decision 0207): after an `fdatasync` error the
+ * kernel may have dropped the dirty pages and marked them clean, so a later
+ * flush that succeeds proves nothing about them. Every later `sync()` rejects
+ * with the first failure; only reopening the file (a restart) starts over.
  */
 export class WalSync {
   private fd: number | null
   /** The flush in flight, and whether commits arrived after it started. */
   private flushing: Promise<void> | null = null
   private queued: Promise<void> | null = null
+  /** The first flush that failed; set, every later sync fails with it. */
+  private failure: Error | null = null
 
-  constructor(walPath: string) {
+  constructor(
+    walPath: string,
+    private readonly flushFile: FlushFile = fdatasync,
+  ) {
     this.fd = openSync(walPath, 'r')
+  }
+
+  /** The flush that failed, if one did. */
+  get failed(): Error | null {
+    return this.failure
   }
 
   /** Resolves once every commit made before this call is on the disk. */
   sync(): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure)
     if (!this.flushing) {
       this.flushing = this._flush().finally(() => {
         this.flushing = null
@@ -53,6 +71,12 @@ export class WalSync {
   private _flush(): Promise<void> {
     const fd = this.fd
     if (fd === null) return Promise.reject(new Error('[storage] the database is closed'))
-    return new Promise((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve())))
+    return new Promise((resolve, reject) =>
+      this.flushFile(fd, (error) => {
+        if (!error) return resolve()
+        this.failure ??= error
+        reject(error)
+      }),
+    )
   }
 }
