@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -206,6 +206,32 @@ describe('the write-ahead log', () => {
       await storage.close()
     }
   }, 60_000)
+})
+
+describe('the write-ahead log under a bulk load', () => {
+  it('stays bounded when each commit is megabytes (it checkpointed every 64 commits only)', async () => {
+    // A bulk load: one client, commit after commit, each of many large components.
+    const dir = tempDir()
+    const threshold = 512 * 1024
+    const storage = await createSqliteStorage({ dir, checkpointAfterBytes: threshold })
+    const wal = join(dir, 'complib.db-wal')
+    let largest = 0
+    try {
+      const text = 'x'.repeat(3000)
+      for (let commit = 0; commit < 70; commit++) {
+        await storage.transaction(async (tx) => {
+          for (let i = 0; i < 100; i++) await tx.components.create({ name: `bulk ${commit}-${i}`, description: `${commit}-${i} ${text}` })
+        })
+        largest = Math.max(largest, statSync(wal).size)
+      }
+      // Each commit is about 1.5 MiB of frames; 64 of them made a WAL of 109 MB. Now writers wait
+      // for the checkpoints once it is over 4 × the threshold, so it ends within a few commits of that.
+      expect(largest).toBeLessThan(8 * 1024 * 1024)
+      expect((await storage.components.list({ limit: 1, sort: 'name', includeDeleted: false })).total).toBe(7000)
+    } finally {
+      await storage.close()
+    }
+  }, 120_000)
 })
 
 describe('writes and the event loop', () => {

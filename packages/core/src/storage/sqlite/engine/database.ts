@@ -48,6 +48,8 @@ export class SqliteDatabase {
   private turnMs = 0
   /** The checkpoints that let the WAL start over, while they run. */
   private restarting: Promise<void> | null = null
+  /** The WAL file's size when the last checkpoint was started (see _afterCommit). */
+  private walSizeAtCheck = 0
   /** Bytes a WAL frame takes: a page and its 24-byte header. */
   private readonly frameBytes: number
   /** Set once a flush or a checkpoint failed: every later write is refused with it (decision 0207). */
@@ -79,7 +81,7 @@ export class SqliteDatabase {
       const file = join(dir, DATABASE_FILE)
       if (!existsSync(file)) convertLegacyFolder(dir, file, options.log)
       const db = openSqlite(file)
-      _configure(db, true)
+      _configure(db, true, WAL_CAP_FACTOR * (options.checkpointAfterBytes ?? DEFAULT_CHECKPOINT_AFTER_BYTES))
       const executor = new SqliteExecutor(db)
       // A read makes SQLite open (and create) the WAL file, which WalSync flushes.
       db.prepare('SELECT count(*) FROM sqlite_master').get()
@@ -141,9 +143,31 @@ export class SqliteDatabase {
           throw new ComplibError('SERVICE_UNAVAILABLE', `the write was committed but could not be made durable, so it may be lost (${_describe(error)}); ${this.stopped!.message}`, { cause: error })
         }
       }
-      if (++this.commitsSinceCheck >= 64) this._maybeCheckpoint()
+      await this._afterCommit()
     }
     return result
+  }
+
+  /**
+   * Starts the checkpoints every 64 commits, or sooner once the WAL file grew
+   * by `checkpointAfterBytes` since they last started: a bulk load commits
+   * megabytes at a time, and 64 of its commits let the WAL reach 1.14 GB at a
+   * million components. While it is over WAL_CAP_FACTOR times that and the
+   * checkpoints run, a writer's answer waits for them (the lock is not held:
+   * reads and other writers go on), so a client that loads chunk after chunk
+   * cannot outrun them and the WAL stays bounded (decision 0204).
+   */
+  private async _afterCommit(): Promise<void> {
+    const threshold = this.options.checkpointAfterBytes ?? DEFAULT_CHECKPOINT_AFTER_BYTES
+    const size = this.wal?.size() ?? 0
+    // A restart cut the file back (journal_size_limit is the cap): growth counts from there.
+    if (size < this.walSizeAtCheck) this.walSizeAtCheck = size
+    const over = size > WAL_CAP_FACTOR * threshold
+    if (++this.commitsSinceCheck >= 64 || over || size >= this.walSizeAtCheck + threshold) {
+      this.walSizeAtCheck = size
+      this._maybeCheckpoint()
+    }
+    if (over && this.restarting) await this.restarting
   }
 
   /**
@@ -247,7 +271,7 @@ export class SqliteDatabase {
    */
   private async _checkpointToRestart(checkpointer: Checkpointer): Promise<void> {
     let done = await checkpointer.checkpoint()
-    if (done.walFrames * this.frameBytes < (this.options.checkpointAfterBytes ?? 16 * 1024 * 1024)) return
+    if (done.walFrames * this.frameBytes < (this.options.checkpointAfterBytes ?? DEFAULT_CHECKPOINT_AFTER_BYTES)) return
     for (let pass = 1; pass < 8 && done.walFrames - done.checkpointed > HELD_PASS_FRAMES; pass++) done = await checkpointer.checkpoint()
     // Writes that outpace the copying: the WAL grows, and the next check tries again.
     if (done.walFrames - done.checkpointed > HELD_PASS_FRAMES) return
@@ -260,6 +284,12 @@ export class SqliteDatabase {
     }
   }
 }
+
+/** The WAL holds this much before the checkpoints that let it start over run (options.checkpointAfterBytes). */
+const DEFAULT_CHECKPOINT_AFTER_BYTES = 16 * 1024 * 1024
+
+/** Writers wait for those checkpoints while the WAL file is over this many times that. */
+const WAL_CAP_FACTOR = 4
 
 /** Transactions that commit in one turn of the event loop take at most about this long together. */
 const TURN_BUDGET_MS = 1
@@ -327,15 +357,15 @@ class _Transaction implements AtomicExecutor {
   }
 }
 
-function _configure(db: BetterSqlite3.Database, onDisk: boolean): void {
+function _configure(db: BetterSqlite3.Database, onDisk: boolean, walCapBytes = 0): void {
   if (onDisk) {
     db.pragma('journal_mode = WAL')
     // Commits write the WAL without an fsync; WalSync flushes it before a write is acknowledged.
     db.pragma('synchronous = NORMAL')
     // Checkpoints are the Checkpointer's, off this thread.
     db.pragma('wal_autocheckpoint = 0')
-    // A WAL that grew during a burst is cut back to this size when it restarts.
-    db.pragma(`journal_size_limit = ${64 * 1024 * 1024}`)
+    // A WAL that grew during a burst is cut back to the size writers wait at (see _afterCommit) when it restarts.
+    db.pragma(`journal_size_limit = ${walCapBytes}`)
     // The checkpointer's connection may hold the write lock for a moment.
     db.pragma('busy_timeout = 5000')
   }

@@ -1,4 +1,4 @@
-import { closeSync, fdatasync, openSync } from 'node:fs'
+import { closeSync, fdatasync, fstatSync, openSync } from 'node:fs'
 
 /** Flushes a file descriptor's data to the disk, as `fs.fdatasync` does (tests inject failures). */
 export type FlushFile = (fd: number, done: (error: NodeJS.ErrnoException | null) => void) => void
@@ -61,6 +61,11 @@ export class WalSync {
         return this.sync()
       })
     return this.queued
+  }
+
+  /** Bytes the WAL file takes now: its high-water mark (SQLite reuses it from the start after a restart). */
+  size(): number {
+    return this.fd === null ? 0 : fstatSync(this.fd).size
   }
 
   close(): void {
