@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
 import { startServer, type RunningServer } from '../src/server'
+import { createDatabase, dropDatabase } from './postgres-database'
 
 // A client may close its sending side once the request is out (a raw socket's `end()`, some
 // curl options): it still reads. The answer must reach it, on either engine (decision 1015).
@@ -115,7 +115,7 @@ describe('a client that half-closes after its request', () => {
   const adminUrl = process.env.COMPLIB_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
   const database = `complib_hc_${randomBytes(5).toString('hex')}`
   it('the same on PostgreSQL, where even GETs went unanswered', async (context) => {
-    const unreachable = await _createDatabase(adminUrl, database)
+    const unreachable = await createDatabase(adminUrl, database)
     if (unreachable !== null) {
       if (process.env.CI === 'true') throw new Error(`PostgreSQL at ${adminUrl} is unreachable (${unreachable})`)
       context.skip()
@@ -132,26 +132,7 @@ describe('a client that half-closes after its request', () => {
         await server.close()
       }
     } finally {
-      await _dropDatabase(adminUrl, database)
+      await dropDatabase(adminUrl, database)
     }
   })
 })
-
-async function _createDatabase(adminUrl: string, database: string): Promise<string | null> {
-  const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 })
-  try {
-    await client.connect()
-    await client.query(`CREATE DATABASE ${database}`)
-    return null
-  } catch (error) {
-    return (error as Error).message || String(error)
-  } finally {
-    await client.end().catch(() => {})
-  }
-}
-
-async function _dropDatabase(adminUrl: string, database: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl })
-  await client.connect()
-  await client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).finally(() => client.end())
-}

@@ -1,17 +1,17 @@
 import { randomBytes } from 'node:crypto'
-import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startReceiver } from '@complib/test-support/receiver'
 import { killHard } from '../cli-process'
 import { okJson, sleep } from './json-api'
 import { startServe, type ServeProcess } from './server-process'
+import { createDatabase, dropDatabase } from '../postgres-database'
 
 // Three `complib serve --database …` processes on one PostgreSQL
 // database behave as one service. Each test file run gets a database of its own,
 // dropped afterwards. Skipped without a PostgreSQL server; failed under CI=true.
 const adminUrl = process.env.COMPLIB_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 const database = `complib_ms_${randomBytes(5).toString('hex')}`
-const unreachable = await _createDatabase()
+const unreachable = await createDatabase(adminUrl, database)
 if (unreachable !== null && process.env.CI === 'true') throw new Error(`PostgreSQL at ${adminUrl} is unreachable (${unreachable}); CI runs the multi-server suite`)
 const url = Object.assign(new URL(adminUrl), { pathname: `/${database}` }).toString()
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
@@ -27,7 +27,7 @@ describe.skipIf(unreachable !== null)(`three servers on one PostgreSQL database$
 
   afterAll(async () => {
     await Promise.all(servers.map((s) => s.stop()))
-    await _dropDatabase()
+    await dropDatabase(adminUrl, database)
   }, 60_000)
 
   it('reads back on every server what any server acknowledged', async () => {
@@ -138,22 +138,3 @@ describe.skipIf(unreachable !== null)(`three servers on one PostgreSQL database$
     }
   })
 })
-
-async function _createDatabase(): Promise<string | null> {
-  const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 })
-  try {
-    await client.connect()
-    await client.query(`CREATE DATABASE ${database}`)
-    return null
-  } catch (error) {
-    return (error as Error).message || String(error)
-  } finally {
-    await client.end().catch(() => {})
-  }
-}
-
-async function _dropDatabase(): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl })
-  await client.connect()
-  await client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).finally(() => client.end())
-}
