@@ -6,6 +6,7 @@ import { killHard } from '../cli-process'
 import { callJson } from './json-api'
 import { applyPowerCut, buildRecorder, type CutMode, readCutLog } from './power-cut'
 import { FULL, startServe, type ServeProcess } from './server-process'
+import { seededRandom } from './seeded-random'
 
 // Power cuts of a real `complib serve` under 16 writers (decision 0208). The
 // server runs with the recorder of fixtures/power-cut.c preloaded; at a random
@@ -76,7 +77,7 @@ async function trial(dataDir: string, mode: CutMode, options: { lie: boolean; se
   const server = await startServe({ dataDir, env: { LD_PRELOAD: shim, COMPLIB_CUT_DIR: dataDir, COMPLIB_CUT_LOG: log, COMPLIB_CUT_LIE: lie } })
   servers.push(server)
   if (options.lie) writeFileSync(lie, '')
-  const random = mulberry32(options.seed)
+  const random = seededRandom(options.seed)
   const stop = { now: false }
   const known: Known[][] = Array.from({ length: WRITERS }, () => [])
   const writing = known.map((k, i) => writer(server.url, `T${options.seed}W${i}`, k, stop))
@@ -126,15 +127,3 @@ describe.skipIf(unavailable)(`power cuts${unavailable ? ` (skipped: ${unavailabl
     for (const r of results) expect(r.lost.length).toBeGreaterThan(0)
   })
 })
-
-/** A small seeded generator, so a failing trial's cut can be replayed. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { exchange } from './raw-tcp'
 import { FULL, startServe, type ServeProcess } from './server-process'
+import { seededRandom } from './seeded-random'
 
 // Byte-level mutation of valid requests (request line, Host,
 // headers, chunked framing, bodies), sent over raw TCP. However a request is mangled,
@@ -46,18 +47,6 @@ function seeds(): string[] {
     `DELETE /api/components/${componentId}/tags/tag_00000000000000000000000000 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`,
     'POST /api/attachments?name=a.txt HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n\r\nhello',
   ]
-}
-
-/** mulberry32: a small seeded generator, so a failure can be replayed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
 }
 
 const ODD_CHARACTERS = ['\r', '\n', '\r\n', '\0', ' ', '\t', ':', '<', '"', '%', '%ZZ', '\u00ff', '\u0080', '/', '?', '#', '[', ']', '@', '..', '\\', ',', ';']
@@ -109,7 +98,7 @@ function mutate(input: string, rand: () => number): Buffer {
 
 describe('raw-TCP fuzz', () => {
   it('keeps serving and never answers 5xx, whatever bytes arrive', async () => {
-    const rand = random(SEED)
+    const rand = seededRandom(SEED)
     const base = seeds()
     const inputs = Array.from({ length: COUNT }, () => mutate(base[Math.floor(rand() * base.length)]!, rand))
     const statuses = new Map<number, number>()
