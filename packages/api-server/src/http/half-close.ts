@@ -7,9 +7,10 @@ import type { Server } from 'node:http'
  * requests in flight and ends the connection at once, so the answer is never
  * written although the request was applied. With `httpAllowHalfOpen` (the
  * server's own switch, read when a connection's receiving side ends) the
- * answers in flight are written and the last one closes the connection. A request cut off mid-body is still refused: the
- * parser reports the early end as an error, which `answerClientError` turns
- * into a 400, and nothing of it is applied.
+ * answers in flight are written and the last one closes the connection. A
+ * request cut off mid-body is still refused: the parser reports the early end
+ * as an error, which `answerClientError` turns into a 400, and nothing of it
+ * is applied.
  */
 export function answerHalfClosedClients(server: Server): void {
   ;(server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true

@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { callJson } from './json-api'
+import { buildPreloadShim } from './preload-shim'
 import { startServe, type ServeProcess } from './server-process'
 
 // A real `complib serve` whose fdatasync/fsync fails once with EIO, through an
@@ -14,8 +14,9 @@ import { startServe, type ServeProcess } from './server-process'
 // (the native build of better-sqlite3 needs one too); elsewhere it is skipped, saying why.
 
 const root = mkdtempSync(join(tmpdir(), 'complib-failed-flush-'))
-const shim = join(root, 'fail-sync.so')
-const unavailable = _buildShim()
+const built = buildPreloadShim('fail-sync', root)
+const unavailable = 'unavailable' in built ? built.unavailable : null
+const shim = 'shim' in built ? built.shim : ''
 const servers: ServeProcess[] = []
 afterAll(async () => {
   for (const s of servers) await s.stop({ keepData: true })
@@ -100,14 +101,3 @@ describe.skipIf(unavailable)(`a failed flush of the database to the disk${unavai
     await server.stop({ keepData: true })
   })
 })
-
-/** Compiles the shim; returns why it cannot, or null. */
-function _buildShim(): string | null {
-  if (process.platform !== 'linux') return 'LD_PRELOAD is a Linux loader feature'
-  try {
-    execFileSync('cc', ['-shared', '-fPIC', '-O2', '-o', shim, join(import.meta.dirname, 'fixtures', 'fail-sync.c'), '-ldl'], { stdio: 'pipe' })
-    return null
-  } catch (error) {
-    return `no C compiler to build the shim (${(error as Error).message.split('\n')[0]})`
-  }
-}

@@ -4,7 +4,8 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { killHard } from '../cli-process'
 import { callJson } from './json-api'
-import { applyPowerCut, buildRecorder, type CutMode, readCutLog } from './power-cut'
+import { applyPowerCut, type CutMode, readCutLog } from './power-cut'
+import { buildPreloadShim } from './preload-shim'
 import { FULL, startServe, type ServeProcess } from './server-process'
 import { seededRandom } from './seeded-random'
 
@@ -22,7 +23,7 @@ const CONTROL_TRIALS = FULL ? 10 : 2
 const WRITERS = 16
 
 const root = mkdtempSync(join(tmpdir(), 'complib-power-cut-'))
-const recorder = buildRecorder(root)
+const recorder = buildPreloadShim('power-cut', root)
 const unavailable = 'unavailable' in recorder ? recorder.unavailable : null
 const servers: ServeProcess[] = []
 afterAll(async () => {

@@ -1,6 +1,4 @@
-import { execFileSync } from 'node:child_process'
 import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs'
-import { join } from 'node:path'
 
 /**
  * The other half of fixtures/power-cut.c: reads the log of a process killed
@@ -21,18 +19,6 @@ export interface CutReport {
   unflushed: number
   /** Bytes of theirs the cut took back. */
   bytesLost: number
-}
-
-/** Compiles the recorder; returns the path of the shared object, or why it cannot. */
-export function buildRecorder(outDir: string): { shim: string } | { unavailable: string } {
-  if (process.platform !== 'linux') return { unavailable: 'LD_PRELOAD is a Linux loader feature' }
-  const shim = join(outDir, 'power-cut.so')
-  try {
-    execFileSync('cc', ['-shared', '-fPIC', '-O2', '-o', shim, join(import.meta.dirname, 'fixtures', 'power-cut.c'), '-ldl', '-lpthread'], { stdio: 'pipe' })
-    return { shim }
-  } catch (error) {
-    return { unavailable: `no C compiler to build the recorder (${(error as Error).message.split('\n')[0]})` }
-  }
 }
 
 /** Parses the recorder's log. */

@@ -374,13 +374,13 @@ function _configure(db: BetterSqlite3.Database, onDisk: boolean, walCapBytes = 0
   db.pragma('cache_size = -16384')
 }
 
-/** A full disk is the client's 507; other I/O failures a 503 (nothing acknowledged is lost: the write was not acknowledged). */
-function _storageError(error: unknown, afterCommit = false): unknown {
+/** A full disk at commit is the client's 507; other I/O failures a 503 (the transaction rolled back: nothing was acknowledged). */
+function _storageError(error: unknown): unknown {
   const code = String((error as { code?: unknown })?.code ?? '')
   if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT') {
     return new ComplibError('INSUFFICIENT_STORAGE', 'the data folder is full; the write was not saved', { cause: error })
   }
-  if (afterCommit || code.startsWith('SQLITE_IOERR') || code === 'EIO') {
+  if (code.startsWith('SQLITE_IOERR') || code === 'EIO') {
     return new ComplibError('SERVICE_UNAVAILABLE', 'the write could not be made durable', { cause: error })
   }
   return error

@@ -39,11 +39,6 @@ export class WalSync {
     this.fd = openSync(walPath, 'r')
   }
 
-  /** The flush that failed, if one did. */
-  get failed(): Error | null {
-    return this.failure
-  }
-
   /** Resolves once every commit made before this call is on the disk. */
   sync(): Promise<void> {
     if (this.failure) return Promise.reject(this.failure)
