@@ -38,7 +38,7 @@ export {
 } from './schemas/category'
 export { identifierSchema, Timestamp, recordFields, LinkSummary, Name, Description, QueryBoolean, PageQuery } from './schemas/common'
 export {
-  ComponentParameter, ComponentMpn, Ipn, TagName, Component, COMPONENT_LIMITS, ComponentCreate, ComponentPatch, ComponentSort, ComponentListQuery,
+  ComponentParameter, ComponentMpn, Ipn, TagName, Component, COMPONENT_COUNT_BOUND, COMPONENT_LIMITS, ComponentCreate, ComponentPatch, ComponentSort, ComponentListQuery,
   COMPONENT_SORT_FIELDS, PARAMETER_SORT, ComponentParameterFilter, DeletedFilter, ComponentFilters,
   ComponentIdsQuery, ComponentIds, ID_LIST_MAX, ComponentExtrasQuery, ComponentImage, ComponentExtra, ComponentExtras,
   ComponentExportQuery, EXPORT_IDS_MAX, ComponentExportRequest,

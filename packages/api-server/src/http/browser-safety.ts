@@ -29,7 +29,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 /** What an allowed origin may send and read (a preflight answers with these). */
 const CORS_ALLOW_HEADERS = 'authorization, content-type, if-match, complib-comment, x-request-id'
-const CORS_EXPOSE_HEADERS = 'etag, link, location, x-total-count, retry-after, x-request-id'
+const CORS_EXPOSE_HEADERS = 'etag, link, location, x-total-count, x-total-count-bounded, retry-after, x-request-id'
 
 /**
  * Normalises `--allowed-origin` values to `scheme://host[:port]`; throws on a

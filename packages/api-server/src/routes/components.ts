@@ -22,7 +22,7 @@ import {
 } from '@complib/core'
 import * as z from 'zod'
 import { defineRoute } from '../routing/define-route'
-import { PAGE_HEADERS, pageHeaders } from '../routing/paging'
+import { BOUNDED_PAGE_HEADERS, PAGE_HEADERS, pageHeaders } from '../routing/paging'
 import { created, etag, jsonResponse, noContent, withHeaders } from '../routing/reply'
 import { ifMatchVersion } from '../routing/request'
 import { streamComponentList } from './component-stream'
@@ -43,9 +43,9 @@ export const componentRoutes = [
     permission: 'library:read',
     summary: 'List components',
     description:
-      'A JSON array of components, deleted ones left out unless `deleted=include` (`deleted=only`: the trash). `limit` defaults to 100; any value up to 100000 is accepted for a full listing (streamed). The next page is in the `Link` header, the total in `X-Total-Count`.',
+      'A JSON array of components, deleted ones left out unless `deleted=include` (`deleted=only`: the trash). `limit` defaults to 100; any value up to 100000 is accepted for a full listing (streamed). The next page is in the `Link` header, the total in `X-Total-Count`: with filters, counted up to 10000 and no further (`X-Total-Count-Bounded: true` says more match).',
     query: ComponentListQuery,
-    responses: { 200: { description: 'Components', schema: z.array(Component), headers: PAGE_HEADERS } },
+    responses: { 200: { description: 'Components', schema: z.array(Component), headers: BOUNDED_PAGE_HEADERS } },
     handler: async ({ query, services, url }) => {
       if (query.limit > STREAM_ABOVE) return streamComponentList(services.storage, query, url)
       // The page as the stored views' bytes, joined by SQLite: no parse, serialize, decode or encode per record.
@@ -66,7 +66,7 @@ export const componentRoutes = [
     responses: { 200: { description: 'The ids, in the sort\'s order', schema: ComponentIds } },
     handler: async ({ query, services }) => {
       const page = await services.storage.components.listIds(query)
-      return { ids: page.items, total: page.total, nextCursor: page.nextCursor }
+      return { ids: page.items, total: page.total, ...(page.totalBounded ? { totalBounded: true } : {}), nextCursor: page.nextCursor }
     },
   }),
   defineRoute({

@@ -3,8 +3,9 @@
  * more items follow (the same URL with the storage's next cursor). The storage
  * reads one row past the page, so it knows before any body is sent.
  */
-export function pageHeaders(url: URL, page: { total: number; nextCursor: string | null }): Record<string, string> {
+export function pageHeaders(url: URL, page: { total: number; totalBounded?: boolean; nextCursor: string | null }): Record<string, string> {
   const headers: Record<string, string> = { 'x-total-count': String(page.total) }
+  if (page.totalBounded) headers['x-total-count-bounded'] = 'true'
   if (page.nextCursor) {
     // The query alone, not a copy of the whole URL: this runs for every page.
     const query = new URLSearchParams(url.search)
@@ -18,4 +19,14 @@ export function pageHeaders(url: URL, page: { total: number; nextCursor: string 
 export const PAGE_HEADERS = {
   'x-total-count': { description: 'Number of items matching the filters, over all pages' },
   link: { description: 'RFC 8288 link to the next page (`rel="next"`), absent on the last page' },
+}
+
+/** The headers of the component list, whose filtered count stops at a bound (decision 0209). */
+export const BOUNDED_PAGE_HEADERS = {
+  ...PAGE_HEADERS,
+  'x-total-count': { description: 'Number of components matching the filters, over all pages; with `X-Total-Count-Bounded`, a lower bound' },
+  'x-total-count-bounded': {
+    description:
+      '`true` when the count stopped at `X-Total-Count` (10000) and more components match; absent when the count is exact. Only a filtered list stops counting; the unfiltered count is exact, and so is a first page that holds every match.',
+  },
 }

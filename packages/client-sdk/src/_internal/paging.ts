@@ -6,7 +6,8 @@ export async function readPage<T>(transport: Transport, path: string, query: obj
   const { data, headers } = await transport.raw<T[]>(method, path, { query })
   const items = Array.isArray(data) ? data : []
   const total = Number(headers.get('x-total-count') ?? items.length)
-  return { items, total: Number.isFinite(total) ? total : items.length, nextCursor: nextCursor(headers.get('link')) }
+  const bounded = headers.get('x-total-count-bounded') === 'true'
+  return { items, total: Number.isFinite(total) ? total : items.length, ...(bounded ? { totalBounded: true } : {}), nextCursor: nextCursor(headers.get('link')) }
 }
 
 /**

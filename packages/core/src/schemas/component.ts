@@ -196,13 +196,30 @@ export const ComponentListQuery = PageQuery.extend({
 })
 export type ComponentListQuery = z.output<typeof ComponentListQuery>
 
+/**
+ * A filtered list counts its matches up to this many and no further: past it,
+ * the total says "more than 10,000" (`totalBounded`). Counting every match of
+ * a filter that holds for half of a million parts took seconds, on the one
+ * thread every request shares, for a figure a person reads as "a lot"
+ * (decision 0209). The unfiltered count stays exact: triggers keep it.
+ */
+export const COMPONENT_COUNT_BOUND = 10_000
+
 /** Query of `GET /api/components/ids`: the list's filters and sort; `limit` defaults to 100,000, every match of a library (decision 0444). */
 export const ComponentIdsQuery = ComponentListQuery.extend({
   limit: z.coerce.number().int().min(1).max(100_000).default(100_000).meta({ description: 'Most ids answered (default and most 100000)' }),
 })
 export type ComponentIdsQuery = z.output<typeof ComponentIdsQuery>
 export const ComponentIds = z
-  .object({ ids: z.array(z.string()), total: z.int().meta({ description: 'How many match, all pages together' }), nextCursor: z.string().nullable() })
+  .object({
+    ids: z.array(z.string()),
+    total: z.int().meta({ description: 'How many match, all pages together; with `totalBounded`, more than this many match' }),
+    totalBounded: z
+      .boolean()
+      .optional()
+      .meta({ description: 'Present and true when the count of a filtered list stopped at 10000: more match. A listing that fits one answer counts them all.' }),
+    nextCursor: z.string().nullable(),
+  })
   .meta({ id: 'ComponentIds' })
 export type ComponentIds = z.infer<typeof ComponentIds>
 

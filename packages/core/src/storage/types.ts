@@ -107,7 +107,10 @@ export interface StorageSession {
 /** A page of a list. `nextCursor` is null on the last page. */
 export interface Page<T> {
   items: T[]
+  /** Items matching over all pages; with `totalBounded`, a lower bound: more than this many match. */
   total: number
+  /** True when the count stopped at `total` and more match (a filtered component list, decision 0209). */
+  totalBounded?: boolean
   nextCursor: string | null
 }
 
@@ -136,7 +139,7 @@ export interface ComponentStore {
    */
   listIds(query: ComponentListQuery): Promise<Page<string>>
   /** The same page as `list` as one JSON array (`JSON.stringify` of its items), in UTF-8 bytes: for responses. */
-  listJson(query: ComponentListQuery): Promise<{ json: Uint8Array; total: number; nextCursor: string | null }>
+  listJson(query: ComponentListQuery): Promise<{ json: Uint8Array; total: number; totalBounded?: boolean; nextCursor: string | null }>
   /**
    * Per component among `ids` (deleted ones too; unknown ones left out): its
    * total stock and its image (decision 0445), what the library table shows

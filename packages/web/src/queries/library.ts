@@ -37,6 +37,8 @@ export interface RowExtras {
 export interface LibraryPage {
   items: Component[]
   total: number
+  /** The server stopped counting at `total`: more match (a filtered list, decision 0209). */
+  totalBounded: boolean
   nextCursor: string | null
 }
 
@@ -78,7 +80,7 @@ export function libraryQuery(filters: LibraryFilters, sort: Sort, wanted: { curr
     placeholderData: (previous) => previous,
     queryFn: async ({ pageParam }): Promise<LibraryPage> => {
       const page = await api().components.list({ ...query, limit: pageParam.limit, ...(pageParam.cursor ? { cursor: pageParam.cursor } : {}), sort: `${sort.desc ? '-' : ''}${sort.key}` })
-      return { items: page.items, total: page.total, nextCursor: page.nextCursor }
+      return { items: page.items, total: page.total, totalBounded: page.totalBounded === true, nextCursor: page.nextCursor }
     },
   })
 }

@@ -7,7 +7,7 @@ import { extrasQuery, libraryQuery, matchingIds, type LibraryFilters, type RowEx
 import { href } from '../router'
 import { useSelection } from '../selection'
 import { ErrorBox } from '../ui/error-box'
-import { plural } from '../ui/format'
+import { pluralAtLeast } from '../ui/format'
 import { columnsFor } from './library/columns'
 import { ColumnsMenu } from './library/columns-menu'
 import { ExportMenu } from './library/export-menu'
@@ -50,6 +50,7 @@ export function LibraryScreen() {
     combine: (answers) => new Map<string, RowExtras>(answers.flatMap((a, i) => (a.data ? (pageIds[i] ?? []).map((id): [string, RowExtras] => [id, a.data[id] ?? {}]) : []))),
   })
   const total = rows.data?.pages[0]?.total ?? 0
+  const bounded = rows.data?.pages[0]?.totalBounded ?? false
   // While more pages exist, the table is as tall as the whole result: the scrollbar tells the truth.
   const rowCount = rows.hasNextPage ? Math.max(total, items.length) : items.length
 
@@ -64,7 +65,7 @@ export function LibraryScreen() {
   const allSelected = selection.scope === filterKey && selection.ids.size > 0
 
   const restore = useMutation({ mutationFn: (id: string) => api().components.restore(id), onSuccess: (c) => componentSaved(queryClient, c) })
-  const counted = plural(total, 'component')
+  const counted = pluralAtLeast(total, bounded, 'component')
   const ranges = filters.ranges.some((r) => r.type.trim())
   const filtered = activeFilters(filters) > 0 || filters.q.trim() !== ''
 
@@ -101,7 +102,7 @@ export function LibraryScreen() {
         <ExportMenu filters={filters} shelf={shelf} rows={counted} />
       </div>
 
-      {writer && shelf === 'live' && <SelectionBar matching={rows.isPending ? undefined : total} filtered={filtered} selectAll={{ run: () => selectAll.mutate(filterKey), pending: selectAll.isPending, error: selectAll.error }} allSelected={allSelected} />}
+      {writer && shelf === 'live' && <SelectionBar matching={rows.isPending ? undefined : total} bounded={bounded} filtered={filtered} selectAll={{ run: () => selectAll.mutate(filterKey), pending: selectAll.isPending, error: selectAll.error }} allSelected={allSelected} />}
 
       <ErrorBox error={rows.error} title="The library could not be loaded" />
       <ErrorBox error={restore.error} title="Not restored" />

@@ -107,6 +107,14 @@ export interface Dialect {
 
   // --- statements ----------------------------------------------------------
   /**
+   * A table's index named for the planner (after `FROM table alias`): SQLite's
+   * `INDEXED BY`, nothing on PostgreSQL, whose planner keeps statistics of its
+   * own. For a lookup per component whose condition also fits another index:
+   * without statistics SQLite ranged over `(type, numeric)` once per component,
+   * reading a parameter type's every value for each row (decision 0209).
+   */
+  indexedBy(index: string): string
+  /**
    * Whether a page's LIMIT is written into the statement rather than bound.
    * PostgreSQL plans a prepared `LIMIT $n` on every call; SQLite's planner,
    * given a literal limit, chose worse plans for some sorts (decisions 0206 and 0308).

@@ -24,6 +24,7 @@ export const sqliteDialect: Dialect = {
   // The column compared with decides the collation (part numbers are NOCASE columns).
   jsonField: (record, field) => `json_extract(${record}.value, '$.${field}')`,
 
+  indexedBy: (index) => ` INDEXED BY ${index}`,
   literalLimit: false,
   rowValueCompare: false,
   // SQLite's RETURNING cannot name the table by an alias.

@@ -31,6 +31,8 @@ describe('run counts migration', () => {
     const db = openSqlite(join(dir, 'complib.db'))
     const version = Number((db.prepare(`SELECT value FROM meta WHERE key = 'schema_version'`).get() as { value: string }).value)
     // The steps after the run counts undone too (newest first), then the run counts.
+    db.exec('DROP INDEX components_category_folded')
+    db.exec('CREATE INDEX components_category ON components (category) WHERE category IS NOT NULL')
     db.exec('DROP TABLE external_refs')
     for (const table of ['category_templates', 'import_rows', 'saved_views']) db.exec(`DROP TABLE ${table}`)
     for (const column of ['choices', 'min_value', 'max_value']) db.exec(`ALTER TABLE parameter_types DROP COLUMN ${column}`)
@@ -42,7 +44,7 @@ describe('run counts migration', () => {
     db.exec('DROP INDEX components_cmp_number')
     for (const column of ['sent', 'skipped']) db.exec(`ALTER TABLE run_batches DROP COLUMN ${column}`)
     db.exec('ALTER TABLE runs DROP COLUMN entities_skipped')
-    db.prepare(`UPDATE meta SET value = ? WHERE key = 'schema_version'`).run(String(version - 7))
+    db.prepare(`UPDATE meta SET value = ? WHERE key = 'schema_version'`).run(String(version - 8))
     db.close()
 
     const after = await createSqliteStorage({ dir })

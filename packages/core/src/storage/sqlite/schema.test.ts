@@ -129,7 +129,9 @@ describe('schema migrations', () => {
 /** Undoes the accounts step: its tables, and the columns it added to history events and runs. */
 /** Undoes the templates step: parameter types' choices and limits, category templates, import rows, saved views. */
 function _undoTemplates(db: ReturnType<typeof openSqlite>): void {
-  // The external references step, which follows.
+  // The external references step and the folded category index, which follow.
+  db.exec('DROP INDEX components_category_folded')
+  db.exec('CREATE INDEX components_category ON components (category) WHERE category IS NOT NULL')
   db.exec('DROP TABLE external_refs')
   for (const table of ['category_templates', 'import_rows', 'saved_views']) db.exec(`DROP TABLE ${table}`)
   for (const column of ['choices', 'min_value', 'max_value']) db.exec(`ALTER TABLE parameter_types DROP COLUMN ${column}`)

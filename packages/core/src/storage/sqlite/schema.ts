@@ -505,6 +505,10 @@ const MIGRATIONS: ReadonlyArray<Migration> = [
     )`,
     'CREATE INDEX external_refs_target ON external_refs (kind, target)',
   ],
+  // The count of a category filter (a path and its descendants, any case) as one range of this
+  // index, read alone: live parts only (stores/_shared.ts categorySubtree, decision 0209). The
+  // case-sensitive index it replaces served no query.
+  ['DROP INDEX IF EXISTS components_category', 'CREATE INDEX components_category_folded ON components (category COLLATE NOCASE) WHERE deleted_at IS NULL'],
 ]
 
 /**

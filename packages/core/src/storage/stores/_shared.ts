@@ -1,5 +1,5 @@
 import { ComplibError } from '../../errors'
-import type { SqlExecutor, SqlParam } from '../_internal/sql-executor'
+import type { Dialect, SqlExecutor, SqlParam } from '../_internal/sql-executor'
 import type { Page } from '../types'
 
 /** The clock of all writes: ISO 8601 in UTC. */
@@ -61,6 +61,25 @@ export async function pageById<Row extends { id: string }, T>(
   const more = rows.length > options.limit
   if (more) rows.pop()
   return { items: await options.map(rows), total, nextCursor: more ? encodeCursor([rows.at(-1)!.id]) : null }
+}
+
+/**
+ * A category path and every path below it (Passives/Resistors takes in
+ * Passives/Resistors/Thick film), ignoring case, as a condition on `column`,
+ * in two forms (decision 0209). `range` is one range of each engine's folded
+ * category index (from the path to `path0`, '0' following '/'), then a test
+ * that leaves out siblings inside it (`Passives/Resistors.old`): what a count
+ * or a change of every match wants. `scan` tests each row and no index
+ * answers it: a page read along its sort's index stops after its rows,
+ * where ranging over a large category would sort every match first.
+ */
+export function categorySubtree(dialect: Dialect, column: string, path: string): { scan: { sql: string; params: SqlParam[] }; range: { sql: string; params: SqlParam[] } } {
+  const folded = dialect.nocase(column)
+  const p = dialect.nocase('?')
+  return {
+    scan: { sql: `(${folded} = ${p} OR (${folded} > ${p} AND ${folded} < ${p}))`, params: [path, `${path}/`, `${path}0`] },
+    range: { sql: `(${folded} >= ${p} AND ${folded} < ${p} AND (${folded} = ${p} OR ${folded} > ${p}))`, params: [path, `${path}0`, path, `${path}/`] },
+  }
 }
 
 /** `?, ?, ?` for n parameters. */

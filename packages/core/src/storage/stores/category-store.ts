@@ -4,7 +4,7 @@ import { createId } from '../../ids'
 import type { Category, CategoryCreate, CategoryPatch } from '../../schemas/category'
 import type { SqlExecutor } from '../_internal/sql-executor'
 import type { CategoryStore } from '../types'
-import { checkVersion, conflict, notFound, now } from './_shared'
+import { categorySubtree, checkVersion, conflict, notFound, now } from './_shared'
 import { deleteTemplates, setTemplates, templatesForPath, templatesOf } from './category-templates'
 import { touchComponent } from './component-core'
 import type { StoreAccess, StoreRepo } from './repo'
@@ -40,9 +40,8 @@ export const categories = {
     const next = current.parentId === null ? patch.name : `${current.path.slice(0, current.path.length - current.name.length)}${patch.name}`
     // Every component in the category or below it, deleted ones too (a restore shows the new path);
     // the live ones get a new version and history entry, as when a tag they carry is renamed.
-    const match = 'lower(category) = lower(?) OR lower(substr(category, 1, ?)) = lower(?)'
-    const params = [current.path, [...current.path].length + 1, `${current.path}/`]
-    const live = (await ex.all<{ id: string }>(`SELECT id FROM components WHERE (${match}) AND deleted_at IS NULL ORDER BY id`, params)).map((r) => r.id)
+    const { sql: match, params } = categorySubtree(ex.dialect, 'category', current.path).range
+    const live = (await ex.all<{ id: string }>(`SELECT id FROM components WHERE ${match} AND deleted_at IS NULL ORDER BY id`, params)).map((r) => r.id)
     await ex.run(`UPDATE components SET category = ? || substr(category, ?) WHERE ${match}`, [next, [...current.path].length + 1, ...params])
     for (const componentId of live) await touchComponent(ex, componentId, 'update', ['category'], at)
     return await _get(ex, id)

@@ -1,8 +1,8 @@
 import { foldKey } from '../../identifiers'
-import type { ComponentExtra, ComponentListQuery } from '../../schemas/component'
+import { COMPONENT_COUNT_BOUND, type ComponentExtra, type ComponentListQuery } from '../../schemas/component'
 import type { SqlExecutor, SqlParam } from '../_internal/sql-executor'
 import type { Page } from '../types'
-import { chunks, decodeCursor, encodeCursor, placeholders } from './_shared'
+import { categorySubtree, chunks, decodeCursor, encodeCursor, placeholders } from './_shared'
 import { ComplibError } from '../../errors'
 import { loadComponentJsonList } from './component-core'
 import { sortKey, type SortKey } from './component-sort'
@@ -19,15 +19,21 @@ import { sortKey, type SortKey } from './component-sort'
  * seqs, and the views come from the server's copies (postgres/views.ts). A
  * sort that needs a temporary b-tree sorts ids, never views.
  */
-export async function queryComponentJsonPage(ex: SqlExecutor, query: ComponentListQuery): Promise<{ json: Uint8Array; total: number; nextCursor: string | null }> {
+export async function queryComponentJsonPage(ex: SqlExecutor, query: ComponentListQuery): Promise<{ json: Uint8Array; total: number; totalBounded?: boolean; nextCursor: string | null }> {
   const page = await _pageQuery(ex, query)
-  return (await ex.dialect.viewPage(ex, { ...page, limit: query.limit })) ?? (await _computedPage(ex, query))
+  const found = await ex.dialect.viewPage(ex, { ...page, limit: query.limit })
+  return found ? { ...found, ..._bounded(found.total, page.bounded) } : await _computedPage(ex, query)
+}
+
+/** A counted total as the page reports it: `COMPONENT_COUNT_BOUND` and bounded when the count reached past it. */
+function _bounded(n: number, bounded: boolean): { total: number; totalBounded?: true } {
+  return bounded && n > COMPONENT_COUNT_BOUND ? { total: COMPONENT_COUNT_BOUND, totalBounded: true } : { total: n }
 }
 
 /** A page whose components lack a stored view (not expected: see _storedViews), views computed. */
-async function _computedPage(ex: SqlExecutor, query: ComponentListQuery): Promise<{ json: Uint8Array; total: number; nextCursor: string | null }> {
-  const ids = await queryComponentIds(ex, query)
-  return { json: Buffer.from(`[${(await loadComponentJsonList(ex, ids.items, true)).join(',')}]`, 'utf8'), total: ids.total, nextCursor: ids.nextCursor }
+async function _computedPage(ex: SqlExecutor, query: ComponentListQuery): Promise<{ json: Uint8Array; total: number; totalBounded?: boolean; nextCursor: string | null }> {
+  const { items, ...rest } = await queryComponentIds(ex, query)
+  return { json: Buffer.from(`[${(await loadComponentJsonList(ex, items, true)).join(',')}]`, 'utf8'), ...rest }
 }
 
 async function _total(ex: SqlExecutor, page: { totalSql: string; totalParams: SqlParam[] }): Promise<number> {
@@ -36,12 +42,13 @@ async function _total(ex: SqlExecutor, page: { totalSql: string; totalParams: Sq
 
 export async function queryComponentIds(ex: SqlExecutor, query: ComponentListQuery): Promise<Page<string>> {
   const page = await _pageQuery(ex, query)
-  const total = await _total(ex, page)
   const rows = await ex.all<{ id: string; k: string | null }>(page.sql, page.params)
   const more = rows.length > query.limit
   if (more) rows.pop()
+  // A first page that is also the last holds every match: its length is the exact count, whatever the bound.
+  const counted = !query.cursor && !more ? { total: rows.length } : _bounded(await _total(ex, page), page.bounded)
   const last = rows.at(-1)
-  return { items: rows.map((r) => r.id), total, nextCursor: more && last ? page.cursorOf(last.id, last.k) : null }
+  return { items: rows.map((r) => r.id), ...counted, nextCursor: more && last ? page.cursorOf(last.id, last.k) : null }
 }
 
 /**
@@ -52,7 +59,7 @@ export async function queryComponentIds(ex: SqlExecutor, query: ComponentListQue
 async function _pageQuery(
   ex: SqlExecutor,
   query: ComponentListQuery,
-): Promise<{ sql: string; params: SqlParam[]; totalSql: string; totalParams: SqlParam[]; cursorOf: (id: string, k: string | null) => string; key: string; outerOrder: string }> {
+): Promise<{ sql: string; params: SqlParam[]; totalSql: string; totalParams: SqlParam[]; bounded: boolean; cursorOf: (id: string, k: string | null) => string; key: string; outerOrder: string }> {
   const where: string[] = []
   const params: SqlParam[] = []
   const deleted = query.deleted ?? (query.includeDeleted ? 'include' : 'exclude')
@@ -74,11 +81,14 @@ async function _pageQuery(
     where.push('EXISTS (SELECT 1 FROM component_tags ct JOIN tags t ON t.id = ct.tag_id WHERE ct.component_id = c.id AND t.name_key = ?)')
     params.push(foldKey(query.tag))
   }
+  // The count reads a category as one range of its index; the page, in the sort's order, as a test of each row.
+  let categoryTerm: { at: number; param: number; range: { sql: string; params: SqlParam[] } } | undefined
   if (query.category) {
-    // Categories are paths (Passives/Resistors/Thick film): a category takes in its descendants. Plain SQL, no SQLite-only syntax.
-    const category = query.category.replace(/\/+$/, '')
-    where.push('(lower(c.category) = lower(?) OR lower(substr(c.category, 1, ?)) = lower(?))')
-    params.push(category, [...category].length + 1, `${category}/`)
+    // Categories are paths (Passives/Resistors/Thick film): a category takes in its descendants.
+    const subtree = categorySubtree(ex.dialect, 'c.category', query.category.replace(/\/+$/, ''))
+    categoryTerm = { at: where.length, param: params.length, range: subtree.range }
+    where.push(subtree.scan.sql)
+    params.push(...subtree.scan.params)
   }
   if (query.manufacturer) {
     where.push('EXISTS (SELECT 1 FROM mpns m JOIN manufacturers f ON f.id = m.manufacturer_id WHERE m.component_id = c.id AND f.name_key = ?)')
@@ -116,14 +126,27 @@ async function _pageQuery(
       parts.push('p.numeric <= ?')
       params.push(condition.max)
     }
-    where.push(`EXISTS (SELECT 1 FROM component_parameters p WHERE ${parts.join(' AND ')})`)
+    where.push(`EXISTS (SELECT 1 FROM component_parameters p${ex.dialect.indexedBy('component_parameters_component')} WHERE ${parts.join(' AND ')})`)
   }
-  const filter = where.length ? `WHERE ${where.join(' AND ')}` : ''
+  const countWhere = [...where]
+  const countParams = [...params]
+  if (categoryTerm) {
+    countWhere[categoryTerm.at] = categoryTerm.range.sql
+    countParams.splice(categoryTerm.param, 3, ...categoryTerm.range.params)
+  }
+  const filter = countWhere.length ? `WHERE ${countWhere.join(' AND ')}` : ''
   // Unfiltered, the live count is kept by triggers (each engine's schema.ts, component_totals): no
   // scan per page (decision 1203). Its one row is read by its key: on PostgreSQL every write that
   // adds or removes a component leaves a dead version of it, and a scan read them all (decision 0311).
   const unfiltered = where.length === 1 && where[0] === 'c.deleted_at IS NULL'
-  const totalSql = unfiltered ? '(SELECT live FROM component_totals WHERE id = 1)' : `(SELECT count(*) FROM components c ${filter})`
+  // Filtered, the count stops one past the bound: the LIMIT ends the scan there.
+  const driver = categoryTerm ? undefined : _countDriver(query)
+  const totalSql = unfiltered
+    ? '(SELECT live FROM component_totals WHERE id = 1)'
+    : driver
+      ? `(SELECT count(*) FROM (SELECT 1 FROM ${driver.from} CROSS JOIN components c WHERE ${driver.sql} AND c.id = d.component_id${countWhere.length ? ` AND ${countWhere.join(' AND ')}` : ''} LIMIT ${COMPONENT_COUNT_BOUND + 1}) AS counted)`
+      : `(SELECT count(*) FROM (SELECT 1 FROM components c ${filter} LIMIT ${COMPONENT_COUNT_BOUND + 1}) AS counted)`
+  if (driver) countParams.unshift(...driver.params)
 
   const desc = query.sort.startsWith('-')
   const sort = await sortKey(ex, desc ? query.sort.slice(1) : query.sort)
@@ -173,13 +196,49 @@ async function _pageQuery(
     sql: `SELECT c.id AS id, ${key} AS k, c.view_seq AS view_seq FROM components c ${keyed.length ? `WHERE ${keyed.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ${literal ? query.limit + 1 : '?'}`,
     params: literal ? keyedParams : [...keyedParams, query.limit + 1],
     totalSql,
-    totalParams: unfiltered ? [] : params,
+    totalParams: unfiltered ? [] : countParams,
+    bounded: !unfiltered,
     // Both engines hand the last row's key over as text (the PostgreSQL page casts it): a number goes back into the cursor as one.
     cursorOf: (id, k) => encodeCursor(key === 'c.id' ? [id] : [k !== null && sort.numeric ? Number(k) : k, id]),
     key,
     // The page query's columns keep its comparison (lower() on PostgreSQL).
     outerOrder: key === 'c.id' ? `p.id ${dir}` : `p.k ${dir}${last}, p.id ${dir}`,
   }
+}
+
+/**
+ * Where the count of a filtered list starts, when a filter names rows of a
+ * link table: that table's index gives the matching components one after
+ * another (`d.component_id`), each then looked up and tested against every
+ * filter, until the bound. Counting from the components instead reads every
+ * part until enough match, all of them for a filter that holds for few
+ * (decision 0209). SQLite keeps a CROSS JOIN's order; PostgreSQL plans it.
+ * A category is its own index range (categorySubtree), so it needs none.
+ */
+function _countDriver(query: ComponentListQuery): { from: string; sql: string; params: SqlParam[] } | undefined {
+  if (query.tag) return { from: 'component_tags d', sql: 'd.tag_id IN (SELECT t.id FROM tags t WHERE t.name_key = ?)', params: [foldKey(query.tag)] }
+  if (query.symbolId) return { from: 'component_symbols d', sql: 'd.item_id = ?', params: [query.symbolId] }
+  if (query.footprintId) return { from: 'component_footprints d', sql: 'd.item_id = ?', params: [query.footprintId] }
+  if (query.locationId) return { from: 'stock d', sql: 'd.location_id = ?', params: [query.locationId] }
+  if (query.manufacturer) {
+    // A part may carry several numbers of one manufacturer: each part once.
+    return {
+      from: '(SELECT DISTINCT m.component_id FROM mpns m WHERE m.manufacturer_id IN (SELECT f.id FROM manufacturers f WHERE f.name_key = ?)) d',
+      sql: '1 = 1',
+      params: [foldKey(query.manufacturer)],
+    }
+  }
+  // A numeric range is a range of the (type, numeric) index; a value alone is not indexed.
+  const range = query.parameter?.find((c) => c.min !== undefined || c.max !== undefined)
+  if (range) {
+    const bounds = [...(range.min !== undefined ? ['p.numeric >= ?'] : []), ...(range.max !== undefined ? ['p.numeric <= ?'] : [])]
+    return {
+      from: `(SELECT DISTINCT p.component_id FROM component_parameters p WHERE p.type = ? AND ${bounds.join(' AND ')}) d`,
+      sql: '1 = 1',
+      params: [range.type, ...(range.min !== undefined ? [range.min] : []), ...(range.max !== undefined ? [range.max] : [])],
+    }
+  }
+  return undefined
 }
 
 /** Stock totals and images of `ids` (ComponentStore.extras): two statements per chunk of ids. */

@@ -51,7 +51,7 @@ export async function sortKey(ex: SqlExecutor, sort: string): Promise<SortKey> {
   const literal = `'${type.replace(/'/g, "''")}'`
   const numeric = await _numericType(ex, type)
   const first = (column: string, extra = '') =>
-    `(SELECT p.${column} FROM component_parameters p WHERE p.component_id = c.id AND p.type = ${literal}${extra} ORDER BY p.position LIMIT 1)`
+    `(SELECT p.${column} FROM component_parameters p${ex.dialect.indexedBy('component_parameters_component')} WHERE p.component_id = c.id AND p.type = ${literal}${extra} ORDER BY p.position LIMIT 1)`
   return numeric
     ? { expr: first('numeric', ' AND p.numeric IS NOT NULL'), nullable: true, numeric: true, nocase: false }
     : { expr: ex.dialect.nocase(first('value')), nullable: true, numeric: false, nocase: true }

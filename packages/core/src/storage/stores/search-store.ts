@@ -43,7 +43,7 @@ export const search = {
         parts.push(`p.numeric ${bound === 'min' ? '>=' : '<='} ?`)
         params.push(n)
       }
-      where.push(`EXISTS (SELECT 1 FROM component_parameters p WHERE ${parts.join(' AND ')})`)
+      where.push(`EXISTS (SELECT 1 FROM component_parameters p${ex.dialect.indexedBy('component_parameters_component')} WHERE ${parts.join(' AND ')})`)
     })
     return await pageById<{ id: string }, Component>(ex, { table: 'components', where, params, limit: page.limit, cursor: page.cursor, map: async (rows) => await loadComponentList(ex, rows.map((r) => r.id)) })
   },

@@ -133,6 +133,29 @@ export function componentListSuite(storage: () => Storage): void {
       expect(() => q({ parameter: 'Resistance' })).toThrow()
     })
 
+    it('takes in a category and its descendants, any case, and no sibling that merely starts alike', async () => {
+      const s = storage()
+      for (const [name, category] of [
+        ['A', 'Passives/Resistors'],
+        ['B', 'passives/RESISTORS/Thick film'],
+        ['C', 'Passives/Resistors/Thin film/0402'],
+        ['D', 'Passives/ResistorsX'],
+        ['E', 'Passives/Resistors0'],
+        ['F', 'Passives/Resistor'],
+        ['G', 'Passives'],
+        ['H', 'Passives/Resistors.old'],
+      ] as const) {
+        await s.components.create({ name, category })
+      }
+      const names = async (category: string) => (await s.components.list(q({ category, sort: 'name' }))).items.map((c) => c.name)
+      expect(await names('Passives/Resistors')).toEqual(['A', 'B', 'C'])
+      expect(await names('PASSIVES/resistors/')).toEqual(['A', 'B', 'C'])
+      expect(await names('passives/resistors/thin film')).toEqual(['C'])
+      expect(await names('Passives')).toEqual(['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'])
+      expect(await names('Passive')).toEqual([])
+      expect((await s.components.listIds(q({ category: 'Passives/Resistors', limit: '1' }))).total).toBe(3)
+    })
+
     it('reads stock totals and images of a page of parts', async () => {
       const made = await library()
       const s = storage()

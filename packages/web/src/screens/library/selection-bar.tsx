@@ -7,7 +7,7 @@ import { ErrorBox } from '../../ui/error-box'
  * How many rows are chosen; select every row matching the filters (by the
  * server's ids, loaded or not: decision 1413) or clear; on to the bulk edit.
  */
-export function SelectionBar(props: { matching: number | undefined; filtered: boolean; selectAll: { run: () => void; pending: boolean; error: unknown }; allSelected: boolean }) {
+export function SelectionBar(props: { matching: number | undefined; bounded: boolean; filtered: boolean; selectAll: { run: () => void; pending: boolean; error: unknown }; allSelected: boolean }) {
   const selection = useSelection()
   const n = selection.ids.size
   const { matching, selectAll } = props
@@ -15,7 +15,7 @@ export function SelectionBar(props: { matching: number | undefined; filtered: bo
     <div className="selection-bar">
       <span aria-live="polite">{n > 0 ? `${count(n)} selected${props.allSelected ? ' (every one matching the filters)' : ''}` : 'No rows selected'}</span>
       <button type="button" onClick={selectAll.run} disabled={!matching || selectAll.pending || props.allSelected}>
-        {selectAll.pending ? 'Selecting…' : matching === 1 ? 'Select the 1 component' : `Select all ${plural(matching ?? 0, 'component')}`}
+        {selectAll.pending ? 'Selecting…' : props.bounded ? 'Select every component' : matching === 1 ? 'Select the 1 component' : `Select all ${plural(matching ?? 0, 'component')}`}
         {!selectAll.pending && props.filtered ? ' matching the filters' : ''}
       </button>
       <button type="button" onClick={() => selection.clear()} disabled={n === 0}>

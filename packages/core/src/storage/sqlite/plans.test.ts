@@ -1,0 +1,67 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { ComponentListQuery } from '../../schemas/component'
+import { createSqliteStorage, type SqliteStorage } from './storage'
+
+// The plans SQLite picks for filtered lists, without statistics (nothing runs
+// ANALYZE): a choice that reads every row per row, or every row per page,
+// shows only at sizes no test builds, so the plan itself is checked
+// (decision 0209).
+let storage: SqliteStorage
+let statements: string[]
+
+beforeEach(async () => {
+  storage = await createSqliteStorage()
+  for (let i = 0; i < 20; i++) {
+    await storage.components.create({
+      name: `R${i}`,
+      category: i % 2 ? 'Passives/Resistors' : 'Passives/Capacitors',
+      tags: ['smd'],
+      mpns: [{ manufacturer: 'Yageo', partNumber: `RC${i}` }],
+      parameters: [{ type: 'Resistance', value: `${i}k` }, { type: 'Power', value: '0.1' }],
+    })
+  }
+  // Every statement the list runs, by its text.
+  const db = storage.database.db
+  const prepare = db.prepare.bind(db)
+  statements = []
+  db.prepare = ((sql: string) => {
+    statements.push(sql)
+    return prepare(sql)
+  }) as typeof db.prepare
+})
+afterEach(async () => await storage.close())
+
+/** The plan lines of every statement run by listing with `filters` (a later page, so the count runs too). */
+async function plansOf(filters: Record<string, unknown>): Promise<string[]> {
+  const first = await storage.components.listIds(ComponentListQuery.parse({ limit: '1', ...filters }))
+  expect(first.nextCursor).not.toBeNull()
+  statements = []
+  await storage.components.listIds(ComponentListQuery.parse({ limit: '1', cursor: first.nextCursor, ...filters }))
+  await storage.components.listJson(ComponentListQuery.parse({ limit: '1', cursor: first.nextCursor, ...filters }))
+  const db = storage.database.db
+  // A plan does not depend on the values bound: each `?` (none is inside a literal here) as a null.
+  const plan = (sql: string) => db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...new Array<null>(sql.split('?').length - 1).fill(null)) as Array<{ detail: string }>
+  return statements.filter((sql) => /FROM components/.test(sql)).flatMap((sql) => plan(sql).map((r) => r.detail))
+}
+
+describe('filtered list plans', () => {
+  it('look a parameter condition up by its component, never across every value of the type', async () => {
+    const plans = await plansOf({ parameter: 'Resistance:2k..15k' })
+    expect(plans.filter((line) => line.includes('component_parameters_type') && line.includes('EXISTS'))).toEqual([])
+    expect(plans).toContainEqual(expect.stringContaining('USING INDEX component_parameters_component (component_id=?)'))
+    // The count starts from the values in range.
+    expect(plans).toContainEqual(expect.stringContaining('SEARCH p USING INDEX component_parameters_type (type=? AND numeric>? AND numeric<?)'))
+  })
+
+  it('count a category as one range of its folded index, and read the page along the sort', async () => {
+    const plans = await plansOf({ category: 'passives/resistors', sort: 'name' })
+    expect(plans).toContainEqual(expect.stringMatching(/SEARCH c USING (COVERING )?INDEX components_category_folded \(category>\? AND category<\?\)/))
+    expect(plans).toContainEqual(expect.stringContaining('SCAN c USING INDEX components_name'))
+    expect(plans.filter((line) => line.includes('TEMP B-TREE'))).toEqual([])
+  })
+
+  it('count a tag or a manufacturer from its own index', async () => {
+    expect(await plansOf({ tag: 'SMD' })).toContainEqual(expect.stringContaining('SEARCH d USING COVERING INDEX component_tags_tag (tag_id=?)'))
+    expect(await plansOf({ manufacturer: 'yageo' })).toContainEqual(expect.stringContaining('USING INDEX mpns_manufacturer (manufacturer_id=?)'))
+  })
+})
