@@ -1,10 +1,11 @@
-// The bench command: `pnpm bench` (full, 100,000 components) or
-// `pnpm bench --quick` (the smoke version CI runs). The server runs as users
+// The bench command: `pnpm bench` (full, 100,000 components), `pnpm bench
+// --size=1000000` (full, 10,000 to 1,000,000 components) or `pnpm bench
+// --quick` (the smoke version CI runs, 5,000). The server runs as users
 // run it: the built `complib serve`, in its own process, on a generated
 // library. Every figure is printed beside a baseline measured in the same
 // run, and the table is written to bench-results/latest.md.
 // `--only=reads,push` runs some scenarios (cold start always runs: it starts the server);
-// the scenarios are listing, reads, auth, suggest, kicad, web, newcomer, writes, checkpoints, postgres, push, fairness and imports.
+// the scenarios are listing, filters, reads, auth, suggest, kicad, web, newcomer, writes, checkpoints, postgres, push, fairness and imports.
 // `--load=wrk` drives the load scenarios with wrk instead of autocannon (both in
 // a process of their own; wrk must be installed: `apt-get install wrk`).
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
@@ -13,6 +14,7 @@ import { BULK_BODY_LIMIT, BULK_MAX_CHILDREN, BULK_MAX_ITEMS, COMPONENT_LIMITS } 
 import { IMPORT_CHUNK_ROWS } from '@complib/api-server'
 import { benchAuth } from './auth'
 import { benchFairness } from './fairness'
+import { benchFilters } from './filters'
 import { benchImports } from './imports'
 import { benchKicad } from './kicad'
 import { benchColdStart, benchFullListing, benchSuggest, type BenchRow, type HttpBenchContext } from './http'
@@ -33,7 +35,10 @@ const log = (line: string) => console.log(`bench: ${line}`)
 if (generator !== 'autocannon' && generator !== 'wrk') throw new Error(`bench: --load is autocannon or wrk, not ${generator}`)
 if (generator === 'wrk' && !hasWrk()) throw new Error('bench: --load=wrk needs wrk on the PATH (Debian: apt-get install wrk)')
 
-const size = quick ? 5_000 : 100_000
+const sizeArg = process.argv.find((a) => a.startsWith('--size='))?.slice('--size='.length)
+const size = quick ? 5_000 : sizeArg === undefined ? 100_000 : Number(sizeArg)
+if (!Number.isInteger(size) || size < (quick ? 1 : 10_000) || size > 1_000_000) throw new Error(`bench: --size is a whole number from 10000 to 1000000, not ${sizeArg}`)
+if (quick && sizeArg !== undefined) throw new Error('bench: --quick runs at 5,000 components; leave --size out')
 buildServer()
 const ctx: HttpBenchContext = { quick, size, generator, library: await libraryFolder(size, log), smallLibrary: await libraryFolder(1_000, log), log }
 
@@ -45,6 +50,7 @@ let server = cold.server
 try {
   const listing = await benchFullListing(ctx, server)
   if (wanted('listing')) rows.push(...listing.rows)
+  if (wanted('filters')) rows.push(...(await benchFilters(ctx, server)))
   if (wanted('reads')) rows.push(...(await benchReads(ctx, server, listing.ids)))
   if (wanted('auth')) rows.push(...(await benchAuth(ctx, listing.ids)))
   if (wanted('suggest')) rows.push(...(await benchSuggest(ctx, server)))

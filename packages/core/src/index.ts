@@ -63,7 +63,7 @@ export {
   ParameterKind, PARAMETER_MAX_CHOICES, ParameterType, ParameterTypeCreate, ParameterTypePatch, Parameter, ParameterCreate, ParameterPatch, ParametricCondition, ParameterTypeListQuery,
   ParameterReportQuery, NonConformingParameter, MissingRequiredParameter, ParameterReport,
 } from './schemas/parameter'
-export { RUN_STATUSES, RunStatus, BatchStatus, DeliveryAttempt, RunBatch, Run, RunDetail } from './schemas/run'
+export { RUN_DETAIL_BATCHES, RUN_STATUSES, RunStatus, BatchStatus, DeliveryAttempt, RunBatch, Run, RunBatchesQuery, RunDetail } from './schemas/run'
 export {
   SUGGEST_ENTITIES, SuggestEntity, Suggestion, SuggestQuery, SearchQuery, SearchResults, ParametricSearch, ComponentPage,
 } from './schemas/search'

@@ -1,4 +1,4 @@
-import type { Connector, ConnectorCode, ConnectorCreate, ConnectorPatch, ConnectorTypeInfo, DryRunResult, Page, PageQuery, Run, RunBatch, RunDetail, SecretRotate } from '@complib/core'
+import type { Connector, ConnectorCode, ConnectorCreate, ConnectorPatch, ConnectorTypeInfo, DryRunResult, Page, PageQuery, Run, RunBatch, RunBatchesQuery, RunDetail, SecretRotate } from '@complib/core'
 import { iteratePages, readPage } from '../_internal/paging'
 import { path, type Transport } from '../_internal/transport'
 import type { IfMatchOptions, IterateQueryOf, QueryOf } from '../_internal/types'
@@ -56,8 +56,13 @@ export function createRunsResource(t: Transport) {
     list: (connectorId: string, query: QueryOf<typeof PageQuery> = {}): Promise<Page<Run>> => readPage(t, path`/connectors/${connectorId}/runs`, query),
     iterate: (connectorId: string, query: IterateQueryOf<typeof PageQuery> = {}): AsyncGenerator<Run, void, undefined> =>
       iteratePages(t, path`/connectors/${connectorId}/runs`, query),
-    /** A run with its batches and their attempts. */
+    /** A run with its first 100 batches and their attempts; `batchesNextCursor` continues at `batches`. */
     get,
+    /** A page of a run's batches by index (`status: 'failed'` keeps the failed ones). */
+    batches: (runId: string, query: QueryOf<typeof RunBatchesQuery> = {}): Promise<Page<RunBatch>> => readPage(t, path`/connector-runs/${runId}/batches`, query),
+    /** Every batch of a run, page after page. */
+    iterateBatches: (runId: string, query: IterateQueryOf<typeof RunBatchesQuery> = {}): AsyncGenerator<RunBatch, void, undefined> =>
+      iteratePages(t, path`/connector-runs/${runId}/batches`, query),
     cancel: (runId: string): Promise<Run> => t.call('POST', path`/connector-runs/${runId}/cancel`),
     /** Resumes a run a crash interrupted; acknowledged batches are not sent again. */
     resume: (runId: string): Promise<Run> => t.call('POST', path`/connector-runs/${runId}/resume`),

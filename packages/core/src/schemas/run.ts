@@ -1,7 +1,7 @@
 import * as z from 'zod'
 import { idSchema } from '../ids'
 import { Actor } from './account'
-import { Timestamp } from './common'
+import { PageQuery, Timestamp } from './common'
 
 export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const
 export const RunStatus = z.enum(RUN_STATUSES).meta({ id: 'RunStatus' })
@@ -62,6 +62,31 @@ export const Run = z
   .meta({ id: 'Run' })
 export type Run = z.infer<typeof Run>
 
-/** A run with its batches (`GET /api/connector-runs/:runId`). */
-export const RunDetail = Run.extend({ batches: z.array(RunBatch) }).meta({ id: 'RunDetail' })
+/**
+ * Batches a run's details carry: a push of a million parts has 4,000 of them,
+ * which made one answer of a megabyte; the rest are paged by
+ * `GET /api/connector-runs/{runId}/batches` (decision 0319).
+ */
+export const RUN_DETAIL_BATCHES = 100
+
+/** A run with its first batches (`GET /api/connector-runs/:runId`). */
+export const RunDetail = Run.extend({
+  batches: z.array(RunBatch).meta({ description: `The first ${RUN_DETAIL_BATCHES} batches by index; \`batchesNextCursor\` continues at GET /api/connector-runs/{runId}/batches` }),
+  batchesNextCursor: z
+    .string()
+    .nullable()
+    .optional()
+    .meta({ description: 'The `cursor` of GET /api/connector-runs/{runId}/batches for the batches after these; null when these are all of them' }),
+}).meta({ id: 'RunDetail' })
 export type RunDetail = z.infer<typeof RunDetail>
+
+/** Query of `GET /api/connector-runs/{runId}/batches`: a page of batches by index, `status` to keep some (`failed,pending`). */
+export const RunBatchesQuery = PageQuery.extend({
+  status: z
+    .string()
+    .transform((s) => [...new Set(s.split(',').map((v) => v.trim()).filter(Boolean))])
+    .pipe(z.array(BatchStatus).min(1))
+    .optional()
+    .meta({ description: 'Comma-separated batch statuses to keep (pending, sending, succeeded, failed)' }),
+})
+export type RunBatchesQuery = z.output<typeof RunBatchesQuery>

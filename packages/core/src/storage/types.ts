@@ -6,7 +6,7 @@ import type { Location, LocationTreeNode, StockEntry } from '../schemas/location
 import type { Manufacturer } from '../schemas/manufacturer'
 import type { Mpn, MpnResolveResult } from '../schemas/mpn'
 import type { Parameter, ParameterKind, ParameterReport, ParameterType, ParametricCondition } from '../schemas/parameter'
-import type { RunBatch, RunDetail, Run } from '../schemas/run'
+import type { BatchStatus, RunBatch, RunDetail, Run } from '../schemas/run'
 import type { Tag } from '../schemas/tag'
 import type { Actor, ApiToken, Channel, Role, TokenScope, User } from '../schemas/account'
 import type { AuditEntry, AuditQuery, AuditVerification } from '../schemas/audit'
@@ -461,7 +461,10 @@ export type RunBatchPatch = Partial<Pick<RunBatch, 'status' | 'lastStatus' | 'er
 
 export interface RunStore {
   create(input: RunCreate): Promise<RunDetail>
-  get(id: string): Promise<RunDetail>
+  /** The run with every batch, or with the first `options.batches` and the cursor of the rest (`batchesNextCursor`). */
+  get(id: string, options?: { batches?: number }): Promise<RunDetail>
+  /** A page of the run's batches by index, `status` keeping those in one of the given statuses. */
+  listBatches(runId: string, page: PageOptions & { status?: readonly BatchStatus[] | undefined }): Promise<Page<RunBatch>>
   list(connectorId: string, page: PageOptions): Promise<Page<Run>>
   /** Runs in `queued` or `running`, oldest first: what a restart resumes. */
   listActive(): Promise<Run[]>

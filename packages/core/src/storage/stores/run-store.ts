@@ -4,7 +4,7 @@ import type { Actor } from '../../schemas/account'
 import type { Run, RunBatch, RunDetail } from '../../schemas/run'
 import type { SqlExecutor, SqlParam } from '../_internal/sql-executor'
 import type { RunStore } from '../types'
-import { decodeCursor, encodeCursor, notFound, now } from './_shared'
+import { decodeCursor, encodeCursor, notFound, now, placeholders } from './_shared'
 import type { StoreAccess, StoreRepo } from './repo'
 
 const MAX_LOG_LINES = 1000
@@ -38,7 +38,27 @@ export const runs = {
     return await _detail(ex, id)
   },
 
-  get: async (ex, id) => await _detail(ex, id),
+  get: async (ex, id, options) => await _detail(ex, id, options?.batches),
+
+  async listBatches(ex, runId, page) {
+    const run = await _row(ex, runId)
+    const where = ['run_id = ?']
+    const params: SqlParam[] = [runId]
+    if (page.status?.length) {
+      where.push(`status IN (${placeholders(page.status.length)})`)
+      params.push(...page.status)
+    }
+    // A run holds at most a few thousand batches: counting those of a status reads them once.
+    const total = page.status?.length ? (await ex.get<{ n: number }>(`SELECT count(*) AS n FROM run_batches WHERE ${where.join(' AND ')}`, params))!.n : run.batches_total
+    if (page.cursor) {
+      where.push('idx > ?')
+      params.push(_batchCursor(page.cursor))
+    }
+    const rows = await ex.all<Omit<_BatchRow, 'ids' | 'body'>>(`SELECT ${_BATCH_COLUMNS} FROM run_batches WHERE ${where.join(' AND ')} ORDER BY idx LIMIT ?`, [...params, page.limit + 1])
+    const more = rows.length > page.limit
+    if (more) rows.pop()
+    return { items: rows.map(_batchView), total, nextCursor: more ? encodeCursor([rows.at(-1)!.idx]) : null }
+  },
 
   async list(ex, connectorId, page) {
     const total = (await ex.get<{ n: number }>('SELECT count(*) AS n FROM runs WHERE connector_id = ?', [connectorId]))!.n
@@ -115,7 +135,7 @@ export const runs = {
 } satisfies StoreRepo<RunStore>
 
 /** How each method uses the database (Access). */
-export const runAccess = { get: 'snapshot', list: 'snapshot', listActive: 'read', getBatchPayload: 'snapshot', create: 'write', update: 'write', updateBatch: 'write' } as const satisfies StoreAccess<RunStore>
+export const runAccess = { get: 'snapshot', listBatches: 'snapshot', list: 'snapshot', listActive: 'read', getBatchPayload: 'snapshot', create: 'write', update: 'write', updateBatch: 'write' } as const satisfies StoreAccess<RunStore>
 
 interface _Row {
   id: string
@@ -168,10 +188,23 @@ async function _batchRow(ex: SqlExecutor, runId: string, index: number): Promise
   return row
 }
 
-async function _detail(ex: SqlExecutor, id: string): Promise<RunDetail> {
+async function _detail(ex: SqlExecutor, id: string, limit?: number): Promise<RunDetail> {
   const run = _view(await _row(ex, id))
-  const batches = await ex.all<Omit<_BatchRow, 'ids' | 'body'>>(`SELECT ${_BATCH_COLUMNS} FROM run_batches WHERE run_id = ? ORDER BY idx`, [id])
-  return { ...run, batches: batches.map(_batchView) }
+  if (limit === undefined) {
+    const batches = await ex.all<Omit<_BatchRow, 'ids' | 'body'>>(`SELECT ${_BATCH_COLUMNS} FROM run_batches WHERE run_id = ? ORDER BY idx`, [id])
+    return { ...run, batches: batches.map(_batchView) }
+  }
+  const batches = await ex.all<Omit<_BatchRow, 'ids' | 'body'>>(`SELECT ${_BATCH_COLUMNS} FROM run_batches WHERE run_id = ? ORDER BY idx LIMIT ?`, [id, limit + 1])
+  const more = batches.length > limit
+  if (more) batches.pop()
+  return { ...run, batches: batches.map(_batchView), batchesNextCursor: more ? encodeCursor([batches.at(-1)!.idx]) : null }
+}
+
+/** A batch index from a cursor of listBatches. */
+function _batchCursor(cursor: string): number {
+  const [idx] = decodeCursor(cursor, 1)
+  if (typeof idx === 'number' && Number.isSafeInteger(idx)) return idx
+  throw new ComplibError('VALIDATION_FAILED', 'query.cursor: not a cursor of batches', { errors: [{ path: 'query.cursor', message: 'not a cursor of batches' }] })
 }
 
 function _view(r: _Row): Run {

@@ -28,6 +28,38 @@ export function runStoreSuite(storage: () => Storage): void {
       expect(await s.runs.getBatchPayload(run.id, 1)).toEqual({ ids: ['cmp_4'], body: null, mark: null })
     })
 
+    it('pages a run\'s batches by index, keeps those of some statuses, and gives the details the first few with the cursor of the rest', async () => {
+      const s = storage()
+      const c = await _connector(s)
+      const run = await s.runs.create({ connectorId: c.id, trigger: 'manual', batches: Array.from({ length: 7 }, (_, i) => ({ webhookId: `msg_${i}`, ids: [`cmp_${i}`] })) })
+      await s.runs.updateBatch(run.id, 1, { status: 'failed', error: 'HTTP 500' })
+      await s.runs.updateBatch(run.id, 4, { status: 'failed', error: 'HTTP 500' })
+      await s.runs.updateBatch(run.id, 5, { status: 'succeeded' })
+
+      const indexes: number[] = []
+      let cursor: string | undefined
+      do {
+        const page = await s.runs.listBatches(run.id, { limit: 3, cursor })
+        expect(page.total).toBe(7)
+        indexes.push(...page.items.map((b) => b.index))
+        cursor = page.nextCursor ?? undefined
+      } while (cursor)
+      expect(indexes).toEqual([0, 1, 2, 3, 4, 5, 6])
+
+      const failed = await s.runs.listBatches(run.id, { limit: 1, status: ['failed'] })
+      expect(failed).toMatchObject({ total: 2, items: [{ index: 1, status: 'failed', error: 'HTTP 500' }] })
+      expect((await s.runs.listBatches(run.id, { limit: 5, status: ['failed'], cursor: failed.nextCursor! })).items.map((b) => b.index)).toEqual([4])
+      expect((await s.runs.listBatches(run.id, { limit: 10, status: ['succeeded', 'failed'] })).items.map((b) => b.index)).toEqual([1, 4, 5])
+
+      const detail = await s.runs.get(run.id, { batches: 3 })
+      expect(detail.batches.map((b) => b.index)).toEqual([0, 1, 2])
+      expect((await s.runs.listBatches(run.id, { limit: 10, cursor: detail.batchesNextCursor! })).items.map((b) => b.index)).toEqual([3, 4, 5, 6])
+      expect((await s.runs.get(run.id, { batches: 7 })).batchesNextCursor).toBeNull()
+      expect((await s.runs.get(run.id)).batches).toHaveLength(7)
+      await expect(s.runs.listBatches('run_01JD7W3T9X4QF5B8S2M6K0N1PZ', { limit: 10 })).rejects.toMatchObject({ code: 'NOT_FOUND' })
+      await expect(s.runs.listBatches(run.id, { limit: 10, cursor: 'bm90IGEgY3Vyc29y' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' })
+    })
+
     it('refuses an exclusive run while the connector has a queued or running one (servers sharing the storage start one)', async () => {
       const s = storage()
       const c = await _connector(s)

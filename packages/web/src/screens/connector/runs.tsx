@@ -1,4 +1,4 @@
-import type { Connector, Run } from '@complib/client-sdk'
+import type { Connector, Run, RunBatch } from '@complib/client-sdk'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { api } from '../../api'
@@ -27,6 +27,15 @@ function RunItem({ run, connectorId, canAct }: { run: Run; connectorId: string; 
   const [open, setOpen] = useState(false)
   const queryClient = useQueryClient()
   const detail = useQuery(connectorQueries.run(run.id, run.status, open))
+  // The details carry the first batches; the rest come a page at a time (a push of a million parts has 4,000).
+  const [later, setLater] = useState<{ runStatus: string; batches: RunBatch[]; cursor: string | null } | null>(null)
+  const shownLater = later?.runStatus === run.status ? later : null
+  const nextCursor = shownLater ? shownLater.cursor : (detail.data?.batchesNextCursor ?? null)
+  const more = useMutation({
+    mutationFn: async (cursor: string) => await api().runs.batches(run.id, { cursor, limit: 500 }),
+    onSuccess: (page) => setLater({ runStatus: run.status, batches: [...(shownLater?.batches ?? []), ...page.items], cursor: page.nextCursor }),
+  })
+  const batches = detail.data ? [...detail.data.batches, ...(shownLater?.batches ?? [])] : []
   const act = useMutation({
     mutationFn: (kind: 'resume' | 'cancel') => (kind === 'resume' ? api().runs.resume(run.id) : api().runs.cancel(run.id)),
     onSuccess: () => void invalidateRuns(queryClient, connectorId),
@@ -76,7 +85,7 @@ function RunItem({ run, connectorId, canAct }: { run: Run; connectorId: string; 
                 </tr>
               </thead>
               <tbody>
-                {detail.data.batches.map((b) => (
+                {batches.map((b) => (
                   <tr key={b.index}>
                     <td>{b.index + 1}</td>
                     <td>{b.status}</td>
@@ -96,6 +105,14 @@ function RunItem({ run, connectorId, canAct }: { run: Run; connectorId: string; 
               </tbody>
             </table>
           )}
+          {detail.data && nextCursor && (
+            <p>
+              <button type="button" onClick={() => more.mutate(nextCursor)} disabled={more.isPending}>
+                {more.isPending ? 'Loading…' : `Show more batches (${count(batches.length)} of ${count(run.batchesTotal)} shown)`}
+              </button>
+            </p>
+          )}
+          <ErrorBox error={more.error} title="More batches could not be read" />
           {detail.data && detail.data.logs.length > 0 && (
             <pre className="code" tabIndex={0} aria-label="Run logs">
               {detail.data.logs.join('\n')}
