@@ -20,6 +20,7 @@ export default defineProject({
       'test/bulk.test.ts',
       'test/component-stream.test.ts',
       'test/components.test.ts',
+      'test/connector-run-batches.test.ts',
       'test/connectors-delete-race.test.ts',
       'test/connectors-run-events.test.ts',
       'test/connectors.test.ts',

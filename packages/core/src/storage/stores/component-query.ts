@@ -81,12 +81,10 @@ async function _pageQuery(
     where.push('EXISTS (SELECT 1 FROM component_tags ct JOIN tags t ON t.id = ct.tag_id WHERE ct.component_id = c.id AND t.name_key = ?)')
     params.push(foldKey(query.tag))
   }
-  // The count reads a category as one range of its index; the page, in the sort's order, as a test of each row.
-  let categoryTerm: { at: number; param: number; range: { sql: string; params: SqlParam[] } } | undefined
   if (query.category) {
     // Categories are paths (Passives/Resistors/Thick film): a category takes in its descendants.
+    // Here a test of each row (the range of its index is a driver: _drivers).
     const subtree = categorySubtree(ex.dialect, 'c.category', query.category.replace(/\/+$/, ''))
-    categoryTerm = { at: where.length, param: params.length, range: subtree.range }
     where.push(subtree.scan.sql)
     params.push(...subtree.scan.params)
   }
@@ -128,31 +126,42 @@ async function _pageQuery(
     }
     where.push(`EXISTS (SELECT 1 FROM component_parameters p${ex.dialect.indexedBy('component_parameters_component')} WHERE ${parts.join(' AND ')})`)
   }
-  const countWhere = [...where]
-  const countParams = [...params]
-  if (categoryTerm) {
-    countWhere[categoryTerm.at] = categoryTerm.range.sql
-    countParams.splice(categoryTerm.param, 3, ...categoryTerm.range.params)
-  }
-  const filter = countWhere.length ? `WHERE ${countWhere.join(' AND ')}` : ''
+  const filter = where.length ? `WHERE ${where.join(' AND ')}` : ''
   // Unfiltered, the live count is kept by triggers (each engine's schema.ts, component_totals): no
   // scan per page (decision 1203). Its one row is read by its key: on PostgreSQL every write that
   // adds or removes a component leaves a dead version of it, and a scan read them all (decision 0311).
   const unfiltered = where.length === 1 && where[0] === 'c.deleted_at IS NULL'
-  // Filtered, the count stops one past the bound: the LIMIT ends the scan there.
-  const driver = categoryTerm ? undefined : _countDriver(query)
-  const totalSql = unfiltered
-    ? '(SELECT live FROM component_totals WHERE id = 1)'
-    : driver
-      ? `(SELECT count(*) FROM (SELECT 1 FROM ${driver.from} CROSS JOIN components c WHERE ${driver.sql} AND c.id = d.component_id${countWhere.length ? ` AND ${countWhere.join(' AND ')}` : ''} LIMIT ${COMPONENT_COUNT_BOUND + 1}) AS counted)`
-      : `(SELECT count(*) FROM (SELECT 1 FROM components c ${filter} LIMIT ${COMPONENT_COUNT_BOUND + 1}) AS counted)`
-  if (driver) countParams.unshift(...driver.params)
+  const bound = COMPONENT_COUNT_BOUND + 1
+  let totalSql = unfiltered ? '(SELECT live FROM component_totals WHERE id = 1)' : `(SELECT count(*) FROM (SELECT 1 FROM components c ${filter} LIMIT ${bound}) AS counted)`
+  let totalParams = unfiltered ? [] : params
+  let from = 'components c'
+  let keyed = [...where]
+  let keyedParams = [...params]
+  // Filtered through an index of its own (decision 0209): the matches are counted from the filter
+  // whose index lists the fewest, each part then tested against every filter, up to the bound.
+  // A count under the bound is exact, and the page is then read from those parts and sorted;
+  // past it, along the sort's index, where enough matches come soon (a filter that holds for
+  // few parts read every part there to fill a page, or to prove it empty).
+  const driver = unfiltered || deleted !== 'exclude' ? undefined : await _cheapestDriver(ex, query)
+  if (driver) {
+    const joined = [driver.sql, 'c.id = d.component_id', ...where]
+    const counted = (await ex.get<{ n: number }>(`SELECT count(*) AS n FROM (SELECT 1 FROM ${driver.from} CROSS JOIN components c WHERE ${joined.join(' AND ')} LIMIT ${bound}) AS counted`, [
+      ...driver.params,
+      ...params,
+    ]))!.n
+    // The number itself, so the page's statement does not count again.
+    totalSql = String(counted)
+    totalParams = []
+    if (counted <= COMPONENT_COUNT_BOUND) {
+      from = `${driver.from} CROSS JOIN components c`
+      keyed = joined
+      keyedParams = [...driver.params, ...params]
+    }
+  }
 
   const desc = query.sort.startsWith('-')
   const sort = await sortKey(ex, desc ? query.sort.slice(1) : query.sort)
   const key = sort.expr
-  const keyed = [...where]
-  const keyedParams = [...params]
   if (query.cursor) {
     const op = desc ? '<' : '>'
     if (key === 'c.id') {
@@ -193,10 +202,10 @@ async function _pageQuery(
   if (!Number.isSafeInteger(query.limit)) throw new Error(`[storage] not a page size: ${query.limit}`)
   const literal = ex.dialect.literalLimit
   return {
-    sql: `SELECT c.id AS id, ${key} AS k, c.view_seq AS view_seq FROM components c ${keyed.length ? `WHERE ${keyed.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ${literal ? query.limit + 1 : '?'}`,
+    sql: `SELECT c.id AS id, ${key} AS k, c.view_seq AS view_seq FROM ${from} ${keyed.length ? `WHERE ${keyed.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ${literal ? query.limit + 1 : '?'}`,
     params: literal ? keyedParams : [...keyedParams, query.limit + 1],
     totalSql,
-    totalParams: unfiltered ? [] : countParams,
+    totalParams,
     bounded: !unfiltered,
     // Both engines hand the last row's key over as text (the PostgreSQL page casts it): a number goes back into the cursor as one.
     cursorOf: (id, k) => encodeCursor(key === 'c.id' ? [id] : [k !== null && sort.numeric ? Number(k) : k, id]),
@@ -206,39 +215,53 @@ async function _pageQuery(
   }
 }
 
+interface Driver {
+  /** A table expression `d` with one row per matching part, `d.component_id`, read along an index. */
+  from: string
+  /** Its condition. */
+  sql: string
+  params: SqlParam[]
+}
+
 /**
- * Where the count of a filtered list starts, when a filter names rows of a
- * link table: that table's index gives the matching components one after
- * another (`d.component_id`), each then looked up and tested against every
- * filter, until the bound. Counting from the components instead reads every
- * part until enough match, all of them for a filter that holds for few
- * (decision 0209). SQLite keeps a CROSS JOIN's order; PostgreSQL plans it.
- * A category is its own index range (categorySubtree), so it needs none.
+ * The filters of `query` whose index lists their parts one after another:
+ * a tag, symbol, footprint or location (their link table's `(key,
+ * component_id)` index), a manufacturer or a numeric parameter range (each
+ * part once), a category (the folded index of live parts: one range). Of
+ * those, the one listing the fewest parts, each counted from its index alone
+ * up to the bound; SQLite keeps a CROSS JOIN's order, PostgreSQL plans it.
  */
-function _countDriver(query: ComponentListQuery): { from: string; sql: string; params: SqlParam[] } | undefined {
-  if (query.tag) return { from: 'component_tags d', sql: 'd.tag_id IN (SELECT t.id FROM tags t WHERE t.name_key = ?)', params: [foldKey(query.tag)] }
-  if (query.symbolId) return { from: 'component_symbols d', sql: 'd.item_id = ?', params: [query.symbolId] }
-  if (query.footprintId) return { from: 'component_footprints d', sql: 'd.item_id = ?', params: [query.footprintId] }
-  if (query.locationId) return { from: 'stock d', sql: 'd.location_id = ?', params: [query.locationId] }
+async function _cheapestDriver(ex: SqlExecutor, query: ComponentListQuery): Promise<Driver | undefined> {
+  const drivers: Driver[] = []
+  if (query.tag) drivers.push({ from: 'component_tags d', sql: 'd.tag_id IN (SELECT t.id FROM tags t WHERE t.name_key = ?)', params: [foldKey(query.tag)] })
+  if (query.symbolId) drivers.push({ from: 'component_symbols d', sql: 'd.item_id = ?', params: [query.symbolId] })
+  if (query.footprintId) drivers.push({ from: 'component_footprints d', sql: 'd.item_id = ?', params: [query.footprintId] })
+  if (query.locationId) drivers.push({ from: 'stock d', sql: 'd.location_id = ?', params: [query.locationId] })
   if (query.manufacturer) {
     // A part may carry several numbers of one manufacturer: each part once.
-    return {
-      from: '(SELECT DISTINCT m.component_id FROM mpns m WHERE m.manufacturer_id IN (SELECT f.id FROM manufacturers f WHERE f.name_key = ?)) d',
-      sql: '1 = 1',
-      params: [foldKey(query.manufacturer)],
-    }
+    drivers.push({ from: '(SELECT DISTINCT m.component_id FROM mpns m WHERE m.manufacturer_id IN (SELECT f.id FROM manufacturers f WHERE f.name_key = ?)) d', sql: '1 = 1', params: [foldKey(query.manufacturer)] })
+  }
+  if (query.category) {
+    const range = categorySubtree(ex.dialect, 'category', query.category.replace(/\/+$/, '')).range
+    drivers.push({ from: `(SELECT id AS component_id FROM components WHERE ${range.sql} AND deleted_at IS NULL) d`, sql: '1 = 1', params: range.params })
   }
   // A numeric range is a range of the (type, numeric) index; a value alone is not indexed.
-  const range = query.parameter?.find((c) => c.min !== undefined || c.max !== undefined)
-  if (range) {
-    const bounds = [...(range.min !== undefined ? ['p.numeric >= ?'] : []), ...(range.max !== undefined ? ['p.numeric <= ?'] : [])]
-    return {
+  for (const condition of query.parameter ?? []) {
+    if (condition.min === undefined && condition.max === undefined) continue
+    const bounds = [...(condition.min !== undefined ? ['p.numeric >= ?'] : []), ...(condition.max !== undefined ? ['p.numeric <= ?'] : [])]
+    drivers.push({
       from: `(SELECT DISTINCT p.component_id FROM component_parameters p WHERE p.type = ? AND ${bounds.join(' AND ')}) d`,
       sql: '1 = 1',
-      params: [range.type, ...(range.min !== undefined ? [range.min] : []), ...(range.max !== undefined ? [range.max] : [])],
-    }
+      params: [condition.type, ...(condition.min !== undefined ? [condition.min] : []), ...(condition.max !== undefined ? [condition.max] : [])],
+    })
   }
-  return undefined
+  if (drivers.length <= 1) return drivers[0]
+  let best: { driver: Driver; n: number } | undefined
+  for (const driver of drivers) {
+    const n = (await ex.get<{ n: number }>(`SELECT count(*) AS n FROM (SELECT 1 FROM ${driver.from} WHERE ${driver.sql} LIMIT ${COMPONENT_COUNT_BOUND + 1}) AS listed`, driver.params))!.n
+    if (!best || n < best.n) best = { driver, n }
+  }
+  return best!.driver
 }
 
 /** Stock totals and images of `ids` (ComponentStore.extras): two statements per chunk of ids. */
