@@ -472,10 +472,11 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX external_refs_target ON external_refs (kind, target);
   `,
-  // The count of a category filter as one range of this index, as in sqlite/schema.ts (decision 0209).
+  // The live parts of a category and of a status, as in sqlite/schema.ts (decision 0209).
   /* sql */ `
   DROP INDEX IF EXISTS components_category;
   CREATE INDEX components_category_folded ON components (lower(category) COLLATE "C") WHERE deleted_at IS NULL;
+  CREATE INDEX components_status ON components (status) WHERE deleted_at IS NULL;
   `,
 ]
 

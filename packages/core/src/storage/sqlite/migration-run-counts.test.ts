@@ -31,6 +31,7 @@ describe('run counts migration', () => {
     const db = openSqlite(join(dir, 'complib.db'))
     const version = Number((db.prepare(`SELECT value FROM meta WHERE key = 'schema_version'`).get() as { value: string }).value)
     // The steps after the run counts undone too (newest first), then the run counts.
+    db.exec('DROP INDEX components_status')
     db.exec('DROP INDEX components_category_folded')
     db.exec('CREATE INDEX components_category ON components (category) WHERE category IS NOT NULL')
     db.exec('DROP TABLE external_refs')

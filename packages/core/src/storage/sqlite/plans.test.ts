@@ -5,8 +5,9 @@ import { createSqliteStorage, type SqliteStorage } from './storage'
 // The plans SQLite picks for filtered lists, without statistics (nothing runs
 // ANALYZE): a choice that reads every row per row, or every row per page,
 // shows only at sizes no test builds, so the plan itself is checked
-// (decision 0209). Here every filter matches fewer parts than the count's
-// bound, so the page is read from the filter's index too.
+// (decision 0209). Pages here hold one part among 20, so a filter matching up
+// to 6 (√(2 × 20)) is read from its index and sorted, one matching more
+// along the sort's index.
 let storage: SqliteStorage
 let statements: string[]
 
@@ -55,15 +56,29 @@ describe('filtered list plans', () => {
     expect(plans).toContainEqual(expect.stringContaining('SEARCH p USING INDEX component_parameters_type (type=? AND numeric>? AND numeric<?)'))
   })
 
-  it('list a category as one range of its folded index, never a scan of the parts', async () => {
+  it('count a category as one range of its folded index', async () => {
     const plans = await plansOf({ category: 'passives/resistors', sort: 'name' })
     expect(plans).toContainEqual(expect.stringMatching(/SEARCH components USING (COVERING )?INDEX components_category_folded \(category>\? AND category<\?\)/))
-    expect(plans.filter((line) => /^SCAN c\b/.test(line))).toEqual([])
+  })
+
+  it('read the page of a filter few parts match from its index, and of one many match along the sort', async () => {
+    const rare = await plansOf({ tag: 'rare', sort: 'name' })
+    expect(rare.filter((line) => line.includes('components_name'))).toEqual([])
+    expect(rare).toContainEqual('USE TEMP B-TREE FOR ORDER BY')
+    const common = await plansOf({ tag: 'smd', sort: 'name' })
+    expect(common).toContainEqual(expect.stringMatching(/^SCAN c USING INDEX components_name/))
+    expect(common.filter((line) => line.includes('TEMP B-TREE'))).toEqual([])
   })
 
   it('list a tag or a manufacturer from its own index', async () => {
     expect(await plansOf({ tag: 'SMD' })).toContainEqual(expect.stringContaining('SEARCH d USING COVERING INDEX component_tags_tag (tag_id=?)'))
     expect(await plansOf({ manufacturer: 'yageo' })).toContainEqual(expect.stringContaining('USING INDEX mpns_manufacturer (manufacturer_id=?)'))
+  })
+
+  it('list a status from its index of live parts; the list\'s own test of it is no index condition', async () => {
+    const plans = await plansOf({ status: 'active', sort: 'name' })
+    expect(plans).toContainEqual(expect.stringMatching(/^SEARCH components USING (COVERING )?INDEX components_status \(status=\?\)/))
+    expect(plans.filter((line) => /^SEARCH c USING (COVERING )?INDEX components_status/.test(line))).toEqual([])
   })
 
   it('start from the filter whose index lists the fewest parts', async () => {

@@ -130,6 +130,7 @@ describe('schema migrations', () => {
 /** Undoes the templates step: parameter types' choices and limits, category templates, import rows, saved views. */
 function _undoTemplates(db: ReturnType<typeof openSqlite>): void {
   // The external references step and the folded category index, which follow.
+  db.exec('DROP INDEX components_status')
   db.exec('DROP INDEX components_category_folded')
   db.exec('CREATE INDEX components_category ON components (category) WHERE category IS NOT NULL')
   db.exec('DROP TABLE external_refs')

@@ -505,10 +505,14 @@ const MIGRATIONS: ReadonlyArray<Migration> = [
     )`,
     'CREATE INDEX external_refs_target ON external_refs (kind, target)',
   ],
-  // The count of a category filter (a path and its descendants, any case) as one range of this
-  // index, read alone: live parts only (stores/_shared.ts categorySubtree, decision 0209). The
-  // case-sensitive index it replaces served no query.
-  ['DROP INDEX IF EXISTS components_category', 'CREATE INDEX components_category_folded ON components (category COLLATE NOCASE) WHERE deleted_at IS NULL'],
+  // The live parts of a category (a path and its descendants, any case: one range of the folded
+  // index, stores/_shared.ts categorySubtree) and of a status, for the count of a filtered list
+  // and the page of a small one (decision 0209). The case-sensitive index served no query.
+  [
+    'DROP INDEX IF EXISTS components_category',
+    'CREATE INDEX components_category_folded ON components (category COLLATE NOCASE) WHERE deleted_at IS NULL',
+    'CREATE INDEX components_status ON components (status) WHERE deleted_at IS NULL',
+  ],
 ]
 
 /**
