@@ -77,8 +77,9 @@ describe('scripts/bootstrap.mjs', () => {
   })
 
   it('Ctrl-C (SIGINT to the whole process group) stops `npm run example -- <name>` quietly, with exit 0', async () => {
-    // Like a receiver: listens until SIGINT, then closes and exits 0.
-    const example = `node -e "console.log('listening'); setInterval(() => {}, 1000); process.once('SIGINT', () => setTimeout(() => process.exit(0), 200))"`
+    // Like a receiver: listens until SIGINT, then closes and exits 0. It says so once its handler
+    // is in place: said before, a Ctrl-C sent on seeing it could meet Node's default and end it.
+    const example = `node -e "process.once('SIGINT', () => setTimeout(() => process.exit(0), 200)); setInterval(() => {}, 1000); console.log('listening')"`
     const { root, env } = workspace(example)
     const child = spawn('npm', ['run', 'example', '--', 'hello'], { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
     let out = ''
