@@ -107,6 +107,13 @@ export interface Dialect {
 
   // --- statements ----------------------------------------------------------
   /**
+   * Whether the engine's planner keeps statistics of the data (PostgreSQL) and
+   * so picks where a filtered list starts by itself. SQLite's has none (nothing
+   * runs ANALYZE): the store weighs the filters' indexes and counts first
+   * (component-query.ts, decision 0209).
+   */
+  readonly plannerHasStatistics: boolean
+  /**
    * A table's index named for the planner (after `FROM table alias`): SQLite's
    * `INDEXED BY`, nothing on PostgreSQL, whose planner keeps statistics of its
    * own. For a lookup per component whose condition also fits another index:

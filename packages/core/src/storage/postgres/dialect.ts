@@ -28,6 +28,7 @@ export const postgresDialect: Dialect = {
     return type === 'integer' ? `${value}::int` : type === 'nocase' ? `${value}::citext` : value
   },
 
+  plannerHasStatistics: true,
   indexedBy: () => '',
   literalLimit: true,
   rowValueCompare: true,

@@ -24,6 +24,7 @@ export const sqliteDialect: Dialect = {
   // The column compared with decides the collation (part numbers are NOCASE columns).
   jsonField: (record, field) => `json_extract(${record}.value, '$.${field}')`,
 
+  plannerHasStatistics: false,
   indexedBy: (index) => ` INDEXED BY ${index}`,
   literalLimit: false,
   rowValueCompare: false,

@@ -145,16 +145,22 @@ async function _pageQuery(
   // where enough matches come soon (a filter that holds for few parts read every part there to
   // fill a page, or to prove it empty).
   const driver = unfiltered || deleted !== 'exclude' ? undefined : await _cheapestDriver(ex, query)
-  if (driver) {
-    const joined = [driver.sql, 'c.id = d.component_id', ...where]
-    const counted = (await ex.get<{ n: number }>(`SELECT count(*) AS n FROM (SELECT 1 FROM ${driver.from} CROSS JOIN components c WHERE ${joined.join(' AND ')} LIMIT ${bound}) AS counted`, [
-      ...driver.params,
-      ...params,
-    ]))!.n
+  const joined = driver ? [driver.sql, 'c.id = d.component_id', ...where] : []
+  if (driver && ex.dialect.plannerHasStatistics) {
+    // PostgreSQL plans the count and the page from its statistics: one statement, as before.
+    totalSql = `(SELECT count(*) FROM (SELECT 1 FROM ${driver.from} CROSS JOIN components c WHERE ${joined.join(' AND ')} LIMIT ${bound}) AS counted)`
+    totalParams = [...driver.params, ...params]
+  } else if (driver) {
+    // One statement: the count and the live parts it is weighed against (_fewMatches).
+    const row = (await ex.get<{ n: number; live: number | string | null }>(
+      `SELECT (SELECT count(*) FROM (SELECT 1 FROM ${driver.from} CROSS JOIN components c WHERE ${joined.join(' AND ')} LIMIT ${bound}) AS counted) AS n, (SELECT live FROM component_totals WHERE id = 1) AS live`,
+      [...driver.params, ...params],
+    ))!
+    const counted = Number(row.n)
     // The number itself, so the page's statement does not count again.
     totalSql = String(counted)
     totalParams = []
-    if (counted <= COMPONENT_COUNT_BOUND && counted <= (await _fewMatches(ex, query.limit))) {
+    if (counted <= COMPONENT_COUNT_BOUND && counted <= _fewMatches(query.limit, Number(row.live ?? 0))) {
       from = `${driver.from} CROSS JOIN components c`
       keyed = joined
       keyedParams = [...driver.params, ...params]
@@ -224,9 +230,8 @@ async function _pageQuery(
  * the two read as many where matches² = limit × live (2,258 for a page of
  * 51 among 100,000 parts; 7,141 among a million).
  */
-async function _fewMatches(ex: SqlExecutor, limit: number): Promise<number> {
-  const live = (await ex.get<{ n: number }>('SELECT live AS n FROM component_totals WHERE id = 1'))?.n ?? 0
-  return Math.sqrt((limit + 1) * Number(live))
+function _fewMatches(limit: number, live: number): number {
+  return Math.sqrt((limit + 1) * live)
 }
 
 interface Driver {
@@ -273,7 +278,8 @@ async function _cheapestDriver(ex: SqlExecutor, query: ComponentListQuery): Prom
       params: [condition.type, ...(condition.min !== undefined ? [condition.min] : []), ...(condition.max !== undefined ? [condition.max] : [])],
     })
   }
-  if (drivers.length <= 1) return drivers[0]
+  // PostgreSQL's planner weighs them from its statistics; counting here would be statements more.
+  if (drivers.length <= 1 || ex.dialect.plannerHasStatistics) return drivers[0]
   let best: { driver: Driver; n: number } | undefined
   for (const driver of drivers) {
     const n = (await ex.get<{ n: number }>(`SELECT count(*) AS n FROM (SELECT 1 FROM ${driver.from} WHERE ${driver.sql} LIMIT ${COMPONENT_COUNT_BOUND + 1}) AS listed`, driver.params))!.n
