@@ -85,7 +85,7 @@ async function _pageQuery(
   }
   if (query.category) {
     // Categories are paths (Passives/Resistors/Thick film): a category takes in its descendants.
-    // Here a test of each row (the range of its index is a driver: _drivers).
+    // Here a test of each row; the range of its index is a driver (_cheapestDriver).
     const subtree = categorySubtree(ex.dialect, 'c.category', query.category.replace(/\/+$/, ''))
     where.push(subtree.scan.sql)
     params.push(...subtree.scan.params)
@@ -146,16 +146,14 @@ async function _pageQuery(
   // fill a page, or to prove it empty).
   const driver = unfiltered || deleted !== 'exclude' ? undefined : await _cheapestDriver(ex, query)
   const joined = driver ? [driver.sql, 'c.id = d.component_id', ...where] : []
+  const driverCount = driver ? `(SELECT count(*) FROM (SELECT 1 FROM ${driver.from} CROSS JOIN components c WHERE ${joined.join(' AND ')} LIMIT ${bound}) AS counted)` : ''
   if (driver && ex.dialect.plannerHasStatistics) {
     // PostgreSQL plans the count and the page from its statistics: one statement, as before.
-    totalSql = `(SELECT count(*) FROM (SELECT 1 FROM ${driver.from} CROSS JOIN components c WHERE ${joined.join(' AND ')} LIMIT ${bound}) AS counted)`
+    totalSql = driverCount
     totalParams = [...driver.params, ...params]
   } else if (driver) {
     // One statement: the count and the live parts it is weighed against (_fewMatches).
-    const row = (await ex.get<{ n: number; live: number | string | null }>(
-      `SELECT (SELECT count(*) FROM (SELECT 1 FROM ${driver.from} CROSS JOIN components c WHERE ${joined.join(' AND ')} LIMIT ${bound}) AS counted) AS n, (SELECT live FROM component_totals WHERE id = 1) AS live`,
-      [...driver.params, ...params],
-    ))!
+    const row = (await ex.get<{ n: number; live: number | string | null }>(`SELECT ${driverCount} AS n, (SELECT live FROM component_totals WHERE id = 1) AS live`, [...driver.params, ...params]))!
     const counted = Number(row.n)
     // The number itself, so the page's statement does not count again.
     totalSql = String(counted)
