@@ -31,31 +31,30 @@ export interface ExecuteOptions {
  */
 export async function executeRun(runId: string, definition: AnyConnectorDefinition, options: ExecuteOptions): Promise<Run> {
   const { storage, signal } = options
-  const detail = await storage.runs.get(runId)
-  const resumed = detail.startedAt !== null
+  const run = await storage.runs.get(runId, { batches: 0 })
+  const resumed = run.startedAt !== null
   await storage.runs.update(runId, { status: 'running', ...(resumed ? { resumedAt: new Date().toISOString() } : { startedAt: new Date().toISOString() }) })
   const tag = `[connector:${definition.type}]`
   let session: unknown
   let setUp = false
   try {
-    const connector = await storage.connectors.get(detail.connectorId)
+    const connector = await storage.connectors.get(run.connectorId)
     const config = definition.configSchema.parse(connector.config) as Record<string, unknown>
     const secrets = connector.secret ? connectorSecrets(connector) : []
     const base = { config, code: connector.code, secrets, signal }
     session = await definition.setup?.({ ...base, log: () => {} })
     setUp = true
     const concurrency = typeof config.concurrency === 'number' && config.concurrency >= 1 ? Math.floor(config.concurrency) : 1
-    const limit = pLimit(concurrency)
-    await Promise.all(
-      detail.batches
-        .filter((b) => b.status !== 'succeeded')
-        .map((batch) =>
-          limit(async () => {
-            if (signal.aborted) return
-            await _runBatch({ runId, index: batch.index, webhookId: batch.webhookId, batches: detail.batches.length, tag, definition, base, session, storage, signal })
-          }),
-        ),
-    )
+    // At most `concurrency` batches out at once; the next one is read (or planned) only when a place is free.
+    const out = new Set<Promise<void>>()
+    for await (const batch of _batchesToSend(storage, runId, signal, Math.max(PLAN_AHEAD, concurrency))) {
+      const sending: Promise<void> = _runBatch({ runId, index: batch.index, webhookId: batch.webhookId, batches: batch.batches, tag, definition, base, session, storage, signal }).finally(() =>
+        out.delete(sending),
+      )
+      out.add(sending)
+      if (out.size >= concurrency) await Promise.race(out)
+    }
+    await Promise.all(out)
   } catch (error) {
     // The connector is gone, its config no longer fits its type, or its setup failed
     // (connector code that does not compile): the run fails, the server does not.
@@ -64,6 +63,31 @@ export async function executeRun(runId: string, definition: AnyConnectorDefiniti
     if (setUp) await Promise.resolve(definition.dispose?.(session)).catch(() => {})
   }
   return finishRun(storage, runId, signal, null)
+}
+
+/** Batches planned ahead of those being sent (and at a push's start): 2,000 ids, one short transaction each. */
+export const PLAN_AHEAD = 8
+
+/**
+ * The batches still to send, by index: those recorded (a resumed run's, or
+ * the first ones planned at the start) not yet succeeded, then more planned a
+ * few at a time until the plan is complete. `batches` is the run's batch
+ * count as known when the batch is handed out: an estimate while planning.
+ */
+async function* _batchesToSend(storage: Storage, runId: string, signal: AbortSignal, ahead: number): AsyncGenerator<{ index: number; webhookId: string; batches: number }> {
+  let batches = (await storage.runs.get(runId, { batches: 0 })).batchesTotal
+  let cursor: string | undefined
+  do {
+    const page = await storage.runs.listBatches(runId, { limit: 500, cursor })
+    for (const b of page.items) if (b.status !== 'succeeded' && !signal.aborted) yield { index: b.index, webhookId: b.webhookId, batches }
+    cursor = page.nextCursor ?? undefined
+  } while (cursor && !signal.aborted)
+  while (!signal.aborted) {
+    const planned = await storage.runs.planMore(runId, ahead)
+    if (planned.length === 0) return
+    if (planned.length < ahead) batches = (await storage.runs.get(runId, { batches: 0 })).batchesTotal
+    for (const b of planned) if (!signal.aborted) yield { index: b.index, webhookId: b.webhookId, batches: Math.max(batches, b.index + 1) }
+  }
 }
 
 interface _BatchJob {

@@ -1,8 +1,8 @@
-import { ComplibError, WebhookConfig, createId, currentChange, type Actor, type AnyConnectorDefinition, type Run, type Storage } from '@complib/core'
+import { ComplibError, WebhookConfig, currentChange, type Actor, type AnyConnectorDefinition, type Run, type Storage } from '@complib/core'
 import { Cron } from 'croner'
 import { DEFAULT_WEBHOOK_CODE } from './default-code'
 import { createWebhookConnector, precheckDestination, type WebhookConnectorOptions } from './connector'
-import { BATCH_SIZE, STOPPING, executeRun, finishRun } from './execute-run'
+import { BATCH_SIZE, PLAN_AHEAD, STOPPING, executeRun, finishRun } from './execute-run'
 import { OutboundRefusedError, createOutboundGuard } from './outbound-policy'
 import { createSandbox } from './sandbox'
 import { DEFAULT_SANDBOX_MEMORY_MB, createSandboxPool, type SandboxPool } from './sandbox-pool'
@@ -31,7 +31,8 @@ export interface DryRunResult {
 
 export interface PushRunner {
   /**
-   * Freezes the live ids, records the run and starts it; CONFLICT while the
+   * Records the run over the components live now, plans its first batches and
+   * starts it; CONFLICT while the
    * connector has an active run (on any server sharing the storage), or when
    * the run for `scheduledFor` (a cron tick) was started already. The run
    * records who started it: `startedBy` when given, else the cron scheduler
@@ -170,11 +171,11 @@ export function createPushRunner(options: RunnerOptions): PushRunner {
       const startedBy = startOptions?.startedBy !== undefined ? startOptions.startedBy : trigger === 'cron' ? CRON_ACTOR : (currentChange()?.actor ?? null)
       await storage.connectors.get(connectorId)
       await assertIdle(connectorId)
-      const ids = await storage.components.liveIds()
-      const batches = []
-      for (let i = 0; i < ids.length; i += BATCH_SIZE) batches.push({ webhookId: createId('message'), ids: ids.slice(i, i + BATCH_SIZE) })
       // Checked again after the awaits above: two pushes may race past the first check.
       if (active.has(connectorId)) throw new ComplibError('CONFLICT', `connector ${connectorId} is already running ${active.get(connectorId)!.runId}`)
+      // The run records the live components' count and highest id and plans its first batches; it plans the
+      // rest as it sends (decision 0320), so starting a push of a million parts reads none of their ids.
+      const batches = { live: { batchSize: BATCH_SIZE, first: PLAN_AHEAD } }
       const run = await storage.runs.create({ connectorId, trigger, batches, exclusive: true, scheduledFor: startOptions?.scheduledFor, startedBy })
       await launch(connectorId, run.id)
       return run
@@ -212,7 +213,7 @@ export function createPushRunner(options: RunnerOptions): PushRunner {
       if (refusal) return { ...result, error: refusal.message }
       // A destination the policy refused is the dry run's error, even if the code caught it.
       let refused: OutboundRefusedError | null = null
-      const entities = await storage.components.getMany((await storage.components.liveIds()).slice(0, sample))
+      const entities = await storage.components.getMany(await storage.components.liveIds(sample))
       // A place in the pool first: beyond its queue this is a 429, and the sandbox is never made.
       const lease = await sandboxPool.dryRun(options.sandbox?.memoryMb ?? DEFAULT_SANDBOX_MEMORY_MB)
       const sandbox = await createSandbox({ code: connector.code ?? DEFAULT_WEBHOOK_CODE, ...options.sandbox, wallTimeoutMs: 30_000 }).catch((error: Error) => error)

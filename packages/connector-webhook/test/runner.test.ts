@@ -201,6 +201,35 @@ describe('push runs', () => {
     expect(second.raw.toString()).toBe(text)
   })
 
+  it('plans a push as it sends: the start plans 8 batches, and a run stopped before the rest were planned sends them after a resume, as if frozen at its start', async () => {
+    // The first delivery never gets an answer, so with one batch out at a time the run plans nothing more.
+    receiver = await startReceiver((_, i) => (i === 0 ? { status: 202, fault: 'never' } : { status: 202 }))
+    const ids = await seed(2600)
+    const c = await connector({ url: receiver.url, concurrency: 1 })
+    const run = await runner.start(c.id, 'manual')
+    expect(run).toMatchObject({ total: 2600, batchesTotal: 11 })
+    expect(run.batches).toHaveLength(8)
+    while (receiver.received.length < 1) await new Promise((r) => setTimeout(r, 20))
+    await runner.close()
+    expect((await storage.runs.get(run.id)).batches).toHaveLength(8)
+
+    // Meanwhile a part of an unplanned batch is deleted (planned all the same, and skipped), and a new one is made (not sent).
+    await storage.components.delete(ids[2300]!)
+    const late = await storage.components.create({ name: 'made during the push' })
+    runner = createPushRunner({ storage })
+    expect((await runner.resumeInterrupted()).map((r) => r.id)).toEqual([run.id])
+    await runner.settled(c.id)
+    const done = await storage.runs.get(run.id)
+    expect(done).toMatchObject({ status: 'succeeded', total: 2600, batchesTotal: 11, batchesSucceeded: 11, entitiesSent: 2599, entitiesSkipped: 1 })
+    expect(done.batches.map((b) => b.size)).toEqual([...Array(10).fill(250), 100])
+    const sent = receiver.received.slice(1).flatMap((r) => entitiesOf(r.raw).map((e) => e.id))
+    expect(sent).toHaveLength(2599)
+    expect(new Set(sent)).toEqual(new Set(ids.filter((id) => id !== ids[2300])))
+    expect(sent).not.toContain(late.id)
+    // Each delivery names the run's batch count as planned.
+    expect(receiver.received.slice(1).map((r) => String(r.headers['complib-batch']).split('/')[1])).toEqual(Array(11).fill('11'))
+  })
+
   it('dry-runs the code without sending anything', async () => {
     receiver = await startReceiver()
     await seed(5)

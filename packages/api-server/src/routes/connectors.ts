@@ -210,7 +210,7 @@ export const connectorRoutes = [
     permission: 'connectors:push',
     summary: 'Push now: start a run over every non-deleted component',
     params: IdParams,
-    description: 'Freezes the ids of every non-deleted component, splits them into batches of at most 250 and starts sending. 409 while the connector has an active or interrupted run.',
+    description: 'Records the run over every component live now (their count and highest id) and starts sending them in batches of at most 250, planned as the run goes: a component created later is not sent, one deleted later is skipped. 409 while the connector has an active or interrupted run.',
     errors: ['CONFLICT'],
     responses: { 202: { description: 'The run, started', schema: Run, headers: { location: { description: 'URL of the run' } } } },
     handler: async ({ params, services }) => {

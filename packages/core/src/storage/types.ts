@@ -194,8 +194,8 @@ export interface ComponentStore {
   changes(since: number, limit: number): Promise<{ items: ComponentChange[]; lastSeq: number }>
   /** Categories of non-deleted components with how many each holds, by name. */
   categories(): Promise<Array<{ name: string; count: number }>>
-  /** Ids of all non-deleted components, in id order: the frozen set of a push run. */
-  liveIds(): Promise<string[]>
+  /** Ids of non-deleted components, in id order (the first `limit` of them when given). */
+  liveIds(limit?: number): Promise<string[]>
 }
 
 export interface LibraryItemQuery extends PageOptions {
@@ -422,8 +422,13 @@ export interface ConnectorStore {
 export interface RunCreate {
   connectorId: string
   trigger: Run['trigger']
-  /** The frozen ids, already split into batches. */
-  batches: ReadonlyArray<{ webhookId: string; ids: readonly string[] }>
+  /**
+   * What the run sends: ids frozen now, already split into batches; or every
+   * component live now, planned as it goes (decision 0320): the run records
+   * the live count and the highest id, plans its first `first` batches of
+   * `batchSize` in the same transaction, and `planMore` plans the rest.
+   */
+  batches: ReadonlyArray<{ webhookId: string; ids: readonly string[] }> | { live: { batchSize: number; first: number } }
   /**
    * Refuse (CONFLICT) while the connector has a queued or running run, checked
    * atomically with the insert: one active run per connector, however many
@@ -470,6 +475,15 @@ export interface RunStore {
   listActive(): Promise<Run[]>
   update(id: string, patch: RunPatch): Promise<Run>
   updateBatch(runId: string, index: number, patch: RunBatchPatch): Promise<RunBatch>
+  /**
+   * Plans up to `count` more batches of a run created from the live
+   * components, in one transaction: the next ids after those planned, up to
+   * the highest id at the start, of components live at the start and not
+   * purged since (one deleted meanwhile is planned, and skipped when read).
+   * The batches planned, none once the plan is complete; then the run's
+   * `total` and `batchesTotal` are what was planned.
+   */
+  planMore(runId: string, count: number): Promise<RunBatch[]>
   /** The batch's frozen ids and, when it was sent before, its exact body or the mark of the read it sent. */
   getBatchPayload(runId: string, index: number): Promise<{ ids: string[]; body: Uint8Array | null; mark: number | null }>
 }

@@ -478,6 +478,10 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX components_category_folded ON components (lower(category) COLLATE "C") WHERE deleted_at IS NULL;
   CREATE INDEX components_status ON components (status) WHERE deleted_at IS NULL;
   `,
+  // A push plans its batches as it goes, as in sqlite/schema.ts (decision 0320).
+  /* sql */ `
+  ALTER TABLE runs ADD COLUMN plan_size integer, ADD COLUMN plan_up_to text, ADD COLUMN plan_after text, ADD COLUMN planning integer NOT NULL DEFAULT 0;
+  `,
 ]
 
 /** The lock key that serialises migrations (and writes: see engine.ts) across servers. */

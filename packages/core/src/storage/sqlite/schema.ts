@@ -513,6 +513,14 @@ const MIGRATIONS: ReadonlyArray<Migration> = [
     'CREATE INDEX components_category_folded ON components (category COLLATE NOCASE) WHERE deleted_at IS NULL',
     'CREATE INDEX components_status ON components (status) WHERE deleted_at IS NULL',
   ],
+  // A push plans its batches as it goes (decision 0320): the batch size, the highest id at
+  // its start, the last id planned, and whether batches remain. Runs from before froze theirs.
+  [
+    'ALTER TABLE runs ADD COLUMN plan_size INTEGER',
+    'ALTER TABLE runs ADD COLUMN plan_up_to TEXT',
+    'ALTER TABLE runs ADD COLUMN plan_after TEXT',
+    'ALTER TABLE runs ADD COLUMN planning INTEGER NOT NULL DEFAULT 0',
+  ],
 ]
 
 /**

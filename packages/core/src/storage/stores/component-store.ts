@@ -180,7 +180,8 @@ export const components = {
       'SELECT min(category) AS name, count(*) AS count FROM components WHERE deleted_at IS NULL AND category IS NOT NULL GROUP BY lower(category) ORDER BY lower(min(category))',
     ),
 
-  liveIds: async (ex) => (await ex.all<{ id: string }>('SELECT id FROM components WHERE deleted_at IS NULL ORDER BY id')).map((r) => r.id),
+  liveIds: async (ex, limit) =>
+    (await ex.all<{ id: string }>(`SELECT id FROM components WHERE deleted_at IS NULL ORDER BY id${limit === undefined ? '' : ' LIMIT ?'}`, limit === undefined ? [] : [limit])).map((r) => r.id),
 } satisfies StoreRepo<ComponentStore>
 
 /** How each method uses the database (Access). */

@@ -22,6 +22,19 @@ export const runs = {
     if (input.scheduledFor && await ex.get('SELECT 1 FROM runs WHERE id = ?', [id])) {
       throw new ComplibError('CONFLICT', `the run of connector ${input.connectorId} for ${input.scheduledFor} was started already`)
     }
+    const startedBy = input.startedBy ? JSON.stringify({ kind: input.startedBy.kind, id: input.startedBy.id, name: input.startedBy.name }) : null
+    const at = now()
+    if ('live' in input.batches) {
+      // Planned as the run goes (decision 0320): the live count and the highest id now; nothing to plan in an empty library.
+      const { live, up_to: upTo } = (await ex.get<{ live: number | string; up_to: string | null }>('SELECT (SELECT live FROM component_totals WHERE id = 1) AS live, (SELECT max(id) FROM components) AS up_to'))!
+      const { batchSize, first } = input.batches.live
+      await ex.run(
+        `INSERT INTO runs (id, connector_id, trigger, status, total, batches_total, created_at, started_by, plan_size, plan_up_to, planning) VALUES (?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?)`,
+        [id, input.connectorId, input.trigger, Number(live), Math.ceil(Number(live) / batchSize), at, startedBy, batchSize, upTo, upTo === null ? 0 : 1],
+      )
+      if (upTo !== null) await _plan(ex, id, first)
+      return await _detail(ex, id)
+    }
     const total = input.batches.reduce((n, b) => n + b.ids.length, 0)
     await ex.run(`INSERT INTO runs (id, connector_id, trigger, status, total, batches_total, created_at, started_by) VALUES (?, ?, ?, 'queued', ?, ?, ?, ?)`, [
       id,
@@ -29,8 +42,8 @@ export const runs = {
       input.trigger,
       total,
       input.batches.length,
-      now(),
-      input.startedBy ? JSON.stringify({ kind: input.startedBy.kind, id: input.startedBy.id, name: input.startedBy.name }) : null,
+      at,
+      startedBy,
     ])
     for (const [idx, b] of input.batches.entries()) {
       await ex.run(`INSERT INTO run_batches (run_id, idx, webhook_id, ids, size, status) VALUES (?, ?, ?, ?, ?, 'pending')`, [id, idx, b.webhookId, JSON.stringify(b.ids), b.ids.length])
@@ -126,6 +139,8 @@ export const runs = {
     return _batchView(await _batchRow(ex, runId, index))
   },
 
+  planMore: async (ex, runId, count) => await _plan(ex, runId, count),
+
   async getBatchPayload(ex, runId, index) {
     await _row(ex, runId)
     const row = await ex.get<Pick<_BatchRow, 'ids' | 'body'> & { mark: number | null }>('SELECT ids, body, mark FROM run_batches WHERE run_id = ? AND idx = ?', [runId, index])
@@ -135,7 +150,7 @@ export const runs = {
 } satisfies StoreRepo<RunStore>
 
 /** How each method uses the database (Access). */
-export const runAccess = { get: 'snapshot', listBatches: 'snapshot', list: 'snapshot', listActive: 'read', getBatchPayload: 'snapshot', create: 'write', update: 'write', updateBatch: 'write' } as const satisfies StoreAccess<RunStore>
+export const runAccess = { get: 'snapshot', listBatches: 'snapshot', list: 'snapshot', listActive: 'read', getBatchPayload: 'snapshot', create: 'write', planMore: 'write', update: 'write', updateBatch: 'write' } as const satisfies StoreAccess<RunStore>
 
 interface _Row {
   id: string
@@ -156,6 +171,14 @@ interface _Row {
   finished_at: string | null
   resumed_at: string | null
   logs: string
+  /** Batch size of a run planned as it goes; null for one whose batches were frozen at its creation. */
+  plan_size: number | null
+  /** The highest component id at the run's start: the plan stops there. */
+  plan_up_to: string | null
+  /** The last id planned so far (null: none yet). */
+  plan_after: string | null
+  /** 1 while batches remain to be planned. */
+  planning: number
 }
 interface _BatchRow {
   run_id: string
@@ -180,6 +203,40 @@ async function _row(ex: SqlExecutor, id: string): Promise<_Row> {
   return row
 }
 
+/**
+ * Plans up to `count` more batches of a run planned as it goes, and returns
+ * them. A component deleted since the run started is still planned (its batch
+ * counts it as skipped when it reads it), as it would have been frozen; one
+ * created since is left out by the highest id, as its id sorts after it.
+ */
+async function _plan(ex: SqlExecutor, runId: string, count: number): Promise<RunBatch[]> {
+  const run = await _row(ex, runId)
+  if (!run.planning || run.plan_size === null || run.plan_up_to === null) return []
+  const size = run.plan_size
+  const rows = await ex.all<{ id: string }>(
+    `SELECT id FROM components WHERE id > ? AND id <= ? AND (deleted_at IS NULL OR deleted_at >= ?) ORDER BY id LIMIT ?`,
+    [run.plan_after ?? '', run.plan_up_to, run.created_at, count * size],
+  )
+  const next = (await ex.get<{ n: number | string | null }>('SELECT max(idx) AS n FROM run_batches WHERE run_id = ?', [runId]))!.n
+  const first = next === null ? 0 : Number(next) + 1
+  const out: RunBatch[] = []
+  for (let i = 0; i < rows.length; i += size) {
+    const ids = rows.slice(i, i + size).map((r) => r.id)
+    const idx = first + i / size
+    const webhookId = createId('message')
+    await ex.run(`INSERT INTO run_batches (run_id, idx, webhook_id, ids, size, status) VALUES (?, ?, ?, ?, ?, 'pending')`, [runId, idx, webhookId, JSON.stringify(ids), ids.length])
+    out.push(_batchView({ idx, webhook_id: webhookId, size: ids.length, status: 'pending', sent: 0, skipped: 0, attempts: '[]', last_status: null, error: null }))
+  }
+  if (rows.length < count * size) {
+    // The plan is complete: the run's totals become what it planned.
+    const planned = (await ex.get<{ n: number | string; b: number | string }>('SELECT coalesce(sum(size), 0) AS n, count(*) AS b FROM run_batches WHERE run_id = ?', [runId]))!
+    await ex.run('UPDATE runs SET planning = 0, plan_after = ?, total = ?, batches_total = ? WHERE id = ?', [rows.at(-1)?.id ?? run.plan_after, Number(planned.n), Number(planned.b), runId])
+  } else {
+    await ex.run('UPDATE runs SET plan_after = ? WHERE id = ?', [rows.at(-1)!.id, runId])
+  }
+  return out
+}
+
 /** The batch's record without its ids and kept bytes (only getBatchPayload needs those). */
 async function _batchRow(ex: SqlExecutor, runId: string, index: number): Promise<Omit<_BatchRow, 'ids' | 'body'>> {
   if (!await ex.get('SELECT 1 FROM runs WHERE id = ?', [runId])) throw notFound('run', runId)
@@ -197,7 +254,8 @@ async function _detail(ex: SqlExecutor, id: string, limit?: number): Promise<Run
   const batches = await ex.all<Omit<_BatchRow, 'ids' | 'body'>>(`SELECT ${_BATCH_COLUMNS} FROM run_batches WHERE run_id = ? ORDER BY idx LIMIT ?`, [id, limit + 1])
   const more = batches.length > limit
   if (more) batches.pop()
-  return { ...run, batches: batches.map(_batchView), batchesNextCursor: more ? encodeCursor([batches.at(-1)!.idx]) : null }
+  // With no batch asked for (the run alone), the rest starts before the first index.
+  return { ...run, batches: batches.map(_batchView), batchesNextCursor: more ? encodeCursor([batches.at(-1)?.idx ?? -1]) : null }
 }
 
 /** A batch index from a cursor of listBatches. */

@@ -60,6 +60,58 @@ export function runStoreSuite(storage: () => Storage): void {
       await expect(s.runs.listBatches(run.id, { limit: 10, cursor: 'bm90IGEgY3Vyc29y' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' })
     })
 
+    it('plans a run over the live components as it goes: the first batches at once, the rest on demand, as if frozen at its start', async () => {
+      const s = storage()
+      const c = await _connector(s)
+      const parts = []
+      for (let i = 0; i < 11; i++) parts.push(await s.components.create({ name: `part ${i}` }))
+      await s.components.delete(parts[10]!.id)
+      const run = await s.runs.create({ connectorId: c.id, trigger: 'manual', batches: { live: { batchSize: 3, first: 2 } } })
+      // The live count at the start: 10 parts, so 4 batches, of which 2 are planned.
+      expect(run).toMatchObject({ status: 'queued', total: 10, batchesTotal: 4 })
+      expect(run.batches.map((b) => [b.index, b.size, b.status])).toEqual([
+        [0, 3, 'pending'],
+        [1, 3, 'pending'],
+      ])
+      expect((await s.runs.getBatchPayload(run.id, 1)).ids).toEqual(parts.slice(3, 6).map((p) => p.id))
+      expect(new Set(run.batches.map((b) => b.webhookId)).size).toBe(2)
+
+      // After the start: a part deleted is still planned (its batch skips it when it reads it); one created is not.
+      await s.components.delete(parts[7]!.id)
+      await s.components.create({ name: 'made after the start' })
+      const more = await s.runs.planMore(run.id, 1)
+      expect(more.map((b) => [b.index, b.size])).toEqual([[2, 3]])
+      expect((await s.runs.getBatchPayload(run.id, 2)).ids).toEqual(parts.slice(6, 9).map((p) => p.id))
+      // Until the plan is complete the totals are those of the start; then they are what was planned.
+      expect(await s.runs.get(run.id, { batches: 0 })).toMatchObject({ total: 10, batchesTotal: 4, batches: [] })
+      const last = await s.runs.planMore(run.id, 5)
+      expect(last.map((b) => [b.index, b.size])).toEqual([[3, 1]])
+      expect((await s.runs.getBatchPayload(run.id, 3)).ids).toEqual([parts[9]!.id])
+      expect(await s.runs.planMore(run.id, 5)).toEqual([])
+      const detail = await s.runs.get(run.id)
+      expect(detail).toMatchObject({ total: 10, batchesTotal: 4 })
+      expect(detail.batches.map((b) => b.size)).toEqual([3, 3, 3, 1])
+    })
+
+    it('gives a planned run\'s totals as planned when parts were purged before the plan reached them, and plans nothing in an empty library', async () => {
+      const s = storage()
+      const c = await _connector(s)
+      const empty = await s.runs.create({ connectorId: c.id, trigger: 'manual', batches: { live: { batchSize: 250, first: 8 } } })
+      expect(empty).toMatchObject({ total: 0, batchesTotal: 0, batches: [] })
+      expect(await s.runs.planMore(empty.id, 8)).toEqual([])
+      await s.runs.update(empty.id, { status: 'succeeded' })
+
+      const parts = []
+      for (let i = 0; i < 5; i++) parts.push(await s.components.create({ name: `part ${i}` }))
+      const run = await s.runs.create({ connectorId: c.id, trigger: 'manual', batches: { live: { batchSize: 2, first: 1 } } })
+      await s.components.delete(parts[3]!.id)
+      await s.components.purge(parts[3]!.id)
+      while ((await s.runs.planMore(run.id, 1)).length);
+      const detail = await s.runs.get(run.id)
+      expect(detail).toMatchObject({ total: 4, batchesTotal: 2 })
+      expect((await s.runs.getBatchPayload(run.id, 1)).ids).toEqual([parts[2]!.id, parts[4]!.id])
+    })
+
     it('refuses an exclusive run while the connector has a queued or running one (servers sharing the storage start one)', async () => {
       const s = storage()
       const c = await _connector(s)
