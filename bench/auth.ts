@@ -70,6 +70,7 @@ async function _checkRow(ctx: HttpBenchContext, readCpuUs: number): Promise<Benc
     ctx.log(`token check in process: ${withToken.toFixed(2)} µs with the token, ${without.toFixed(2)} µs without; a keyless read ${readCpuUs.toFixed(0)} µs of server CPU`)
     return {
       scenario: `token check in process: the header read, the token hashed (SHA-256) and found in the 2 s cache, on a server with an API key (${int(calls)} calls × 5, median)`,
+      value: withToken,
       subject: `${withToken.toFixed(2)} µs CPU per request with the token`,
       baseline: `${without.toFixed(2)} µs without a credential; a keyless read: ${readCpuUs.toFixed(0)} µs of server CPU (above)`,
       ratio: (withToken / Math.max(without, 0.01)).toFixed(1),
@@ -184,6 +185,7 @@ async function _readRows(ctx: HttpBenchContext, ids: string[]): Promise<{ rows: 
       const limited = [s, base].find(_generatorBound)
       return {
         scenario: `${name}, ${way === 'token' ? 'with an API token (Authorization: Bearer clt_…)' : 'with a sign-in session (the complib_session cookie)'} (${rounds} rounds)`,
+        value: s.rps,
         subject: `${int(s.rps)} req/s (p99 ${s.p99Ms.toFixed(1)} ms); CPU: server ${pct(s.cpu.server!)}, ${ctx.generator} ${pct(s.cpu.generator!)}`,
         baseline: `${int(base.rps)} req/s with the API key, same server; CPU: server ${pct(base.cpu.server!)}, ${ctx.generator} ${pct(base.cpu.generator!)} (keyless, another server: ${int(keyless.rps)} req/s)`,
         ratio: (1 / (1 + share)).toFixed(2),

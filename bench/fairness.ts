@@ -119,6 +119,7 @@ function _row(scenario: string, during: { latencies: number[] }, idle: { latenci
   const max = Math.max(...during.latencies)
   return {
     scenario,
+    value: percentile(during.latencies, 0.99),
     subject: `p50 ${_ms(percentile(during.latencies, 0.5))}, p99 ${_ms(percentile(during.latencies, 0.99))}, max ${_ms(max)}`,
     baseline: `idle p50 ${_ms(percentile(idle.latencies, 0.5))}, max ${_ms(Math.max(...idle.latencies))}`,
     ratio: '—',

@@ -2,9 +2,8 @@
 // table offers, one request at a time, beside the unfiltered page measured in
 // the same rounds; and how long a health probe, sent every few milliseconds
 // meanwhile, waited behind them (SQLite answers on the one thread every request
-// shares). With `--size` other than 100,000, the same pages are measured on a
-// library of 100,000 in the same run, and the growth is their ratio.
-import { copyLibrary, libraryFolder, startServerProcess, type ServerProcess } from './lib/server'
+// shares). Their growth with the library's size is printed by run.ts.
+import type { ServerProcess } from './lib/server'
 import { int, percentile } from './lib/load'
 import { startProbe } from './lib/probe'
 import type { BenchRow, HttpBenchContext } from './http'
@@ -19,7 +18,6 @@ export const LIST_FILTERS = [
   'q=resistor',
   'tag=eol-watch&category=ICs',
 ]
-const REFERENCE_SIZE = 100_000
 
 interface FilterTimes {
   /** Page times by filter, in ms; '' is the unfiltered page. */
@@ -31,24 +29,14 @@ interface FilterTimes {
 export async function benchFilters(ctx: HttpBenchContext, server: ServerProcess): Promise<BenchRow[]> {
   const rounds = ctx.quick ? 5 : 21
   const here = await _measure(server.url, rounds)
-  let reference: FilterTimes | undefined
-  if (!ctx.quick && ctx.size !== REFERENCE_SIZE) {
-    const dir = copyLibrary(await libraryFolder(REFERENCE_SIZE, ctx.log))
-    const other = await startServerProcess(dir)
-    try {
-      reference = await _measure(other.url, rounds)
-    } finally {
-      await other.stop()
-    }
-  }
-  const p99 = (times: FilterTimes, filter: string) => percentile(times.pages.get(filter)!, 0.99)
-  const unfiltered = p99(here, '')
+  const p99 = (filter: string) => percentile(here.pages.get(filter)!, 0.99)
+  const unfiltered = p99('')
   const rows: BenchRow[] = LIST_FILTERS.map((filter) => {
-    const p = p99(here, filter)
-    const growth = reference ? `; ×${(p / p99(reference, filter)).toFixed(2)} of the same page at ${int(REFERENCE_SIZE)}` : ''
+    const p = p99(filter)
     return {
       scenario: `filtered page: GET /api/components?${filter}&limit=50 at ${int(ctx.size)} components (${rounds - 1} rounds)`,
-      subject: `p50 ${percentile(here.pages.get(filter)!, 0.5).toFixed(2)} ms, p99 ${p.toFixed(2)} ms${growth}`,
+      value: p,
+      subject: `p50 ${percentile(here.pages.get(filter)!, 0.5).toFixed(2)} ms, p99 ${p.toFixed(2)} ms`,
       baseline: `p99 ${unfiltered.toFixed(2)} ms, the unfiltered page, same rounds`,
       ratio: (p / unfiltered).toFixed(1),
       target: `p99 ≤ 10 ms${p > 10 ? ' (missed)' : ''}`,
@@ -56,7 +44,8 @@ export async function benchFilters(ctx: HttpBenchContext, server: ServerProcess)
   })
   rows.push({
     scenario: `filtered pages: longest wait of a health probe every 5 ms while they ran, ${int(ctx.size)} components`,
-    subject: `${here.probeMax.toFixed(1)} ms${reference ? `; ${reference.probeMax.toFixed(1)} ms at ${int(REFERENCE_SIZE)}` : ''}`,
+    value: here.probeMax,
+    subject: `${here.probeMax.toFixed(1)} ms`,
     baseline: '—',
     ratio: '—',
     target: `≤ 20 ms${here.probeMax > 20 ? ' (missed)' : ''}`,

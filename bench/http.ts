@@ -8,6 +8,13 @@ import { copyLibrary, startServerProcess, type ServerProcess } from './lib/serve
 export interface BenchRow {
   scenario: string
   subject: string
+  /**
+   * The row's main figure (a time, a rate, bytes): at a `--size` other than
+   * 100,000 the bench prints its ratio to the same row's at 100,000 (run.ts).
+   */
+  value?: number | undefined
+  /** That ratio, written by run.ts. */
+  growth?: string | undefined
   baseline: string
   ratio: string
   target: string
@@ -47,6 +54,7 @@ export async function benchColdStart(ctx: HttpBenchContext, times: number): Prom
     rows: [
       {
         scenario: `cold start: \`complib serve\` on ${int(ctx.size)} components to the first 200 of /api/health (${times} starts)`,
+        value: start,
         subject: `${start.toFixed(0)} ms (starts ${starts.map((s) => int(s)).join(', ')} ms)`,
         baseline: '—',
         ratio: '—',
@@ -54,6 +62,7 @@ export async function benchColdStart(ctx: HttpBenchContext, times: number): Prom
       },
       {
         scenario: `server RSS at rest, right after that start`,
+        value: idle,
         subject: mb(idle),
         baseline: '—',
         ratio: '—',
@@ -87,6 +96,7 @@ export async function benchFullListing(ctx: HttpBenchContext, server: ServerProc
     rows: [
       {
         scenario: `full listing: GET /api/components?limit=100000 (${int(ids.length)} components)`,
+        value: median(times),
         subject: `${median(times).toFixed(0)} ms, server RSS +${mb(median(peaks))} at peak`,
         baseline: `${median(stringify).toFixed(0)} ms JSON.stringify of the same array in-process`,
         ratio: (median(stringify) / median(times)).toFixed(2),
@@ -112,6 +122,7 @@ export async function benchSuggest(ctx: HttpBenchContext, server: ServerProcess)
   return [
     {
       scenario: `suggest over HTTP at ${int(ctx.size)} components (${SUGGEST_QUERIES.length} queries × 20)`,
+      value: p99,
       subject: `p50 ${percentile(times, 0.5).toFixed(2)} ms, p99 ${p99.toFixed(2)} ms`,
       baseline: '—',
       ratio: '—',

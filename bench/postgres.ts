@@ -56,6 +56,7 @@ export async function benchPostgres(ctx: HttpBenchContext, sqlite: ServerProcess
       const ratio = r.postgres.rps / r.sqlite.rps
       return {
         scenario: `PostgreSQL: ${label} at ${int(ctx.size)} components`,
+        value: r.postgres.rps,
         subject: `${int(r.postgres.rps)} ${unit} (p99 ${r.postgres.p99Ms} ms; ${cpu(r.postgres)})`,
         baseline: `SQLite ${int(r.sqlite.rps)} ${unit} (${cpu(r.sqlite)})`,
         ratio: `${ratio.toFixed(2)}×`,
@@ -71,6 +72,7 @@ export async function benchPostgres(ctx: HttpBenchContext, sqlite: ServerProcess
       },
       {
         scenario: `PostgreSQL: suggest at ${int(ctx.size)} components (${SUGGEST_QUERIES.length} queries × 10)`,
+        value: percentile(suggest.postgres, 0.99),
         subject: `p50 ${percentile(suggest.postgres, 0.5).toFixed(2)} ms, p99 ${percentile(suggest.postgres, 0.99).toFixed(2)} ms`,
         baseline: `SQLite p50 ${percentile(suggest.sqlite, 0.5).toFixed(2)} ms, p99 ${percentile(suggest.sqlite, 0.99).toFixed(2)} ms`,
         ratio: '—',
@@ -78,6 +80,7 @@ export async function benchPostgres(ctx: HttpBenchContext, sqlite: ServerProcess
       },
       {
         scenario: 'PostgreSQL: two servers beside one, page of 50 (load split)',
+        value: pagePair.rps,
         subject: `${int(pagePair.rps)} req/s (servers ${pagePair.cpu}; ${ctx.generator} ${pagePair.generator})`,
         baseline: `one server ${int(page.postgres.rps)} req/s`,
         ratio: `${(pagePair.rps / page.postgres.rps).toFixed(2)}×`,
@@ -85,6 +88,7 @@ export async function benchPostgres(ctx: HttpBenchContext, sqlite: ServerProcess
       },
       {
         scenario: `PostgreSQL: two servers beside one, durable PATCH, ${WRITERS} clients (load split)`,
+        value: writePair.rps,
         subject: `${int(writePair.rps)} writes/s (servers ${writePair.cpu})`,
         baseline: `one server ${int(write.postgres.rps)} writes/s`,
         ratio: `${(writePair.rps / write.postgres.rps).toFixed(2)}×`,

@@ -64,6 +64,7 @@ export async function benchPush(ctx: HttpBenchContext, server: ServerProcess): P
     return [
       {
         scenario: `push start: POST /api/connectors/{id}/push until its 202, ${int(ctx.size)} components`,
+        value: slowest,
         subject: `${slowest.toFixed(1)} ms at most (per round: ${accepted.map((ms) => ms.toFixed(1)).join(', ')}); a health probe every 5 ms waited at most ${Math.max(...probeMax).toFixed(1)} ms during the pushes`,
         baseline: `${health.toFixed(2)} ms: GET /api/health, median of 50`,
         ratio: (slowest / health).toFixed(1),
@@ -71,6 +72,7 @@ export async function benchPush(ctx: HttpBenchContext, server: ServerProcess): P
       },
       {
         scenario: `push ${int(ctx.size)} components, concurrency ${CONCURRENCY}, no throttle`,
+        value: median(subject),
         subject: `${int(median(subject))} components/s`,
         baseline: `${int(median(baseline))}/s plain loop: the same batches from memory, signed and POSTed`,
         ratio: ratio.toFixed(2),
@@ -78,6 +80,7 @@ export async function benchPush(ctx: HttpBenchContext, server: ServerProcess): P
       },
       {
         scenario: `push memory: the server's peak RSS during those pushes`,
+        value: peak,
         subject: `peak RSS ${mb(peak)} (per round: ${peaks.map((p) => Math.round(p / 1048576)).join(', ')} MB)`,
         baseline: `idle ${mb(idle)} (just started; the database file is ${mb(databaseBytes)})`,
         ratio: (peak / idle).toFixed(2),

@@ -52,6 +52,7 @@ export async function benchReads(ctx: HttpBenchContext, server: ServerProcess, i
       const limited = [s, b].find(_generatorBound)
       rows.push({
         scenario: name,
+        value: s.rps,
         subject: `${int(s.rps)} req/s (p99 ${s.p99Ms.toFixed(1)} ms); CPU: server ${pct(s.cpu.server!)}, ${ctx.generator} ${pct(s.cpu.generator!)}`,
         baseline: `${int(b.rps)} req/s bare node:http, same bytes; CPU: it ${pct(b.cpu.server!)}, ${ctx.generator} ${pct(b.cpu.generator!)}`,
         ratio: ratio.toFixed(2),

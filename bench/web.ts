@@ -93,9 +93,9 @@ export async function benchWeb(ctx: HttpBenchContext, server: ServerProcess): Pr
   ctx.log(`web: first rows ${firstRows.map(ms).join(', ')}; suggestions ${suggest.map(ms).join(', ')}; table ${table.map(ms).join(', ')}`)
   const n = ctx.size.toLocaleString('en')
   return [
-    { scenario: `web: library screen, navigation to first rows, ${n} components (Chromium, fresh context)`, subject: show(firstRows), baseline: `${ms(pageApi)} GET of the first page alone`, ratio: (median(firstRows) / pageApi).toFixed(1), target: `≤ 1000 ms${median(firstRows) > 1000 ? ' (missed)' : ''}` },
-    { scenario: `web: search, keystroke to suggestions shown, ${n} components`, subject: show(suggest), baseline: `${ms(suggestApi)} GET /api/suggest alone`, ratio: (median(suggest) / suggestApi).toFixed(1), target: `≤ 150 ms${median(suggest) > 150 ? ' (missed)' : ''}` },
-    { scenario: `web: search, keystroke to the table filtered (after the page's 40 ms debounce), ${n} components`, subject: show(table), baseline: `${ms(tableApi)} GET of the filtered page alone`, ratio: (median(table) / tableApi).toFixed(1), target: `≤ 150 ms${median(table) > 150 ? ' (missed)' : ''}` },
+    { scenario: `web: library screen, navigation to first rows, ${n} components (Chromium, fresh context)`, subject: show(firstRows), value: median(firstRows), baseline: `${ms(pageApi)} GET of the first page alone`, ratio: (median(firstRows) / pageApi).toFixed(1), target: `≤ 1000 ms${median(firstRows) > 1000 ? ' (missed)' : ''}` },
+    { scenario: `web: search, keystroke to suggestions shown, ${n} components`, subject: show(suggest), value: median(suggest), baseline: `${ms(suggestApi)} GET /api/suggest alone`, ratio: (median(suggest) / suggestApi).toFixed(1), target: `≤ 150 ms${median(suggest) > 150 ? ' (missed)' : ''}` },
+    { scenario: `web: search, keystroke to the table filtered (after the page's 40 ms debounce), ${n} components`, subject: show(table), value: median(table), baseline: `${ms(tableApi)} GET of the filtered page alone`, ratio: (median(table) / tableApi).toFixed(1), target: `≤ 150 ms${median(table) > 150 ? ' (missed)' : ''}` },
   ]
 }
 

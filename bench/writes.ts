@@ -51,6 +51,7 @@ export async function benchWrites(ctx: HttpBenchContext, server: ServerProcess, 
     return [
       {
         scenario: `durable write: PATCH description, ${WRITERS} clients, ${int(ctx.size)} vs 1,000 components`,
+        value: rate,
         subject: `${int(rate)} writes/s (p99 ${_ms(median(b.map((l) => l.p99Ms)))})`,
         baseline: `${int(median(a.map((l) => l.rps)))} writes/s at 1,000`,
         ratio: ratio.toFixed(2),
@@ -58,6 +59,7 @@ export async function benchWrites(ctx: HttpBenchContext, server: ServerProcess, 
       },
       {
         scenario: `event-loop block at ${WRITERS} concurrent writers (${int(ctx.size)} components; monitorEventLoopDelay in the server, 1 ms resolution, less the timer's own 1 ms)`,
+        value: busy.p99Ms,
         subject: `p50 ${_ms(busy.p50Ms)}, p99 ${_ms(busy.p99Ms)}, max ${_ms(busy.maxMs)} at ${int(loaded.rps)} writes/s; server CPU ${cpuPerWrite.toFixed(0)} µs per write; GET /api/health meanwhile p50 ${_ms(percentile(probes, 0.5))}, p99 ${_ms(percentile(probes, 0.99))}`,
         baseline: `idle server: p50 ${_ms(idle.p50Ms)}, p99 ${_ms(idle.p99Ms)}, max ${_ms(idle.maxMs)}`,
         ratio: '—',
@@ -109,6 +111,7 @@ export async function benchCheckpoints(ctx: HttpBenchContext, server: ServerProc
   return [
     {
       scenario: `checkpoint stall: PASSIVE checkpoints forced back to back during ${WRITERS}-client PATCH load at ${int(ctx.size)} components (${checkpoints.length} checkpoints, up to ${int(longest)} ms each on the worker; the WAL grew to ${int(walFrames)} frames, ${mb(walFrames * (24 + 4096))})`,
+      value: during.length ? percentile(during, 0.99) : undefined,
       subject: `${during.length ? `GET /api/health during a checkpoint: p99 ${_ms(percentile(during, 0.99))}, max ${_ms(Math.max(...during))} (${during.length} probes)` : 'no probe overlapped one'}; the PATCHes over the round: p99 ${_ms(writes.p99Ms)}, max ${_ms(writes.maxMs)} at ${int(writes.rps)}/s`,
       baseline: outside.length ? `probes outside those checkpoints: p99 ${_ms(percentile(outside, 0.99))}, max ${_ms(Math.max(...outside))}` : '—',
       ratio: '—',
