@@ -521,6 +521,17 @@ const MIGRATIONS: ReadonlyArray<Migration> = [
     'ALTER TABLE runs ADD COLUMN plan_after TEXT',
     'ALTER TABLE runs ADD COLUMN planning INTEGER NOT NULL DEFAULT 0',
   ],
+  // The 3-character windows of each component's part numbers alone, as components_grams
+  // holds them (docid = the component's rowid): the substring tier of MPN suggestions. Through
+  // components_grams, a query whose windows were in many names ("LM358", "47k") had every
+  // such component's part numbers tested, to find none. reindexComponent writes the same.
+  /* sql */ `
+  CREATE VIRTUAL TABLE mpn_grams USING fts4 (grams, tokenize=simple);
+  WITH RECURSIVE
+    f(d, t) AS (SELECT c.rowid, lower(m.part_number) || char(1, 1) FROM mpns m JOIN components c ON c.id = m.component_id),
+    g(d, t, i) AS (SELECT d, t, 1 FROM f UNION ALL SELECT d, t, i + 1 FROM g WHERE i + 3 <= length(t))
+  INSERT INTO mpn_grams (docid, grams) SELECT d, group_concat(DISTINCT hex(substr(t, i, 3))) FROM g GROUP BY d;
+  `,
 ]
 
 /**

@@ -6,7 +6,8 @@ import { type Candidate, countRanked, type Needle, tierSize } from '../stores/se
 
 /**
  * Search on SQLite: FTS4 tables kept beside the components (components_fts
- * for words, components_grams for 3-character windows; schema.ts), written
+ * for words, components_grams for 3-character windows of names, ipns and part
+ * numbers, mpn_grams for those of part numbers alone; schema.ts), written
  * by reindexComponent on every change of a component's text.
  */
 
@@ -75,8 +76,8 @@ export async function mpnCandidates(ex: SqlExecutor, needle: Needle, limit: numb
 
   if (countRanked(found, needle, 2) >= limit) return found
   const rows = await ex.all<{ id: string }>(
-    `SELECT m.id AS id FROM components_grams g JOIN components c ON c.rowid = g.docid JOIN mpns m ON m.component_id = c.id
-     WHERE components_grams MATCH ?1 AND c.deleted_at IS NULL AND m.part_number LIKE ?2 ESCAPE '\\' LIMIT ?3`,
+    `SELECT m.id AS id FROM mpn_grams g JOIN components c ON c.rowid = g.docid JOIN mpns m ON m.component_id = c.id
+     WHERE mpn_grams MATCH ?1 AND c.deleted_at IS NULL AND m.part_number LIKE ?2 ESCAPE '\\' LIMIT ?3`,
     [toGramMatch(text), `%${likeEscape(text)}%`, take + found.length],
   )
   const ids = rows.map((r) => r.id)
@@ -135,7 +136,7 @@ export function toGramMatch(text: string): string {
   return [...grams].join(' ')
 }
 
-/** Re-writes the search entries of a component (components_fts: name, ipn, description, part numbers; components_grams: name, ipn, part numbers) when that text changed. */
+/** Re-writes the search entries of a component (components_fts: name, ipn, description, part numbers; components_grams: name, ipn, part numbers; mpn_grams: part numbers) when that text changed. */
 export async function reindexComponent(ex: SqlExecutor, id: string): Promise<void> {
   // rowid is the FTS docid; components is never VACUUMed, so rowids stay put.
   const row = await ex.get<{ rowid: number; name: string; ipn: string; description: string | null }>(
@@ -152,6 +153,17 @@ export async function reindexComponent(ex: SqlExecutor, id: string): Promise<voi
   await ex.run('DELETE FROM components_fts WHERE docid = ?', [row.rowid])
   await ex.run('INSERT INTO components_fts (docid, name, ipn, description, mpns) VALUES (?, ?, ?, ?, ?)', [row.rowid, next.name, next.ipn, next.description, next.mpns])
   if (indexed && indexed.name === next.name && indexed.ipn === next.ipn && indexed.mpns === next.mpns) return
+  if (!indexed || indexed.mpns !== next.mpns) {
+    await ex.run('DELETE FROM mpn_grams WHERE docid = ?', [row.rowid])
+    // The windows of the part numbers alone (mpn_grams in schema.ts); a component without one has no document.
+    await ex.run(
+      `WITH RECURSIVE
+        f(t) AS (SELECT lower(part_number) || char(1, 1) FROM mpns WHERE component_id = ?2),
+        g(t, i) AS (SELECT t, 1 FROM f UNION ALL SELECT t, i + 1 FROM g WHERE i + 3 <= length(t))
+      INSERT INTO mpn_grams (docid, grams) SELECT ?1, grams FROM (SELECT group_concat(DISTINCT hex(substr(t, i, 3))) AS grams FROM g) WHERE grams IS NOT NULL`,
+      [row.rowid, id],
+    )
+  }
   await ex.run('DELETE FROM components_grams WHERE docid = ?', [row.rowid])
   // The same 3-character windows as the components_grams migration (schema.ts): suggest's substring tier.
   await ex.run(
@@ -171,6 +183,7 @@ export async function reindexComponent(ex: SqlExecutor, id: string): Promise<voi
 export async function unindexComponent(ex: SqlExecutor, rowid: number): Promise<void> {
   await ex.run('DELETE FROM components_fts WHERE docid = ?', [rowid])
   await ex.run('DELETE FROM components_grams WHERE docid = ?', [rowid])
+  await ex.run('DELETE FROM mpn_grams WHERE docid = ?', [rowid])
 }
 
 

@@ -207,14 +207,16 @@ async function _row(ex: SqlExecutor, id: string): Promise<_Row> {
  * Plans up to `count` more batches of a run planned as it goes, and returns
  * them. A component deleted since the run started is still planned (its batch
  * counts it as skipped when it reads it), as it would have been frozen; one
- * created since is left out by the highest id, as its id sorts after it.
+ * created since is left out by the highest id, as its id sorts after it. One
+ * deleted in the very millisecond the run was created is left out: whether
+ * before or after cannot be told, and only the total notices.
  */
 async function _plan(ex: SqlExecutor, runId: string, count: number): Promise<RunBatch[]> {
   const run = await _row(ex, runId)
   if (!run.planning || run.plan_size === null || run.plan_up_to === null) return []
   const size = run.plan_size
   const rows = await ex.all<{ id: string }>(
-    `SELECT id FROM components WHERE id > ? AND id <= ? AND (deleted_at IS NULL OR deleted_at >= ?) ORDER BY id LIMIT ?`,
+    `SELECT id FROM components WHERE id > ? AND id <= ? AND (deleted_at IS NULL OR deleted_at > ?) ORDER BY id LIMIT ?`,
     [run.plan_after ?? '', run.plan_up_to, run.created_at, count * size],
   )
   const next = (await ex.get<{ n: number | string | null }>('SELECT max(idx) AS n FROM run_batches WHERE run_id = ?', [runId]))!.n

@@ -66,7 +66,10 @@ export function runStoreSuite(storage: () => Storage): void {
       const parts = []
       for (let i = 0; i < 11; i++) parts.push(await s.components.create({ name: `part ${i}` }))
       await s.components.delete(parts[10]!.id)
+      // Deletions are told from the run's start by their time: these fall in other milliseconds than the start.
+      await _nextMillisecond()
       const run = await s.runs.create({ connectorId: c.id, trigger: 'manual', batches: { live: { batchSize: 3, first: 2 } } })
+      await _nextMillisecond()
       // The live count at the start: 10 parts, so 4 batches, of which 2 are planned.
       expect(run).toMatchObject({ status: 'queued', total: 10, batchesTotal: 4 })
       expect(run.batches.map((b) => [b.index, b.size, b.status])).toEqual([
@@ -104,6 +107,7 @@ export function runStoreSuite(storage: () => Storage): void {
       const parts = []
       for (let i = 0; i < 5; i++) parts.push(await s.components.create({ name: `part ${i}` }))
       const run = await s.runs.create({ connectorId: c.id, trigger: 'manual', batches: { live: { batchSize: 2, first: 1 } } })
+      await _nextMillisecond()
       await s.components.delete(parts[3]!.id)
       await s.components.purge(parts[3]!.id)
       while ((await s.runs.planMore(run.id, 1)).length);
@@ -278,4 +282,10 @@ export function runStoreSuite(storage: () => Storage): void {
 
 async function _connector(s: Storage, name = 'Hook') {
   return s.connectors.create({ type: 'webhook', name, enabled: true, config, secret: 'whsec_x', code: null })
+}
+
+/** Resolves once the clock has moved past the current millisecond. */
+async function _nextMillisecond(): Promise<void> {
+  const now = Date.now()
+  while (Date.now() === now) await new Promise((r) => setTimeout(r, 1))
 }
