@@ -19,7 +19,7 @@ export const LIST_FILTERS = [
   'tag=eol-watch&category=ICs',
 ]
 
-interface FilterTimes {
+export interface FilterTimes {
   /** Page times by filter, in ms; '' is the unfiltered page. */
   pages: Map<string, number[]>
   /** The longest wait of the health probe while the filtered pages ran, in ms. */
@@ -28,7 +28,7 @@ interface FilterTimes {
 
 export async function benchFilters(ctx: HttpBenchContext, server: ServerProcess): Promise<BenchRow[]> {
   const rounds = ctx.quick ? 5 : 21
-  const here = await _measure(server.url, rounds)
+  const here = await measureFilters(server.url, rounds)
   const p99 = (filter: string) => percentile(here.pages.get(filter)!, 0.99)
   const unfiltered = p99('')
   const rows: BenchRow[] = LIST_FILTERS.map((filter) => {
@@ -53,7 +53,8 @@ export async function benchFilters(ctx: HttpBenchContext, server: ServerProcess)
   return rows
 }
 
-async function _measure(url: string, rounds: number): Promise<FilterTimes> {
+/** A page of every filter and the unfiltered one, `rounds` times (the first warms up), with a health probe beside them. */
+export async function measureFilters(url: string, rounds: number): Promise<FilterTimes> {
   const pages = new Map<string, number[]>([['', []], ...LIST_FILTERS.map((f): [string, number[]] => [f, []])])
   const probe = startProbe(url, '/api/health', 5)
   for (let round = 0; round < rounds; round++) {

@@ -1,5 +1,5 @@
 // PostgreSQL beside the embedded engine, in the same run (decision 1307): read
-// one, a page of 50, suggest and durable writes at 16 clients on a server kept in
+// one, a page of 50, suggest, the filtered pages and durable writes at 16 clients on a server kept in
 // PostgreSQL against the same on the SQLite server, then two PostgreSQL servers
 // beside one. The database is a copy of the bench's library made with `complib
 // copy`'s copyLibrary, cached by size (and made again when the schema changes).
@@ -9,6 +9,7 @@ import { copyLibrary as copyTables } from '@complib/core'
 import { createPostgresStorage } from '@complib/core/postgres'
 import { createSqliteStorage } from '@complib/core/sqlite'
 import { SUGGEST_QUERIES, type BenchRow, type HttpBenchContext } from './http'
+import { LIST_FILTERS, measureFilters, type FilterTimes } from './filters'
 import { benchDrivers } from './pg-drivers'
 import { int, load, percentile, pct, type LoadRequest, type LoadResult } from './lib/load'
 import { copyLibrary as copyFolder, startServerProcess, type ServerProcess } from './lib/server'
@@ -40,6 +41,8 @@ export async function benchPostgres(ctx: HttpBenchContext, sqlite: ServerProcess
     const page = await both(pages, 32)
     const write = await both(writes, WRITERS)
     const suggest = { sqlite: await _suggest(sqlite), postgres: await _suggest(one) }
+    const filterRounds = ctx.quick ? 5 : 21
+    const filters = { sqlite: await measureFilters(sqlite.url, filterRounds), postgres: await measureFilters(one.url, filterRounds) }
 
     // Two servers on the database beside one: the same load split between them.
     two = await startServerProcess(copyFolder(ctx.smallLibrary), ['--database', url])
@@ -77,6 +80,25 @@ export async function benchPostgres(ctx: HttpBenchContext, sqlite: ServerProcess
         baseline: `SQLite p50 ${percentile(suggest.sqlite, 0.5).toFixed(2)} ms, p99 ${percentile(suggest.sqlite, 0.99).toFixed(2)} ms`,
         ratio: '—',
         target: percentile(suggest.postgres, 0.99) > 10 ? 'p99 ≤ 10 ms (missed)' : 'p99 ≤ 10 ms',
+      },
+      ...LIST_FILTERS.map((filter) => {
+        const p99 = (times: FilterTimes) => percentile(times.pages.get(filter)!, 0.99)
+        return {
+          scenario: `PostgreSQL: filtered page, GET /api/components?${filter}&limit=50 at ${int(ctx.size)} components (${filterRounds - 1} rounds)`,
+          value: p99(filters.postgres),
+          subject: `p50 ${percentile(filters.postgres.pages.get(filter)!, 0.5).toFixed(2)} ms, p99 ${p99(filters.postgres).toFixed(2)} ms`,
+          baseline: `SQLite p99 ${p99(filters.sqlite).toFixed(2)} ms`,
+          ratio: `${(p99(filters.postgres) / p99(filters.sqlite)).toFixed(2)}×`,
+          target: `p99 ≤ 10 ms${p99(filters.postgres) > 10 ? ' (missed)' : ''}`,
+        }
+      }),
+      {
+        scenario: `PostgreSQL: longest wait of a health probe every 5 ms while those pages ran, ${int(ctx.size)} components`,
+        value: filters.postgres.probeMax,
+        subject: `${filters.postgres.probeMax.toFixed(1)} ms`,
+        baseline: `SQLite ${filters.sqlite.probeMax.toFixed(1)} ms`,
+        ratio: '—',
+        target: `≤ 20 ms${filters.postgres.probeMax > 20 ? ' (missed)' : ''}`,
       },
       {
         scenario: 'PostgreSQL: two servers beside one, page of 50 (load split)',

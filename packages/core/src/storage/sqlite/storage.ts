@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import { defineStorage } from '../define'
-import { SqliteDatabase } from './engine/database'
+import { DATABASE_FILE, SqliteDatabase } from './engine/database'
+import { Reader } from './engine/reader'
 import type { FlushFile } from './engine/wal-sync'
 import { migrate } from './schema'
 import { currentChange } from '../../change-context'
@@ -22,7 +23,18 @@ export interface SqliteStorageOptions {
   /** How the WAL is flushed: `fs.fdatasync`, unless a test injects a failure (decision 0207). */
   flushFile?: FlushFile | undefined
   log?: ((message: string) => void) | undefined
+  /** Run the reads whose cost grows with the library on a thread of their own (default true; see OFF_THREAD_READS). */
+  readerThread?: boolean | undefined
 }
+
+/**
+ * The reads run on the reader thread (engine/reader.ts) when the library is a
+ * file: those whose cost grows with the library, so that one user's filtered
+ * page or suggestion never holds every other request (decision 0210). The
+ * rest answer in microseconds on the server's thread, where a round trip to
+ * another thread would cost more than the read.
+ */
+export const OFF_THREAD_READS: ReadonlySet<string> = new Set(['components.listIds', 'components.listJson', 'search.suggest', 'search.search', 'search.parametric'])
 
 export interface SqliteStorage extends Storage {
   /** The engine underneath: checkpoints on demand, for tests and the bench. */
@@ -41,7 +53,9 @@ export interface SqliteStorage extends Storage {
  */
 export async function createSqliteStorage(options: SqliteStorageOptions = {}): Promise<SqliteStorage> {
   const db = SqliteDatabase.open({ ...options, migrate: (ex) => migrate(ex, options.log) })
-  const root = bindSession((fn) => db.run(fn))
+  // An in-memory library has no file another connection could open: everything runs here.
+  const reader = options.dir && options.readerThread !== false ? new Reader(join(options.dir, DATABASE_FILE)) : null
+  const root = bindSession((fn, _access, name) => (reader?.usable && OFF_THREAD_READS.has(name) ? reader.run(fn) : db.run(fn)))
   return defineStorage<SqliteStorage>({
     name: NAME,
     database: db,
@@ -70,7 +84,10 @@ export async function createSqliteStorage(options: SqliteStorageOptions = {}): P
       }
     },
     writesStopped: () => db.writesStopped,
-    close: async () => await db.close(),
+    close: async () => {
+      await reader?.close()
+      await db.close()
+    },
   })
 }
 

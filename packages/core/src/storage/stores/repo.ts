@@ -21,7 +21,8 @@ export type StoreRepo<S> = {
  * - `free`: only reads, in several statements that need no common snapshot
  *   (suggestions: a ranked guess over tiers, where a component written between
  *   two tiers may show or not either way).
- * The embedded engine runs every kind the same way: one writer, one snapshot per call.
+ * The embedded engine runs every kind the same way: one writer, one snapshot per call; the
+ * reads that grow with the library on a reader thread (sqlite/storage.ts, OFF_THREAD_READS).
  */
 export type Access = 'write' | 'read' | 'snapshot' | 'free'
 

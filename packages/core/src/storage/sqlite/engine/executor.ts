@@ -26,22 +26,22 @@ export class SqliteExecutor implements SyncSqlExecutor {
 
   run(sql: string, params: readonly SqlParam[] = []): { changes: number } {
     const { stmt, order } = this._prepare(sql)
-    return { changes: stmt.run(..._bind(params, order)).changes }
+    return { changes: stmt.run(...bindParams(params, order)).changes }
   }
 
   all<T>(sql: string, params: readonly SqlParam[] = []): T[] {
     const { stmt, order } = this._reader(sql)
-    return stmt.all(..._bind(params, order)) as T[]
+    return stmt.all(...bindParams(params, order)) as T[]
   }
 
   get<T>(sql: string, params: readonly SqlParam[] = []): T | undefined {
     const { stmt, order } = this._reader(sql)
-    return stmt.get(..._bind(params, order)) as T | undefined
+    return stmt.get(...bindParams(params, order)) as T | undefined
   }
 
   bytesRow(sql: string, params: readonly SqlParam[] = []): BytesRow | undefined {
     const { stmt, order } = this._rawReader(sql)
-    const row = stmt.get(..._bind(params, order)) as unknown[] | undefined
+    const row = stmt.get(...bindParams(params, order)) as unknown[] | undefined
     if (!row) return undefined
     return { bytes: _bytes(row[0]), numbers: row.slice(1).map(Number) }
   }
@@ -85,15 +85,21 @@ export class SqliteExecutor implements SyncSqlExecutor {
  * are not touched.
  */
 function _prepare(db: Database.Database, given: string): Prepared {
+  const { sql, order } = compileSql(given)
+  return { stmt: db.prepare(sql), order }
+}
+
+/** The SQL text better-sqlite3 prepares for `given` (see _prepare), and which given parameter each `?` takes (null: in order). */
+export function compileSql(given: string): { sql: string; order: number[] | null } {
   const sql = _runtimeLimits(given)
-  if (!/\?\d/.test(sql)) return { stmt: db.prepare(sql), order: null }
+  if (!/\?\d/.test(sql)) return { sql, order: null }
   const order: number[] = []
   const rewritten = sql.replace(/'(?:[^']|'')*'|\?(\d+)/g, (match, n: string | undefined) => {
     if (n === undefined) return match
     order.push(Number(n) - 1)
     return '?'
   })
-  return { stmt: db.prepare(rewritten), order }
+  return { sql: rewritten, order }
 }
 
 /**
@@ -115,7 +121,7 @@ function _bytes(value: unknown): Uint8Array | null {
 }
 
 /** better-sqlite3 binds numbers, strings, bigints, Buffers and null: booleans become 1/0, undefined null. */
-function _bind(given: readonly SqlParam[], order: number[] | null): unknown[] {
+export function bindParams(given: readonly SqlParam[], order: number[] | null): unknown[] {
   const params = order ? order.map((i) => given[i]) : given
   const out = new Array<unknown>(params.length)
   for (let i = 0; i < params.length; i++) {
