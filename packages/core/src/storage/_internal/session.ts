@@ -59,13 +59,14 @@ export const STORES = {
 
 /**
  * Runs one store call as its store declares it (`access`); `name`
- * (`group.method`) names the call in an engine's messages.
+ * (`group.method`) names the call in an engine's messages; `args` are the
+ * call's, for an engine that routes by them (the embedded one's reader thread).
  */
-export type Runner = <T>(fn: (ex: SqlExecutor) => T | Promise<T>, access: Access, name: string) => Promise<T>
+export type Runner = <T>(fn: (ex: SqlExecutor) => T | Promise<T>, access: Access, name: string, args: readonly unknown[]) => Promise<T>
 
 /** A StorageSession whose every method runs its store function through `run`. */
 export function bindSession(run: Runner): StorageSession {
-  const session: Record<string, unknown> = { stats: () => run((ex) => stats(ex), statsAccess, 'stats') }
+  const session: Record<string, unknown> = { stats: () => run((ex) => stats(ex), statsAccess, 'stats', []) }
   for (const [group, { repo, access }] of Object.entries(STORES)) {
     const bound: Record<string, unknown> = {}
     const kinds = access as Readonly<Record<string, Access>>
@@ -79,7 +80,7 @@ export function bindSession(run: Runner): StorageSession {
       // again where it runs: an engine may run it from a queue, outside the caller's context.
       bound[method] = (...args: unknown[]) => {
         const change = currentChange()
-        return run((ex) => (change ? withChange(change, () => fn(ex, ...args)) : fn(ex, ...args)), kind, name)
+        return run((ex) => (change ? withChange(change, () => fn(ex, ...args)) : fn(ex, ...args)), kind, name, args)
       }
     }
     session[group] = bound

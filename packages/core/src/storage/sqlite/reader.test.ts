@@ -61,21 +61,40 @@ describe('the reader thread', () => {
     expect(await storage.search.search('resistor', 5)).toEqual(await storage.transaction((tx) => tx.search.search('resistor', 5)))
   })
 
-  it('leaves the server\'s thread free while a filtered page or a suggestion is read, and sees every write acknowledged before it', async () => {
+  it('takes filtered pages, ids, suggestions and searches, and sees every write acknowledged before it', async () => {
     storage = await createSqliteStorage({ dir })
     await seed(storage)
-    expect(await loopTurnedDuring(() => storage.components.listJson(ComponentListQuery.parse({ tag: 'automotive' })))).toBe(true)
-    expect(await loopTurnedDuring(() => storage.search.suggest('components', 'res', 5))).toBe(true)
+    const calls = () => storage.reader!.calls
+    const before = calls()
+    await storage.components.listJson(ComponentListQuery.parse({ tag: 'automotive' }))
+    await storage.components.listIds(ComponentListQuery.parse({ deleted: 'include' }))
+    await storage.search.suggest('components', 'res', 5)
+    await storage.search.search('resistor', 5)
+    expect(calls() - before).toBe(4)
     const made = await storage.components.create({ name: 'made just now', tags: ['automotive'] })
     expect((await storage.components.listIds(ComponentListQuery.parse({ tag: 'automotive' }))).items).toContain(made.id)
     await storage.components.delete(made.id)
     expect((await storage.components.listIds(ComponentListQuery.parse({ tag: 'automotive' }))).items).not.toContain(made.id)
   })
 
-  it('runs on the server\'s thread when asked not to (and for a library in memory)', async () => {
+  it('leaves an unfiltered page and a read of one component on the server\'s thread, where they cost the same at any size', async () => {
+    storage = await createSqliteStorage({ dir })
+    await seed(storage)
+    const before = storage.reader!.calls
+    const page = await storage.components.listIds(ComponentListQuery.parse({ limit: '5', sort: 'name' }))
+    await storage.components.listJson(ComponentListQuery.parse({ limit: '50', sort: 'name', cursor: page.nextCursor! }))
+    await storage.components.get(page.items[0]!)
+    expect(storage.reader!.calls).toBe(before)
+  })
+
+  it('runs on the server\'s thread when asked not to, and for a library in memory: the loop waits for the read', async () => {
     storage = await createSqliteStorage({ dir, readerThread: false })
     await seed(storage)
+    expect(storage.reader).toBeNull()
     expect(await loopTurnedDuring(() => storage.components.listJson(ComponentListQuery.parse({ tag: 'automotive' })))).toBe(false)
+    const memory = await createSqliteStorage()
+    expect(memory.reader).toBeNull()
+    await memory.close()
   })
 
   it('refuses reads once the storage is closed, and closes while reads wait', async () => {

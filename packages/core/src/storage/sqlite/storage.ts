@@ -8,6 +8,7 @@ import { Reader } from './engine/reader'
 import type { FlushFile } from './engine/wal-sync'
 import { migrate } from './schema'
 import { currentChange } from '../../change-context'
+import { ComponentFilters } from '../../schemas/component'
 import { bindSession, inTransaction } from '../_internal/session'
 import type { Storage, StorageSession } from '../types'
 
@@ -30,15 +31,28 @@ export interface SqliteStorageOptions {
 /**
  * The reads run on the reader thread (engine/reader.ts) when the library is a
  * file: those whose cost grows with the library, so that one user's filtered
- * page or suggestion never holds every other request (decision 0210). The
- * rest answer in microseconds on the server's thread, where a round trip to
- * another thread would cost more than the read.
+ * page or suggestion never holds every other request (decision 0210). A list
+ * or its ids goes there only when filtered: an unfiltered page walks an index
+ * at the same cost at any size. The rest answer in microseconds on the
+ * server's thread, where a round trip to another thread would cost more than
+ * the read.
  */
 export const OFF_THREAD_READS: ReadonlySet<string> = new Set(['components.listIds', 'components.listJson', 'search.suggest', 'search.search', 'search.parametric'])
+
+/** Whether a store call goes to the reader thread (OFF_THREAD_READS). */
+export function readsOffThread(name: string, args: readonly unknown[]): boolean {
+  if (!OFF_THREAD_READS.has(name)) return false
+  if (name !== 'components.listIds' && name !== 'components.listJson') return true
+  const query = (args[0] ?? {}) as Record<string, unknown>
+  return FILTER_KEYS.some((key) => query[key] !== undefined) || query.deleted === 'include' || query.includeDeleted === true
+}
+const FILTER_KEYS = Object.keys(ComponentFilters.shape).filter((key) => key !== 'deleted' && key !== 'includeDeleted')
 
 export interface SqliteStorage extends Storage {
   /** The engine underneath: checkpoints on demand, for tests and the bench. */
   readonly database: SqliteDatabase
+  /** The reader thread (null for a library in memory, or with `readerThread: false`): how many calls it ran, for tests. */
+  readonly reader: Pick<Reader, 'calls'> | null
 }
 
 
@@ -55,10 +69,11 @@ export async function createSqliteStorage(options: SqliteStorageOptions = {}): P
   const db = SqliteDatabase.open({ ...options, migrate: (ex) => migrate(ex, options.log) })
   // An in-memory library has no file another connection could open: everything runs here.
   const reader = options.dir && options.readerThread !== false ? new Reader(join(options.dir, DATABASE_FILE)) : null
-  const root = bindSession((fn, _access, name) => (reader?.usable && OFF_THREAD_READS.has(name) ? reader.run(fn) : db.run(fn)))
+  const root = bindSession((fn, _access, name, args) => (reader?.usable && readsOffThread(name, args) ? reader.run(fn) : db.run(fn)))
   return defineStorage<SqliteStorage>({
     name: NAME,
     database: db,
+    reader,
     ...root,
     transaction<T>(fn: (tx: StorageSession) => Promise<T>): Promise<T> {
       const change = currentChange()

@@ -25,6 +25,8 @@ export class Reader {
   private readonly waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: unknown) => void }>()
   private nextId = 0
   private closed = false
+  /** Calls run on the worker so far (tests). */
+  calls = 0
   private failure: Error | null = null
   private readonly executor: SqlExecutor
 
@@ -65,6 +67,7 @@ export class Reader {
     if (wait) await wait
     try {
       if (this.closed) throw new ComplibError('SERVICE_UNAVAILABLE', 'the storage is closed')
+      this.calls++
       await this._call({ op: 'begin' })
       try {
         return await fn(this.executor)
