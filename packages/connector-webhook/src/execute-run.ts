@@ -1,7 +1,6 @@
 import { createConnectorBatch, type AnyConnectorDefinition, type DeliveryRead, type ConnectorAttempt, type ConnectorRunResult, type Run, type RunBatchPatch, type Storage, type StoredConnector } from '@complib/core'
 import { promisify } from 'node:util'
 import { deflateRaw, inflateRaw } from 'node:zlib'
-import pLimit from 'p-limit'
 import { ENTITIES_CLOSE, ENTITIES_OPEN } from './_internal/body'
 import { oneLine } from './log-line'
 
@@ -47,7 +46,7 @@ export async function executeRun(runId: string, definition: AnyConnectorDefiniti
     const concurrency = typeof config.concurrency === 'number' && config.concurrency >= 1 ? Math.floor(config.concurrency) : 1
     // At most `concurrency` batches out at once; the next one is read (or planned) only when a place is free.
     const out = new Set<Promise<void>>()
-    for await (const batch of _batchesToSend(storage, runId, signal, Math.max(PLAN_AHEAD, concurrency))) {
+    for await (const batch of _batchesToSend(storage, run, signal, Math.max(PLAN_AHEAD, concurrency))) {
       const sending: Promise<void> = _runBatch({ runId, index: batch.index, webhookId: batch.webhookId, batches: batch.batches, tag, definition, base, session, storage, signal }).finally(() =>
         out.delete(sending),
       )
@@ -74,8 +73,9 @@ export const PLAN_AHEAD = 8
  * few at a time until the plan is complete. `batches` is the run's batch
  * count as known when the batch is handed out: an estimate while planning.
  */
-async function* _batchesToSend(storage: Storage, runId: string, signal: AbortSignal, ahead: number): AsyncGenerator<{ index: number; webhookId: string; batches: number }> {
-  let batches = (await storage.runs.get(runId, { batches: 0 })).batchesTotal
+async function* _batchesToSend(storage: Storage, run: Run, signal: AbortSignal, ahead: number): AsyncGenerator<{ index: number; webhookId: string; batches: number }> {
+  const runId = run.id
+  let batches = run.batchesTotal
   let cursor: string | undefined
   do {
     const page = await storage.runs.listBatches(runId, { limit: 500, cursor })
