@@ -21,6 +21,7 @@ export const ERROR_STATUS = {
   HEADERS_TOO_LARGE: 431,
   INTERNAL: 500,
   NOT_IMPLEMENTED: 501,
+  BAD_GATEWAY: 502,
   SERVICE_UNAVAILABLE: 503,
   INSUFFICIENT_STORAGE: 507,
 } as const
@@ -44,6 +45,7 @@ const TITLES: Record<ErrorCode, string> = {
   HEADERS_TOO_LARGE: 'Request header fields too large',
   INTERNAL: 'Internal server error',
   NOT_IMPLEMENTED: 'Not implemented',
+  BAD_GATEWAY: 'Bad gateway',
   SERVICE_UNAVAILABLE: 'Service unavailable',
   INSUFFICIENT_STORAGE: 'Insufficient storage',
 }

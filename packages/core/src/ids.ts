@@ -27,6 +27,7 @@ export const ID_PREFIXES = {
   user: 'usr',
   token: 'tok',
   savedView: 'view',
+  source: 'src',
 } as const
 
 export type IdKind = keyof typeof ID_PREFIXES

@@ -82,6 +82,16 @@ export { withChange, currentChange, type ChangeContext } from './change-context'
 // storage
 export { defineStorage, isStorage } from './storage/define'
 
+// inbound source contract (decision 1600)
+export { defineSource, isSourceDefinition, type AnySourceDefinition, type SourceContext, type SourceDefinition } from './sources/define-source'
+export { SourceError, isSourceError, sourceProblem, type SourceErrorKind } from './sources/source-error'
+export { createSourceHttp, statusError, type SourceAnswer, type SourceHttp, type SourceHttpOptions, type SourceRequestInit } from './sources/http'
+export {
+  SOURCE_LIFECYCLES, SourceLifecycle, PriceBreak, SupplierOffer, SourceParameter, SourceRef, SourcePart, SourceCandidate, SourceCapabilities, SourceLimits,
+  SourceTypeInfo, Source, SourceCreate, SourcePatch, SourceSearchQuery, SourceSearchResult, SourcePartResult, FromSource, ENRICH_FIELDS, EnrichField, Enrich,
+  EnrichChange, EnrichResult, ComponentOffer, FieldProvenance, statusFromLifecycle,
+} from './schemas/source'
+
 // connector plugin contract
 export {
   createConnectorBatch,
