@@ -12,6 +12,7 @@ import type { Actor, ApiToken, Channel, Role, TokenScope, User } from '../schema
 import type { AuditEntry, AuditQuery, AuditVerification } from '../schemas/audit'
 import type { Settings, SettingsPatch } from '../schemas/settings'
 import type { SavedView, SavedViewCreate, SavedViewPatch } from '../schemas/saved-view'
+import type { ComponentOffer, FieldProvenance, SupplierOffer } from '../schemas/source'
 import type { SuggestEntity, Suggestion } from '../schemas/search'
 import type { LibraryStats } from '../schemas/system'
 import type { FieldError } from '../errors'
@@ -100,6 +101,12 @@ export interface StorageSession {
   readonly savedViews: SavedViewStore
   /** The peers' keys of imported parts and companies (decision 0640). */
   readonly externalRefs: ExternalRefStore
+  /** Configured inbound sources, secrets included (decision 1600). */
+  readonly sources: SourceStore
+  /** Supplier offers kept per component and source. */
+  readonly offers: OfferStore
+  /** Where each field of a component was filled from (decision 1603). */
+  readonly provenance: ProvenanceStore
   /** Counts for `GET /api/stats`. */
   stats(): Promise<LibraryStats>
 }
@@ -387,6 +394,43 @@ export interface SearchStore {
   search(q: string, limitPerGroup: number): Promise<Record<SuggestEntity, Suggestion[]>>
   /** Components whose parameters meet every condition (numbers compare with SI prefixes: `10k`). */
   parametric(conditions: readonly ParametricCondition[], page: PageOptions): Promise<Page<Component>>
+}
+
+/** A configured source as stored, its secret fields apart from its config (decision 1604). Never sent over the API as is. */
+export interface StoredSource {
+  id: string
+  type: string
+  name: string
+  /** The config without its secret fields. */
+  config: Record<string, unknown>
+  /** The secret fields, by name. */
+  secrets: Record<string, string>
+  createdAt: string
+  updatedAt: string
+  version: number
+}
+
+export interface SourceStore {
+  list(page: PageOptions): Promise<Page<StoredSource>>
+  get(id: string): Promise<StoredSource>
+  create(input: { type: string; name: string; config: Record<string, unknown>; secrets: Record<string, string> }): Promise<StoredSource>
+  update(id: string, patch: Partial<{ name: string; config: Record<string, unknown>; secrets: Record<string, string> }>, options?: WriteOptions): Promise<StoredSource>
+  /** Deletes the source; the offers and provenance it wrote stay, naming it by id and name. */
+  delete(id: string): Promise<void>
+}
+
+export interface OfferStore {
+  /** A component's offers, by supplier then SKU; `sourceId` null where that source was deleted since. */
+  list(componentId: string): Promise<ComponentOffer[]>
+  /** Replaces what one source offered for a component (its last answer wins whole). */
+  replace(componentId: string, sourceId: string, ref: string, offers: readonly SupplierOffer[]): Promise<void>
+}
+
+export interface ProvenanceStore {
+  /** Where each of a component's fields was last filled from, by field. */
+  list(componentId: string): Promise<FieldProvenance[]>
+  /** Records (replacing) the provenance of some fields of a component. */
+  record(componentId: string, entries: ReadonlyArray<FieldProvenance & { sourceId: string }>): Promise<void>
 }
 
 /** A connector as stored, secrets included. Never sent over the API as is. */

@@ -19,6 +19,7 @@ import { parameterStoreSuite } from './storage/parameter-store'
 import { runStoreSuite } from './storage/run-store'
 import { savedViewStoreSuite } from './storage/saved-view-store'
 import { searchStoreSuite } from './storage/search-store'
+import { sourceStoreSuite } from './storage/source-store'
 import { settingsStoreSuite } from './storage/settings-store'
 import { statsStoreSuite } from './storage/stats-store'
 import { tagStoreSuite } from './storage/tag-store'
@@ -77,6 +78,7 @@ export function testStorage(name: string, factory: StorageFactory): void {
     tokenStoreSuite(get)
     settingsStoreSuite(get)
     savedViewStoreSuite(get)
+    sourceStoreSuite(get)
     auditStoreSuite(get)
   })
 }

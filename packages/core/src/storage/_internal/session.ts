@@ -22,6 +22,9 @@ import { auditAccess, audit } from '../stores/audit-store'
 import { settingsAccess, settings } from '../stores/settings-store'
 import { savedViewAccess, savedViews } from '../stores/saved-view-store'
 import { externalRefAccess, externalRefs } from '../stores/external-ref-store'
+import { sourceAccess, sources } from '../stores/source-store'
+import { offerAccess, offers } from '../stores/offer-store'
+import { provenanceAccess, provenance } from '../stores/provenance-store'
 import { currentChange, withChange, type ChangeContext } from '../../change-context'
 import type { StorageSession } from '../types'
 
@@ -55,6 +58,9 @@ export const STORES = {
   settings: { repo: settings, access: settingsAccess },
   savedViews: { repo: savedViews, access: savedViewAccess },
   externalRefs: { repo: externalRefs, access: externalRefAccess },
+  sources: { repo: sources, access: sourceAccess },
+  offers: { repo: offers, access: offerAccess },
+  provenance: { repo: provenance, access: provenanceAccess },
 }
 
 /**

@@ -482,6 +482,46 @@ const MIGRATIONS: readonly string[] = [
   /* sql */ `
   ALTER TABLE runs ADD COLUMN plan_size integer, ADD COLUMN plan_up_to text, ADD COLUMN plan_after text, ADD COLUMN planning integer NOT NULL DEFAULT 0;
   `,
+  // Inbound sources, their offers and the provenance of fields, as in sqlite/schema.ts (decision 1600).
+  /* sql */ `
+  CREATE TABLE sources (
+    id text PRIMARY KEY,
+    type text NOT NULL,
+    name text NOT NULL,
+    config text NOT NULL,
+    secrets text NOT NULL,
+    created_at text NOT NULL,
+    updated_at text NOT NULL,
+    version integer NOT NULL
+  );
+  CREATE TABLE component_offers (
+    component_id text NOT NULL,
+    source_id text NOT NULL,
+    position integer NOT NULL,
+    ref text NOT NULL,
+    supplier text NOT NULL,
+    sku text,
+    url text,
+    stock bigint,
+    minimum_quantity bigint,
+    multiple bigint,
+    packaging text,
+    currency text,
+    price_breaks text NOT NULL,
+    fetched_at text NOT NULL,
+    PRIMARY KEY (component_id, source_id, position)
+  );
+  CREATE TABLE field_provenance (
+    component_id text NOT NULL,
+    field text NOT NULL,
+    source_id text NOT NULL,
+    source_type text NOT NULL,
+    source_name text NOT NULL,
+    ref text NOT NULL,
+    at text NOT NULL,
+    PRIMARY KEY (component_id, field)
+  );
+  `,
 ]
 
 /** The lock key that serialises migrations (and writes: see engine.ts) across servers. */

@@ -129,7 +129,8 @@ describe('schema migrations', () => {
 /** Undoes the accounts step: its tables, and the columns it added to history events and runs. */
 /** Undoes the templates step: parameter types' choices and limits, category templates, import rows, saved views. */
 function _undoTemplates(db: ReturnType<typeof openSqlite>): void {
-  // The external references step, the folded category index, the planned runs and mpn_grams, which follow.
+  // The external references step, the folded category index, the planned runs, mpn_grams and the sources, which follow.
+  for (const table of ['sources', 'component_offers', 'field_provenance']) db.exec(`DROP TABLE ${table}`)
   db.exec('DROP TABLE mpn_grams')
   for (const column of ['plan_size', 'plan_up_to', 'plan_after', 'planning']) db.exec(`ALTER TABLE runs DROP COLUMN ${column}`)
   db.exec('DROP INDEX components_status')

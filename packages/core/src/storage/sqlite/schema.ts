@@ -532,6 +532,49 @@ const MIGRATIONS: ReadonlyArray<Migration> = [
     g(d, t, i) AS (SELECT d, t, 1 FROM f UNION ALL SELECT d, t, i + 1 FROM g WHERE i + 3 <= length(t))
   INSERT INTO mpn_grams (docid, grams) SELECT d, group_concat(DISTINCT hex(substr(t, i, 3))) FROM g GROUP BY d;
   `,
+  // Inbound sources (decision 1600): each configured source with its secrets apart from its
+  // config (decision 1604), the offers kept per component and source, and where each field
+  // of a component was filled from (decision 1603). Offers and provenance keep the source's
+  // id after it is deleted (no foreign key): a part's prices stay readable.
+  [
+    `CREATE TABLE sources (
+      id TEXT PRIMARY KEY,
+      type TEXT NOT NULL,
+      name TEXT NOT NULL,
+      config TEXT NOT NULL,
+      secrets TEXT NOT NULL,
+      created_at TEXT NOT NULL,
+      updated_at TEXT NOT NULL,
+      version INTEGER NOT NULL
+    )`,
+    `CREATE TABLE component_offers (
+      component_id TEXT NOT NULL,
+      source_id TEXT NOT NULL,
+      position INTEGER NOT NULL,
+      ref TEXT NOT NULL,
+      supplier TEXT NOT NULL,
+      sku TEXT,
+      url TEXT,
+      stock INTEGER,
+      minimum_quantity INTEGER,
+      multiple INTEGER,
+      packaging TEXT,
+      currency TEXT,
+      price_breaks TEXT NOT NULL,
+      fetched_at TEXT NOT NULL,
+      PRIMARY KEY (component_id, source_id, position)
+    )`,
+    `CREATE TABLE field_provenance (
+      component_id TEXT NOT NULL,
+      field TEXT NOT NULL,
+      source_id TEXT NOT NULL,
+      source_type TEXT NOT NULL,
+      source_name TEXT NOT NULL,
+      ref TEXT NOT NULL,
+      at TEXT NOT NULL,
+      PRIMARY KEY (component_id, field)
+    )`,
+  ],
 ]
 
 /**

@@ -111,4 +111,9 @@ export async function createSqliteStorage(options: SqliteStorageOptions = {}): P
 // and 0107): after a restore, set each connector's secret again
 // (POST /api/connectors/:id/secret/rotate). Nor do sign-in sessions, though only their ids'
 // hashes are kept: a session belongs to the server that opened it, and after a restore people sign in again.
-const BACKUP_REDACTIONS = ['UPDATE connectors SET secret = NULL, previous_secret = NULL, previous_secret_expires_at = NULL', 'DELETE FROM auth_sessions']
+const BACKUP_REDACTIONS = [
+  'UPDATE connectors SET secret = NULL, previous_secret = NULL, previous_secret_expires_at = NULL',
+  // A source's credentials likewise (decision 1604): set them again after a restore (PATCH /api/sources/:id).
+  `UPDATE sources SET secrets = '{}'`,
+  'DELETE FROM auth_sessions',
+]

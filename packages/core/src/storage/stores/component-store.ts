@@ -118,6 +118,9 @@ export const components = {
     // The data goes (snapshots), the feed keeps its sequence so consumers see create … purge.
     await ex.run(`UPDATE component_events SET snapshot = NULL, changes = '[]' WHERE component_id = ?`, [id])
     await ex.run('DELETE FROM components WHERE id = ?', [id])
+    // What sources gave it has no foreign key (it outlives a deleted source): it goes by hand.
+    await ex.run('DELETE FROM component_offers WHERE component_id = ?', [id])
+    await ex.run('DELETE FROM field_provenance WHERE component_id = ?', [id])
     await ex.run(EVENT_INSERT, [id, 'purge', row.version, now(), '[]', null, ...changeValues()])
   },
 
