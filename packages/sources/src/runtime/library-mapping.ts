@@ -39,7 +39,9 @@ export function mapParameters(part: SourcePart, shape: LibraryShape): ComponentP
   const seen = new Set<string>()
   for (const p of part.parameters) {
     const value = p.value.trim()
-    if (!value) continue
+    const named = `name\u0000${foldKey(p.name)}`
+    if (!value || seen.has(named)) continue
+    seen.add(named)
     const rule = rules.get(foldKey(p.name))
     let mapped: ComponentParameter
     if (rule) {
