@@ -13,7 +13,7 @@ import { pnpmCommand } from './pnpm-command.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 /** Every package that is not private, in the order their dependencies need. */
-export const PUBLISHABLE = ['core', 'connector-webhook', 'api-server', 'client-sdk']
+export const PUBLISHABLE = ['core', 'connector-webhook', 'sources', 'api-server', 'client-sdk']
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { out: { type: 'string' } } })
 const unknown = positionals.filter((name) => !PUBLISHABLE.includes(name))
@@ -37,6 +37,6 @@ for (const name of positionals.length > 0 ? PUBLISHABLE.filter((n) => positional
 console.log(`Packed into ${out}:`)
 for (const file of Object.values(packed)) console.log(`  ${file}`)
 if (packed['client-sdk']) console.log(`\nThe client, in a project anywhere:\n  npm install ${packed['client-sdk']}`)
-if (packed['api-server'] && packed.core && packed['connector-webhook']) {
-  console.log(`\nThe server (then \`npx complib serve\`):\n  npm install ${packed.core} ${packed['connector-webhook']} ${packed['api-server']}`)
+if (packed['api-server'] && packed.core && packed['connector-webhook'] && packed.sources) {
+  console.log(`\nThe server (then \`npx complib serve\`):\n  npm install ${packed.core} ${packed['connector-webhook']} ${packed.sources} ${packed['api-server']}`)
 }

@@ -1,7 +1,8 @@
-import { ComplibError, ERROR_STATUS, isComplibError, type ConnectorDefinition, type ErrorCode, type Storage } from '@complib/core'
+import { ComplibError, ERROR_STATUS, isComplibError, type AnySourceDefinition, type ConnectorDefinition, type ErrorCode, type Storage } from '@complib/core'
 import { H3, type HTTPError } from 'h3'
 import { join } from 'node:path'
 import { createPushRunner, type PushRunner } from '@complib/connector-webhook'
+import { BUILT_IN_SOURCE_TYPES, createSourceService, type SourceService } from '@complib/sources'
 import { createAccountServices, type GuardedRoute } from './auth/account-services'
 import { type BlobStore, createFileBlobStore, createMemoryBlobStore } from './blobs'
 import { BUILT_IN_CONNECTOR_TYPES } from './connectors/registry'
@@ -23,6 +24,10 @@ export interface AppOptions {
   blobs?: BlobStore | undefined
   /** Connector types loaded as plugins, besides the built-in webhook type (the runner must know them too). */
   connectors?: readonly ConnectorDefinition[] | undefined
+  /** Source types loaded as plugins, besides the built-in ones (DigiKey, Mouser, Nexar, TME). */
+  sources?: readonly AnySourceDefinition[] | undefined
+  /** Calls to sources; by default one over the built-in and plugin types (tests give their own cache time and timeouts). */
+  sourceService?: SourceService | undefined
   /**
    * The bootstrap admin credential: sent as `Authorization: Bearer <apiKey>`, it
    * acts as an admin without an account (decision 1504). Setting it makes
@@ -118,6 +123,7 @@ export function createApp(options: AppOptions): H3 {
     connectorTypes: [...BUILT_IN_CONNECTOR_TYPES, ...(options.connectors ?? [])],
     runner: options.runner ?? createPushRunner({ storage: options.storage, connectors: options.connectors, log: options.log }),
     accounts,
+    sources: options.sourceService ?? createSourceService({ types: [...BUILT_IN_SOURCE_TYPES, ...(options.sources ?? [])], log: options.log }),
   })
 
   const webUi = options.webDir === false ? undefined : createWebUi(options.webDir)

@@ -21,7 +21,7 @@ export const COMMANDS: Record<CommandName, CommandHelp> = {
     summary: 'serves the library: the API under /api, the web interface at /, connector runs on their schedule',
     usage: [
       'serve [--host 127.0.0.1] [--port 4000] [--data ./data] [--database postgres://…] [--api-key KEY]',
-      '      [--connector MODULE]… [--allowed-origin ORIGIN]… [--allowed-host NAME]… [--trust-proxy]',
+      '      [--connector MODULE]… [--source MODULE]… [--allowed-origin ORIGIN]… [--allowed-host NAME]… [--trust-proxy]',
     ],
     options: [
       ['--host HOST', 'the address to listen on (COMPLIB_HOST; default 127.0.0.1). Off loopback every route but health and sign-in needs a credential'],
@@ -30,6 +30,7 @@ export const COMMANDS: Record<CommandName, CommandHelp> = {
       ['--database URL', 'keep the library in PostgreSQL instead, where several servers can share it (COMPLIB_DATABASE_URL)'],
       ['--api-key KEY', 'a bootstrap admin credential that is no account, sent as "Authorization: Bearer KEY" (COMPLIB_API_KEY)'],
       ['--connector MODULE', 'load a connector package, by name or path (repeatable; also "connectors" in <data>/complib.config.json)'],
+      ['--source MODULE', 'load a source package (defineSource), by name or path (repeatable; also "sources" in <data>/complib.config.json)'],
       ['--allowed-origin ORIGIN', 'let a trusted front end on another origin change the library, with CORS (repeatable)'],
       ['--allowed-host NAME', 'another name the server answers to on loopback, e.g. behind a local proxy (repeatable)'],
       ['--trust-proxy', 'believe X-Forwarded-For/-Proto from a reverse proxy in front (COMPLIB_TRUST_PROXY=1)'],
@@ -91,7 +92,7 @@ the first admin (stop an embedded server first: its data folder is locked).
 --api-key is a bootstrap admin credential without an account. --trust-proxy believes
 X-Forwarded-For/-Proto from a reverse proxy in front (Secure cookies behind TLS).
 --connector loads a connector package (a name or a path; repeatable), as does
-"connectors" in <data>/complib.config.json.
+"connectors" in <data>/complib.config.json; --source and "sources" a source package.
 Browsers: only pages of this server may change the library. --allowed-origin lets a
 trusted front end elsewhere (e.g. https://parts.example.com) do so too, with CORS;
 --allowed-host adds a name the server answers to on loopback (e.g. behind a local proxy).`

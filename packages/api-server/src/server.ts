@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { resolve } from 'node:path'
 import { createPushRunner } from '@complib/connector-webhook'
-import { ComplibError, type ConnectorDefinition, type Storage } from '@complib/core'
+import { ComplibError, type AnySourceDefinition, type ConnectorDefinition, type Storage } from '@complib/core'
 import { createPostgresStorage } from '@complib/core/postgres'
 import { createSqliteStorage } from '@complib/core/sqlite'
 import { toNodeHandler } from 'h3/node'
@@ -11,7 +11,7 @@ import { createApp } from './app'
 import { type BlobStore, createDatabaseBlobStore } from './blobs'
 import { startHousekeeping } from './auth/housekeeping'
 import { isLoopbackHost } from './auth/loopback'
-import { configuredConnectorModules, loadConnectorTypes } from './connectors/load'
+import { configuredConnectorModules, configuredSourceModules, loadConnectorTypes, loadSourceTypes } from './connectors/load'
 import { answerClientError } from './client-error'
 import { importJobs } from './imports/jobs'
 import { toOrigin } from './http/browser-safety'
@@ -44,6 +44,8 @@ export interface ServerOptions {
    * export one. Those named in `<dataDir>/complib.config.json` load too.
    */
   connectors?: ReadonlyArray<string | ConnectorDefinition> | undefined
+  /** Source types to load besides the built-in ones, as `connectors` (also `sources` in `<dataDir>/complib.config.json`). */
+  sources?: ReadonlyArray<string | AnySourceDefinition> | undefined
   log?: ((message: string, cause?: unknown) => void) | undefined
   /**
    * How long a client has to send its headers, and how fast its body must come
@@ -84,6 +86,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     ...(await loadConnectorTypes([
       ...given.filter((c): c is string => typeof c === 'string').map((module) => ({ module, from: process.cwd() })),
       ...configuredConnectorModules(dataDir),
+    ])),
+  ]
+  const givenSources = options.sources ?? []
+  const sources = [
+    ...givenSources.filter((c): c is AnySourceDefinition => typeof c !== 'string'),
+    ...(await loadSourceTypes([
+      ...givenSources.filter((c): c is string => typeof c === 'string').map((module) => ({ module, from: process.cwd() })),
+      ...configuredSourceModules(dataDir),
     ])),
   ]
   // The port is bound before the data folder is created or opened: a port in use stops the
@@ -129,6 +139,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     storage,
     runner,
     connectors,
+    sources,
     dataDir,
     blobs,
     apiKey: options.apiKey,

@@ -44,7 +44,7 @@ describe('OpenAPI document', () => {
     const operations = Object.values(doc.paths).flatMap((item) => Object.values(item as Record<string, any>))
     const withIfMatch = operations.filter((op) => (op.parameters ?? []).some((p: any) => p.in === 'header' && p.name === 'if-match'))
     expect(withIfMatch.map((op) => op.operationId).sort()).toEqual(
-      ['deleteComponent', 'deleteFootprint', 'deleteSymbol', 'patchAttachment', 'patchCategory', 'patchComponent', 'patchConnector', 'patchFootprint', 'patchImport', 'patchLocation', 'patchManufacturer', 'patchMpn', 'patchParameter', 'patchParameterType', 'patchSymbol', 'patchTag', 'patchUser', 'patchView', 'putConnectorCode', 'revertComponent'].sort(),
+      ['deleteComponent', 'deleteFootprint', 'deleteSymbol', 'patchAttachment', 'patchCategory', 'patchComponent', 'patchConnector', 'patchFootprint', 'patchImport', 'patchLocation', 'patchManufacturer', 'patchMpn', 'patchParameter', 'patchParameterType', 'patchSource', 'patchSymbol', 'patchTag', 'patchUser', 'patchView', 'putConnectorCode', 'revertComponent'].sort(),
     )
     for (const op of withIfMatch) expect(op.responses['412'], op.operationId).toBeDefined()
     const upload = doc.paths['/api/attachments'].post.requestBody

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { exec, repoRoot } from '@complib/test-support/tools'
 
 // What a user gets from a clone (`npm run pack`; no package is on a registry):
-// @complib/api-server (with core and connector-webhook) packed, installed with npm
+// @complib/api-server (with core, connector-webhook and sources) packed, installed with npm
 // into a project outside the workspace (better-sqlite3 12, optional, is downloaded
 // prebuilt or compiled there), and `complib serve` started from its bin: it answers,
 // the web interface included, and SIGTERM stops it with the port and the data
@@ -24,9 +24,9 @@ describe('the packed @complib/api-server', () => {
     const work = await mkdtemp(join(tmpdir(), 'complib-server-pack-'))
     dirs.push(work)
     // `npm run pack`'s script, as the README has it: prepack builds each package's dist first.
-    await exec(process.execPath, [join(repoRoot, 'scripts/pack.mjs'), '--out', work, 'core', 'connector-webhook', 'api-server'], { maxBuffer: 64 * 1024 * 1024 })
+    await exec(process.execPath, [join(repoRoot, 'scripts/pack.mjs'), '--out', work, 'core', 'connector-webhook', 'sources', 'api-server'], { maxBuffer: 64 * 1024 * 1024 })
     const tarballs = (await readdir(work)).filter((f) => f.endsWith('.tgz')).map((f) => join(work, f))
-    expect(tarballs).toHaveLength(3)
+    expect(tarballs).toHaveLength(4)
 
     const project = join(work, 'project')
     await mkdir(project)

@@ -7,6 +7,7 @@ import { createAuthResource } from './resources/auth'
 import { createBulkResource, createJobsResource } from './resources/bulk'
 import { createComponentsResource } from './resources/components'
 import { createConnectorsResource, createRunsResource } from './resources/connectors'
+import { createSourceComponentMethods, createSourcesResource } from './resources/sources'
 import { createExportsResource, createImportsResource } from './resources/imports'
 import { createFootprintsResource, createSymbolsResource } from './resources/library-items'
 import { createLocationsResource, createStockResource } from './resources/locations'
@@ -76,7 +77,7 @@ function _resources(t: Transport) {
     stats: (): Promise<LibraryStats> => t.call('GET', '/stats'),
 
     // resources
-    components: createComponentsResource(t),
+    components: { ...createComponentsResource(t), ...createSourceComponentMethods(t) },
     symbols: createSymbolsResource(t),
     footprints: createFootprintsResource(t),
     attachments: createAttachmentsResource(t),
@@ -95,6 +96,7 @@ function _resources(t: Transport) {
     exports: createExportsResource(t),
     connectors: createConnectorsResource(t),
     runs: createRunsResource(t),
+    sources: createSourcesResource(t),
     auth: createAuthResource(t),
     users: createUsersResource(t),
     tokens: createTokensResource(t),

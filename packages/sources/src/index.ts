@@ -15,3 +15,5 @@ export {
   type Held,
   type LibraryShape,
 } from './runtime/library-mapping'
+export { BUILT_IN_SOURCE_TYPES } from './built-in'
+export { mouserSource } from './mouser'

@@ -13,6 +13,9 @@ export const PERMISSIONS = {
   'connectors:read': 'See connectors (never their secrets), their code and runs',
   'connectors:push': 'Start, dry-run and cancel a connector’s push',
   'connectors:admin': 'Create, configure and delete connectors; change their code and signing secrets',
+  'sources:read': 'See the configured sources of parts (never their credentials)',
+  'sources:search': 'Search a source and read its parts (spends the provider’s quota)',
+  'sources:admin': 'Configure sources: their type, name and credentials',
   'users:admin': 'Create users, change their roles, disable them, reset passwords, see and revoke everyone’s tokens',
   'audit:read': 'Read and verify the audit trail',
   'settings:admin': 'Change server settings (audit retention, where pushes may go) and prune the audit trail',
@@ -20,9 +23,9 @@ export const PERMISSIONS = {
 } as const
 export type Permission = keyof typeof PERMISSIONS
 
-const VIEWER: readonly Permission[] = ['account', 'library:read', 'connectors:read']
-const EDITOR: readonly Permission[] = [...VIEWER, 'library:write', 'connectors:push']
-const ADMIN: readonly Permission[] = [...EDITOR, 'connectors:admin', 'users:admin', 'audit:read', 'settings:admin', 'backup:read']
+const VIEWER: readonly Permission[] = ['account', 'library:read', 'connectors:read', 'sources:read']
+const EDITOR: readonly Permission[] = [...VIEWER, 'library:write', 'connectors:push', 'sources:search']
+const ADMIN: readonly Permission[] = [...EDITOR, 'connectors:admin', 'sources:admin', 'users:admin', 'audit:read', 'settings:admin', 'backup:read']
 
 /** The built-in roles: each holds the one below it. */
 export const ROLE_PERMISSIONS: Readonly<Record<Role, ReadonlySet<Permission>>> = {

@@ -4,6 +4,8 @@ import { bulkRoutes } from './bulk'
 import { categoryRoutes } from './categories'
 import { componentRoutes } from './components'
 import { connectorRoutes } from './connectors'
+import { sourceComponentRoutes } from './source-components'
+import { sourceRoutes } from './sources'
 import { docsUiRoutes } from './docs-ui'
 import { importExportRoutes } from './import-export'
 import { kicadRoutes } from './kicad'
@@ -28,6 +30,7 @@ export const ROUTES: readonly AnyRoute[] = [
   ...systemRoutes,
   ...docsUiRoutes,
   ...componentRoutes,
+  ...sourceComponentRoutes,
   ...libraryItemRoutes,
   ...attachmentRoutes,
   ...manufacturerRoutes,
@@ -42,6 +45,7 @@ export const ROUTES: readonly AnyRoute[] = [
   ...kicadRoutes,
   ...kicadRemoteRoutes,
   ...connectorRoutes,
+  ...sourceRoutes,
   ...authRoutes,
   ...userRoutes,
   ...tokenRoutes,

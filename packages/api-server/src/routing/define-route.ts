@@ -2,6 +2,7 @@ import type { ErrorCode, Storage } from '@complib/core'
 import type { H3Event } from 'h3'
 import type * as z from 'zod'
 import type { PushRunner } from '@complib/connector-webhook'
+import type { SourceService } from '@complib/sources'
 import type { BlobStore } from '../blobs'
 import type { ConnectorType } from '../connectors/registry'
 import type { AccountServices } from '../auth/account-services'
@@ -27,6 +28,7 @@ export const GROUPS = {
   'import-export': 'Import CSV/JSON, export and backup',
   kicad: 'KiCad HTTP library',
   connectors: 'Outbound connectors (webhook): configuration, code, push runs',
+  sources: 'Inbound sources of parts (DigiKey, Mouser, Nexar, TME): configuration, search, parts',
   auth: 'Signing in and out, who is calling, one’s own password',
   users: 'Accounts and their roles (admins)',
   tokens: 'API tokens: for scripts, CI and KiCad',
@@ -51,6 +53,8 @@ export interface AppServices {
   connectorTypes: readonly ConnectorType[]
   /** Credentials: who a request is, sessions, the audit trail (auth/). */
   accounts: AccountServices
+  /** The source types this server can use, and calls to configured sources (paced, cached). */
+  sources: SourceService
 }
 
 export interface RouteContext<P, Q, B> {

@@ -213,6 +213,7 @@ export const EnrichChange = z
     current: z.unknown(),
     proposed: z.unknown(),
     applied: z.boolean(),
+    note: z.string().nullable().meta({ description: 'Why it cannot be applied (a status change the library\'s lifecycle does not allow), or null' }),
   })
   .meta({ id: 'EnrichChange' })
 export type EnrichChange = z.infer<typeof EnrichChange>
