@@ -14,6 +14,7 @@ import { isLoopbackHost } from './auth/loopback'
 import { configuredConnectorModules, configuredSourceModules, loadConnectorTypes, loadSourceTypes } from './connectors/load'
 import { answerClientError } from './client-error'
 import { importJobs } from './imports/jobs'
+import { stopEnrichJobs } from './sources/enrich-jobs'
 import { toOrigin } from './http/browser-safety'
 import { answerHalfClosedClients } from './http/half-close'
 import { DEFAULT_HTTP_TIMEOUTS, guardBodyRate, httpTimeoutOptions, type HttpTimeouts } from './http/timeouts'
@@ -170,6 +171,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         await new Promise<void>((r) => server.close(() => r()))
         stopHousekeeping()
         await importJobs(storage).stop()
+        await stopEnrichJobs(storage)
         await runner.close()
         await storage.close()
       })()),

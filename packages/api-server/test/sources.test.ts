@@ -232,3 +232,55 @@ describe('sources: a provider that fails', () => {
     expect((await api.call('POST', '/api/components/from-source', { body: { sourceId: 'src_01JD7W3T9X4QF5B8S2M6K0N1PZ', ref: 'AC-LM358' } })).status).toBe(404)
   })
 })
+
+describe('sources: enrichment in bulk', () => {
+  const poll = async (id: string) => {
+    for (;;) {
+      const job = await api.ok('GET', `/api/jobs/${id}`)
+      if (job.status !== 'running') return job
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+  }
+
+  it('a dry run says what would change for each component and writes nothing; the real run applies it', async () => {
+    const s = await configure()
+    const a = await api.ok('POST', '/api/components', { name: 'LM358', category: 'Amps', mpns: [{ manufacturer: 'TI', partNumber: 'LM358DR' }] }, 201)
+    const b = await api.ok('POST', '/api/components', { name: 'NE555', category: 'Amps', mpns: [{ manufacturer: 'TI', partNumber: 'NE555DR' }] }, 201)
+    const c = await api.ok('POST', '/api/components', { name: 'Mystery', category: 'Amps', mpns: [{ manufacturer: 'X', partNumber: 'NOPE-1' }] }, 201)
+    const before = await fingerprint()
+    const started = await api.call('POST', `/api/sources/${s.id}/enrich-jobs`, { body: { filter: { category: 'Amps' }, fields: ['description', 'offers'] } })
+    expect(started.status, started.text).toBe(202)
+    expect(started.headers.get('location')).toBe(`/api/jobs/${started.body.id}`)
+    const dry = await poll(started.body.id)
+    expect(dry).toMatchObject({ kind: 'source-enrich', status: 'succeeded', data: { dryRun: true, total: 3, done: 3, changed: 2, unchanged: 0, failed: 1 } })
+    expect(dry.data.changes).toEqual([
+      { componentId: a.id, fields: ['description', 'offers'] },
+      { componentId: b.id, fields: ['description', 'offers'] },
+    ])
+    expect(dry.data.failures).toEqual([{ componentId: c.id, status: 404, detail: expect.stringContaining('no part numbered NOPE-1') }])
+    expect(await fingerprint()).toBe(before)
+
+    const real = await poll((await api.ok('POST', `/api/sources/${s.id}/enrich-jobs`, { componentIds: [a.id, b.id], fields: ['description', 'offers'], dryRun: false }, 202)).id)
+    expect(real.data).toMatchObject({ dryRun: false, done: 2, changed: 2 })
+    expect((await api.ok('GET', `/api/components/${a.id}`)).description).toBe('Dual op amp, 32 V')
+    expect((await api.ok('GET', `/api/components/${b.id}/offers`))[0].stock).toBe(0)
+  })
+
+  it('ends the job when the provider refuses the credentials, saying so', async () => {
+    const s = await configure()
+    const a = await api.ok('POST', '/api/components', { name: 'LM358', mpns: [{ manufacturer: 'TI', partNumber: 'LM358DR' }] }, 201)
+    const b = await api.ok('POST', '/api/components', { name: 'NE555', mpns: [{ manufacturer: 'TI', partNumber: 'NE555DR' }] }, 201)
+    Object.assign(fake, { mode: 'status', status: 401 })
+    const job = await poll((await api.ok('POST', `/api/sources/${s.id}/enrich-jobs`, { componentIds: [a.id, b.id], dryRun: false }, 202)).id)
+    expect(job.status).toBe('failed')
+    expect(job.data.done).toBe(0)
+    expect(job.data.failures[0].detail).toMatch(/the job stopped: .*credentials/)
+    expect(JSON.stringify(job)).not.toContain(KEY)
+  })
+
+  it('refuses a body without components or filter, naming the field', async () => {
+    const s = await configure()
+    const res = await api.call('POST', `/api/sources/${s.id}/enrich-jobs`, { body: {} })
+    expect([res.status, res.body.errors[0].path]).toEqual([400, 'body.componentIds'])
+  })
+})

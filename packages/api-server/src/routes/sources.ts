@@ -1,4 +1,8 @@
 import {
+  ComplibError,
+  ComponentIdsQuery,
+  EnrichField,
+  Job,
   PageQuery,
   Source,
   SourceCreate,
@@ -16,12 +20,23 @@ import { PAGE_HEADERS, pageHeaders } from '../routing/paging'
 import { created, etag, noContent, withHeaders } from '../routing/reply'
 import { ifMatchVersion } from '../routing/request'
 import { patchSourceConfig, splitSourceConfig, toSourceView } from '../sources/config'
+import { ENRICH_JOB_MAX, enrichJobsFor } from '../sources/enrich-jobs'
 import { asProblem } from '../sources/library'
 
 const IdParams = z.object({ id: idSchema('source') })
 const ETAG = { etag: { description: 'The record version; send it back as If-Match to update safely' } }
 /** What a call that asks the provider may answer beside its own errors (decision 1606). */
 const PROVIDER_ERRORS = ['BAD_GATEWAY', 'SERVICE_UNAVAILABLE', 'TOO_MANY_REQUESTS', 'CONFLICT', 'NOT_FOUND'] as const
+
+/** Body of `POST /api/sources/{id}/enrich-jobs`: the components by id, or by the library list's filters. */
+const EnrichJobCreate = z
+  .strictObject({
+    componentIds: z.array(idSchema('component')).min(1).max(ENRICH_JOB_MAX).optional(),
+    filter: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional().meta({ description: 'The filters of `GET /api/components` (`category`, `tag`, `status`, `q`, …)' }),
+    fields: z.array(EnrichField).min(1).optional(),
+    dryRun: z.boolean().default(true).meta({ description: 'True by default: see what would change first' }),
+  })
+  .meta({ id: 'EnrichJobCreate' })
 
 export const sourceRoutes = [
   defineRoute({
@@ -172,6 +187,31 @@ export const sourceRoutes = [
       } catch (error) {
         throw asProblem(error, source)
       }
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/sources/{id}/enrich-jobs',
+    group: 'sources',
+    operationId: 'startEnrichJob',
+    permission: 'library:write',
+    summary: 'Enrich many components from a source, as a job with progress (a dry run unless `dryRun: false`)',
+    description: `Components by \`componentIds\` or by the library's \`filter\` (at most ${ENRICH_JOB_MAX}), one after another within the provider's quota; each is enriched as \`POST /api/components/{id}/enrich\` would, in its own transaction. Poll \`GET /api/jobs/{jobId}\`: \`data\` has \`done\`/\`total\`, \`changed\`, \`unchanged\`, \`failed\`, which fields differ per component, and the first failures. Refused credentials or a spent daily quota end the job.`,
+    params: IdParams,
+    body: EnrichJobCreate,
+    responses: { 202: { description: 'Started', schema: Job, headers: { location: { description: 'URL of the job' } } } },
+    handler: async ({ params, body, services }) => {
+      const source = await services.storage.sources.get(params.id)
+      let ids = body.componentIds
+      if (!ids) {
+        if (!body.filter) throw new ComplibError('VALIDATION_FAILED', 'body: give componentIds or a filter', { errors: [{ path: 'body.componentIds', message: 'give componentIds or a filter' }] })
+        const query = ComponentIdsQuery.safeParse({ ...body.filter, limit: ENRICH_JOB_MAX + 1 })
+        if (!query.success) throw new ComplibError('VALIDATION_FAILED', `body.filter: ${query.error.issues[0]?.message ?? 'not a filter of the component list'}`, { errors: query.error.issues.map((i) => ({ path: ['body', 'filter', ...i.path].join('.'), message: i.message })) })
+        ids = (await services.storage.components.listIds(query.data)).items
+        if (ids.length > ENRICH_JOB_MAX) throw new ComplibError('VALIDATION_FAILED', `body.filter: more than ${ENRICH_JOB_MAX} components match; narrow it`, { errors: [{ path: 'body.filter', message: `more than ${ENRICH_JOB_MAX} components match` }] })
+      }
+      const job = await enrichJobsFor(services.storage, services.sources).start({ sourceId: source.id, componentIds: ids, fields: body.fields, dryRun: body.dryRun })
+      return withHeaders(job, { location: `/api/jobs/${job.id}` }, 202)
     },
   }),
 ]

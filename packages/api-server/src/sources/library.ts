@@ -67,14 +67,20 @@ export interface EnrichInput {
   ref?: string | undefined
   fields?: readonly EnrichField[] | undefined
   dryRun: boolean
+  /** Wait for the source's limiter as long as its quota needs (a job), rather than answer 429 after 20 s (a request). */
+  waitForQuota?: boolean | undefined
 }
+
+/** How long a job's request may wait for its turn under the provider's per-minute limit. */
+const JOB_WAIT_MS = 10 * 60 * 1000
 
 export async function enrichFromSource(services: SourceLibraryServices, componentId: string, input: EnrichInput, signal?: AbortSignal): Promise<EnrichResult> {
   const { storage } = services
   const component = await storage.components.get(componentId)
   const source = await storage.sources.get(input.sourceId)
-  const ref = input.ref ?? (await _refByMpn(services, source, component, signal))
-  const part = await _fetch(services, source, ref, signal)
+  const waitMs = input.waitForQuota ? JOB_WAIT_MS : undefined
+  const ref = input.ref ?? (await _refByMpn(services, source, component, signal, waitMs))
+  const part = await _fetch(services, source, ref, signal, waitMs)
   const shape = await libraryShape(storage, services.sources.typeOf(source.type).title ?? source.type)
   const attachments = await storage.attachments.listForComponent(componentId)
   const offers = (await storage.offers.list(componentId)).filter((o) => o.sourceId === source.id)
@@ -122,21 +128,21 @@ export function asProblem(error: unknown, source: StoredSource): unknown {
   return isSourceError(error) ? sourceProblem(error, source.name) : error
 }
 
-async function _fetch(services: SourceLibraryServices, source: StoredSource, ref: string, signal: AbortSignal | undefined): Promise<SourcePart> {
+async function _fetch(services: SourceLibraryServices, source: StoredSource, ref: string, signal: AbortSignal | undefined, waitMs?: number): Promise<SourcePart> {
   try {
-    return (await services.sources.fetch(source, ref, signal)).value
+    return (await services.sources.fetch(source, ref, signal, waitMs)).value
   } catch (error) {
     throw asProblem(error, source)
   }
 }
 
 /** The part at the source whose MPN is the component's first, when the caller named no ref. */
-async function _refByMpn(services: SourceLibraryServices, source: StoredSource, component: Component, signal: AbortSignal | undefined): Promise<string> {
+async function _refByMpn(services: SourceLibraryServices, source: StoredSource, component: Component, signal: AbortSignal | undefined, waitMs: number | undefined): Promise<string> {
   const mpn = component.mpns[0]?.partNumber
   if (!mpn) throw new ComplibError('VALIDATION_FAILED', 'body.ref: the component has no part number to look up; give the ref of the part at the source', { errors: [{ path: 'body.ref', message: 'required: the component has no part number' }] })
   let candidates
   try {
-    candidates = (await services.sources.search(source, mpn, 10, signal)).value
+    candidates = (await services.sources.search(source, mpn, 10, signal, waitMs)).value
   } catch (error) {
     throw asProblem(error, source)
   }

@@ -18,7 +18,7 @@ export interface LimiterOptions extends SourceLimits {
  * Written here rather than taken from p-throttle: that one queues without
  * bound and knows no daily quota to refuse on.
  */
-export function createLimiter(options: LimiterOptions): { take(): Promise<void>; used(): { minute: number; day: number } } {
+export function createLimiter(options: LimiterOptions): { take(maxWaitMs?: number): Promise<void>; used(): { minute: number; day: number } } {
   const maxWait = options.maxWaitMs ?? 20_000
   const clock = options.now ?? Date.now
   const minute: number[] = []
@@ -28,7 +28,7 @@ export function createLimiter(options: LimiterOptions): { take(): Promise<void>;
     while (day.length && day[0]! <= at - DAY) day.shift()
   }
   // Turns are handed out in the order asked: the time each may start is booked when it asks.
-  const take = async (): Promise<void> => {
+  const take = async (wait: number = maxWait): Promise<void> => {
     const at = clock()
     prune(at)
     let start = at
@@ -40,7 +40,7 @@ export function createLimiter(options: LimiterOptions): { take(): Promise<void>;
       const perMinute = Math.max(1, Math.floor(options.requestsPerMinute))
       if (minute.length >= perMinute) start = Math.max(at, minute[minute.length - perMinute]! + MINUTE)
     }
-    if (start - at > maxWait) {
+    if (start - at > wait) {
       throw new SourceError('quota', `the provider allows ${options.requestsPerMinute} requests a minute and more are waiting`, { retryAfter: Math.ceil((start - at) / 1000) })
     }
     minute.push(start)
