@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { resolve } from 'node:path'
 import { createPushRunner } from '@complib/connector-webhook'
+import { BUILT_IN_SOURCE_TYPES, createSourceService } from '@complib/sources'
 import { ComplibError, type AnySourceDefinition, type ConnectorDefinition, type Storage } from '@complib/core'
 import { createPostgresStorage } from '@complib/core/postgres'
 import { createSqliteStorage } from '@complib/core/sqlite'
@@ -14,7 +15,7 @@ import { isLoopbackHost } from './auth/loopback'
 import { configuredConnectorModules, configuredSourceModules, loadConnectorTypes, loadSourceTypes } from './connectors/load'
 import { answerClientError } from './client-error'
 import { importJobs } from './imports/jobs'
-import { stopEnrichJobs } from './sources/enrich-jobs'
+import { enrichJobsFor, stopEnrichJobs } from './sources/background'
 import { toOrigin } from './http/browser-safety'
 import { answerHalfClosedClients } from './http/half-close'
 import { DEFAULT_HTTP_TIMEOUTS, guardBodyRate, httpTimeoutOptions, type HttpTimeouts } from './http/timeouts'
@@ -136,11 +137,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     throw error
   }
   const runner = createPushRunner({ storage, connectors, log })
+  const sourceService = createSourceService({ types: [...BUILT_IN_SOURCE_TYPES, ...sources], log })
   const app = createApp({
     storage,
     runner,
     connectors,
     sources,
+    sourceService,
     dataDir,
     blobs,
     apiKey: options.apiKey,
@@ -158,6 +161,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   await runner.syncSchedules()
   // Import jobs a crash or a stop interrupted: a commit is undone, a plan made again (decision 0616).
   await importJobs(storage).resumeInterrupted()
+  // Sources' scheduled refreshes start ticking (decision 1608).
+  await enrichJobsFor(storage, sourceService, log).schedules.sync()
   const stopHousekeeping = startHousekeeping(storage, log)
   const address = server.address() as AddressInfo
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address

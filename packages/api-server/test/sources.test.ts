@@ -4,6 +4,7 @@ import { defineSource, SourcePart, statusError, type SourceCandidate } from '@co
 import { BUILT_IN_SOURCE_TYPES, createSourceService } from '@complib/sources'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import * as z from 'zod'
+import { enrichJobsFor } from '../src/sources/background'
 import { useTestApi } from './harness'
 
 /**
@@ -89,9 +90,10 @@ beforeEach(() => {
   Object.assign(fake, { mode: 'ok', status: 500, headers: {}, requests: 0, price: 0.52, lifecycle: 'Active' })
 })
 
-const api = useTestApi({ app: { sourceService: createSourceService({ types: [...BUILT_IN_SOURCE_TYPES, acme as never], timeoutMs: 500, log: () => {} }) } })
+const SERVICE = createSourceService({ types: [...BUILT_IN_SOURCE_TYPES, acme as never], timeoutMs: 500, log: () => {} })
+const api = useTestApi({ app: { sourceService: SERVICE } })
 
-const configure = async (over: Record<string, unknown> = {}) => await api.ok('POST', '/api/sources', { type: 'acme', name: 'Acme', config: { apiKey: KEY, baseUrl, ...over } }, 201)
+const configure = async (over: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) => await api.ok('POST', '/api/sources', { type: 'acme', name: 'Acme', config: { apiKey: KEY, baseUrl, ...over }, ...extra }, 201)
 /** Everything a failed call must leave as it was. */
 const fingerprint = async () => {
   const [stats, changes] = await Promise.all([api.storage.stats(), api.storage.components.changes(0, 1000)])
@@ -282,5 +284,48 @@ describe('sources: enrichment in bulk', () => {
     const s = await configure()
     const res = await api.call('POST', `/api/sources/${s.id}/enrich-jobs`, { body: {} })
     expect([res.status, res.body.errors[0].path]).toEqual([400, 'body.componentIds'])
+  })
+})
+
+describe('sources: scheduled refresh', () => {
+  const refreshNow = async (sourceId: string) => {
+    const { jobs, schedules } = enrichJobsFor(api.storage, SERVICE)
+    const job = await schedules.runNow(sourceId)
+    expect(job).not.toBeNull()
+    await jobs.finished(job!.id)
+    return await api.ok('GET', `/api/jobs/${job!.id}`)
+  }
+
+  it('keeps its cron and filter, shows when it runs next, and refuses a cron that is not one', async () => {
+    const s = await configure()
+    const bad = await api.call('PATCH', `/api/sources/${s.id}`, { body: { refresh: { cron: 'every day' } } })
+    expect([bad.status, bad.body.errors[0].path]).toEqual([400, 'body.refresh.cron'])
+    const scheduled = await api.ok('PATCH', `/api/sources/${s.id}`, { refresh: { cron: '0 3 * * 1', filter: { category: 'ICs' } } })
+    expect(scheduled.refresh).toEqual({ cron: '0 3 * * 1', filter: { category: 'ICs' }, autoStatus: false })
+    expect(new Date(scheduled.nextRefreshAt).getUTCDay()).toBe(1)
+    expect((await api.ok('PATCH', `/api/sources/${s.id}`, { refresh: null })).nextRefreshAt).toBeNull()
+  })
+
+  it('writes the new prices, and tags a part gone obsolete at the source without changing its status', async () => {
+    const s = await configure({}, { refresh: { cron: '0 3 * * *', filter: { category: 'ICs' } } })
+    const c = await api.ok('POST', '/api/components/from-source', { sourceId: s.id, ref: 'AC-LM358', category: 'ICs' }, 201)
+    const outside = await api.ok('POST', '/api/components/from-source', { sourceId: s.id, ref: 'AC-NE555', category: 'Timers' }, 201)
+    Object.assign(fake, { price: 0.61, lifecycle: 'Obsolete' })
+    const job = await refreshNow(s.id)
+    expect(job).toMatchObject({ kind: 'source-refresh', status: 'succeeded', data: { total: 1, done: 1, flagged: [{ componentId: c.id, lifecycle: 'obsolete', applied: false }] } })
+    const after = await api.ok('GET', `/api/components/${c.id}`)
+    expect([after.status, after.tags]).toEqual(['active', ['obsolete-at-source']])
+    expect((await api.ok('GET', `/api/components/${c.id}/offers`))[0].priceBreaks).toEqual([{ quantity: 1, price: 0.61 }])
+    expect((await api.ok('GET', `/api/components/${outside.id}/offers`))[0].priceBreaks).toEqual([{ quantity: 1, price: 0.52 }])
+  })
+
+  it('changes the status instead when the source says so (autoStatus)', async () => {
+    const s = await configure({}, { refresh: { cron: '0 3 * * *', autoStatus: true } })
+    const c = await api.ok('POST', '/api/components/from-source', { sourceId: s.id, ref: 'AC-LM358' }, 201)
+    fake.lifecycle = 'Obsolete'
+    const job = await refreshNow(s.id)
+    expect(job.data.flagged).toEqual([{ componentId: c.id, lifecycle: 'obsolete', applied: true }])
+    const after = await api.ok('GET', `/api/components/${c.id}`)
+    expect([after.status, after.tags]).toEqual(['obsolete', []])
   })
 })

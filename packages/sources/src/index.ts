@@ -2,7 +2,7 @@
 // defineSource definition coded against the provider's published documentation,
 // and the runtime the server calls them through (decision 1605).
 export { createLimiter, type LimiterOptions } from './runtime/limiter'
-export { createSourceService, type SourceAnswerOf, type SourceService, type SourceServiceOptions } from './runtime/source-service'
+export { createSourceService, type SourceAnswerOf, type SourceCallOptions, type SourceService, type SourceServiceOptions } from './runtime/source-service'
 export {
   UNKNOWN_MANUFACTURER,
   componentFromPart,

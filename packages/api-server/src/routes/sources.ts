@@ -14,13 +14,15 @@ import {
   SourceTypeInfo,
   idSchema,
 } from '@complib/core'
+import { assertValidCron } from '@complib/connector-webhook'
 import * as z from 'zod'
 import { defineRoute } from '../routing/define-route'
 import { PAGE_HEADERS, pageHeaders } from '../routing/paging'
 import { created, etag, noContent, withHeaders } from '../routing/reply'
 import { ifMatchVersion } from '../routing/request'
 import { patchSourceConfig, splitSourceConfig, toSourceView } from '../sources/config'
-import { ENRICH_JOB_MAX, enrichJobsFor } from '../sources/enrich-jobs'
+import { enrichJobsFor } from '../sources/background'
+import { ENRICH_JOB_MAX } from '../sources/enrich-jobs'
 import { asProblem } from '../sources/library'
 
 const IdParams = z.object({ id: idSchema('source') })
@@ -79,7 +81,7 @@ export const sourceRoutes = [
     group: 'sources',
     operationId: 'createSource',
     permission: 'sources:admin',
-    summary: 'Configure a source',
+    summary: 'Configure a source, and its scheduled refresh',
     description:
       'The config is the type\'s (`GET /api/sources/types`), credentials included: a Mouser source\'s is `{"apiKey": "…"}`. Credentials are write-only: answers show a hint of their last characters, and backups leave them out.',
     body: SourceCreate,
@@ -87,7 +89,9 @@ export const sourceRoutes = [
     handler: async ({ body, services }) => {
       const type = services.sources.typeOf(body.type)
       const { config, secrets } = splitSourceConfig(type, body.config)
-      const stored = await services.storage.sources.create({ type: type.type, name: body.name, config, secrets })
+      if (body.refresh) assertValidCron(body.refresh.cron, 'body.refresh.cron')
+      const stored = await services.storage.sources.create({ type: type.type, name: body.name, config, secrets, refresh: body.refresh })
+      await enrichJobsFor(services.storage, services.sources).schedules.sync()
       const reply = created(toSourceView(stored), `/api/sources/${stored.id}`)
       reply.headers.etag = etag(stored.version)
       return reply
@@ -126,7 +130,12 @@ export const sourceRoutes = [
       const patch: Parameters<typeof services.storage.sources.update>[1] = {}
       if (body.name !== undefined) patch.name = body.name
       if (body.config !== undefined) Object.assign(patch, patchSourceConfig(services.sources.typeOf(current.type), current, body.config))
+      if (body.refresh !== undefined) {
+        if (body.refresh) assertValidCron(body.refresh.cron, 'body.refresh.cron')
+        patch.refresh = body.refresh
+      }
       const updated = await services.storage.sources.update(params.id, patch, { ifVersion })
+      await enrichJobsFor(services.storage, services.sources).schedules.sync()
       return withHeaders(toSourceView(updated), { etag: etag(updated.version) })
     },
   }),
@@ -143,6 +152,7 @@ export const sourceRoutes = [
     handler: async ({ params, services }) => {
       await services.storage.sources.delete(params.id)
       services.sources.forget(params.id)
+      await enrichJobsFor(services.storage, services.sources).schedules.sync()
       return noContent()
     },
   }),
@@ -161,7 +171,7 @@ export const sourceRoutes = [
     handler: async ({ params, query, services, event }) => {
       const source = await services.storage.sources.get(params.id)
       try {
-        const answer = await services.sources.search(source, query.q, query.limit, event.req.signal)
+        const answer = await services.sources.search(source, query.q, query.limit, { signal: event.req.signal })
         return { sourceId: source.id, candidates: answer.value, cached: answer.cached }
       } catch (error) {
         throw asProblem(error, source)
@@ -182,7 +192,7 @@ export const sourceRoutes = [
     handler: async ({ params, query, services, event }) => {
       const source = await services.storage.sources.get(params.id)
       try {
-        const answer = await services.sources.fetch(source, query.ref, event.req.signal)
+        const answer = await services.sources.fetch(source, query.ref, { signal: event.req.signal })
         return { sourceId: source.id, part: answer.value, cached: answer.cached }
       } catch (error) {
         throw asProblem(error, source)
@@ -210,7 +220,7 @@ export const sourceRoutes = [
         ids = (await services.storage.components.listIds(query.data)).items
         if (ids.length > ENRICH_JOB_MAX) throw new ComplibError('VALIDATION_FAILED', `body.filter: more than ${ENRICH_JOB_MAX} components match; narrow it`, { errors: [{ path: 'body.filter', message: `more than ${ENRICH_JOB_MAX} components match` }] })
       }
-      const job = await enrichJobsFor(services.storage, services.sources).start({ sourceId: source.id, componentIds: ids, fields: body.fields, dryRun: body.dryRun })
+      const job = await enrichJobsFor(services.storage, services.sources).jobs.start({ sourceId: source.id, componentIds: ids, fields: body.fields, dryRun: body.dryRun })
       return withHeaders(job, { location: `/api/jobs/${job.id}` }, 202)
     },
   }),

@@ -1,3 +1,4 @@
+import { nextRunAt } from '@complib/connector-webhook'
 import { ComplibError, fromZodError, mergePatch, type AnySourceDefinition, type Source, type StoredSource } from '@complib/core'
 
 /**
@@ -29,5 +30,16 @@ export function patchSourceConfig(type: AnySourceDefinition, current: StoredSour
 export function toSourceView(s: StoredSource): Source {
   const secretHints: Record<string, string> = {}
   for (const [field, value] of Object.entries(s.secrets)) secretHints[field] = value.length >= 16 ? `…${value.slice(-4)}` : '…'
-  return { id: s.id, type: s.type, name: s.name, config: s.config, secretHints, createdAt: s.createdAt, updatedAt: s.updatedAt, version: s.version }
+  return {
+    id: s.id,
+    type: s.type,
+    name: s.name,
+    config: s.config,
+    secretHints,
+    refresh: s.refresh,
+    nextRefreshAt: s.refresh ? nextRunAt(s.refresh.cron) : null,
+    createdAt: s.createdAt,
+    updatedAt: s.updatedAt,
+    version: s.version,
+  }
 }

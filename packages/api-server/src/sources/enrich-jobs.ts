@@ -1,4 +1,4 @@
-import { isComplibError, isSourceError, sourceProblem, type EnrichField, type JobRecord, type Storage } from '@complib/core'
+import { isComplibError, isSourceError, sourceProblem, type EnrichField, type EnrichResult, type JobRecord, type Storage } from '@complib/core'
 import type { SourceService } from '@complib/sources'
 import { enrichFromSource } from './library'
 
@@ -8,6 +8,11 @@ export interface EnrichJobInput {
   componentIds: readonly string[]
   fields?: readonly EnrichField[] | undefined
   dryRun: boolean
+  /**
+   * A scheduled refresh (decision 1608): offers written, and a lifecycle gone
+   * NRND or obsolete at the source tagged rather than applied, unless `autoStatus`.
+   */
+  refresh?: { autoStatus: boolean } | undefined
 }
 
 /** The job record's `data` while it runs and once it ends (`GET /api/jobs/{id}`). */
@@ -23,6 +28,8 @@ export interface EnrichJobData {
   failed: number
   /** Per changed component, which fields differ (and were applied): what a dry run shows before the real one. */
   changes: Array<{ componentId: string; fields: EnrichField[] }>
+  /** Refreshes: components whose part went NRND or obsolete at the source, and whether their status followed. */
+  flagged: Array<{ componentId: string; lifecycle: string; applied: boolean }>
   /** The first failures, each with the problem's detail. */
   failures: Array<{ componentId: string; status: number; detail: string }>
   /** Refreshed after every component: a job whose heartbeat is minutes old was cut off (the server stopped). */
@@ -60,8 +67,13 @@ export function createEnrichJobs(services: { storage: Storage; sources: SourceSe
         if (signal.aborted) return await save('interrupted', { finishedAt: new Date().toISOString() })
         const counts: Partial<EnrichJobData> = { done: data.done + 1 }
         try {
-          const result = await enrichFromSource({ storage, sources: services.sources }, componentId, { sourceId: input.sourceId, fields: input.fields, dryRun: input.dryRun, waitForQuota: true }, signal)
-          const fields = result.changes.filter((c) => c.note === null && (!input.fields || input.fields.includes(c.field))).map((c) => c.field)
+          const fieldsAsked = input.refresh ? (input.refresh.autoStatus ? (['offers', 'status'] as const) : (['offers'] as const)) : input.fields
+          const result = await enrichFromSource({ storage, sources: services.sources }, componentId, { sourceId: input.sourceId, fields: fieldsAsked, dryRun: input.dryRun, waitForQuota: true, fresh: input.refresh !== undefined }, signal)
+          const fields = result.changes.filter((c) => c.note === null && (!fieldsAsked || fieldsAsked.includes(c.field))).map((c) => c.field)
+          if (input.refresh) {
+            const flag = await _flagLifecycle(storage, result, input.dryRun)
+            if (flag) counts.flagged = [...data.flagged, { componentId, ...flag }]
+          }
           if (fields.length > 0) {
             counts.changed = data.changed + 1
             if (data.changes.length < KEEP_CHANGES) counts.changes = [...data.changes, { componentId, fields }]
@@ -98,11 +110,12 @@ export function createEnrichJobs(services: { storage: Storage; sources: SourceSe
         unchanged: 0,
         failed: 0,
         changes: [],
+        flagged: [],
         failures: [],
         heartbeatAt: new Date().toISOString(),
         finishedAt: null,
       }
-      const job = await services.storage.jobs.create({ kind: 'source-enrich', status: 'running', data: data as unknown as Record<string, unknown> })
+      const job = await services.storage.jobs.create({ kind: input.refresh ? 'source-refresh' : 'source-enrich', status: 'running', data: data as unknown as Record<string, unknown> })
       const controller = new AbortController()
       const done = run(job, input, controller.signal).finally(() => running.delete(job.id))
       running.set(job.id, { controller, done })
@@ -113,6 +126,10 @@ export function createEnrichJobs(services: { storage: Storage; sources: SourceSe
       for (const { controller } of running.values()) controller.abort()
       await Promise.all([...running.values()].map((r) => r.done.catch(() => {})))
     },
+    /** Resolves once the job has ended (at once when it is not running here). */
+    async finished(id: string): Promise<void> {
+      await running.get(id)?.done.catch(() => {})
+    },
     /** Resolves once every running job has ended (tests). */
     async idle(): Promise<void> {
       await Promise.all([...running.values()].map((r) => r.done.catch(() => {})))
@@ -122,18 +139,20 @@ export function createEnrichJobs(services: { storage: Storage; sources: SourceSe
 
 export type EnrichJobs = ReturnType<typeof createEnrichJobs>
 
-const JOBS = new WeakMap<Storage, EnrichJobs>()
-
-/** The enrichment jobs over one storage (made on first use), so the routes and the server's stop share them. */
-export function enrichJobsFor(storage: Storage, sources: SourceService, log?: (line: string) => void): EnrichJobs {
-  let jobs = JOBS.get(storage)
-  if (!jobs) JOBS.set(storage, (jobs = createEnrichJobs({ storage, sources, log })))
-  return jobs
-}
-
-/** Stops the enrichment jobs of a storage, if any ran (a server that stops). */
-export async function stopEnrichJobs(storage: Storage): Promise<void> {
-  await JOBS.get(storage)?.stop()
+/**
+ * A refreshed part gone NRND or obsolete at its source: the status followed
+ * (autoStatus applied it), or the component is tagged `<lifecycle>-at-source`
+ * for a person to decide. Null when the lifecycle did not move that way.
+ */
+async function _flagLifecycle(storage: Storage, result: EnrichResult, dryRun: boolean): Promise<{ lifecycle: string; applied: boolean } | null> {
+  const change = result.changes.find((c) => c.field === 'status')
+  if (!change || (change.proposed !== 'nrnd' && change.proposed !== 'obsolete')) return null
+  const lifecycle = change.proposed
+  if (change.applied) return { lifecycle, applied: true }
+  const tag = `${lifecycle}-at-source`
+  const component = result.component
+  if (!dryRun && !component.tags.includes(tag)) await storage.components.update(component.id, { tags: [...component.tags, tag] }, { ifVersion: component.version })
+  return { lifecycle, applied: false }
 }
 
 /** The provider's failure behind an error, whether still a SourceError or already its problem. */

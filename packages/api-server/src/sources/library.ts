@@ -15,7 +15,7 @@ import {
   type StorageSession,
   type StoredSource,
 } from '@complib/core'
-import { componentFromPart, diffPart, type FieldDiff, type LibraryShape, type SourceService } from '@complib/sources'
+import { componentFromPart, diffPart, type FieldDiff, type LibraryShape, type SourceCallOptions, type SourceService } from '@complib/sources'
 
 /**
  * Parts from a source made into the library's components, and the library's
@@ -38,7 +38,7 @@ export interface FromSourceInput {
 
 export async function createFromSource(services: SourceLibraryServices, input: FromSourceInput, signal?: AbortSignal): Promise<Component> {
   const source = await services.storage.sources.get(input.sourceId)
-  const part = await _fetch(services, source, input.ref, signal)
+  const part = await _fetch(services, source, input.ref, { signal })
   const shape = await libraryShape(services.storage, services.sources.typeOf(source.type).title ?? source.type)
   const parsed = ComponentCreate.safeParse(componentFromPart(part, shape, { category: input.category, ipn: input.ipn }))
   if (!parsed.success) throw fromZodError(parsed.error, 'body')
@@ -69,6 +69,8 @@ export interface EnrichInput {
   dryRun: boolean
   /** Wait for the source's limiter as long as its quota needs (a job), rather than answer 429 after 20 s (a request). */
   waitForQuota?: boolean | undefined
+  /** Ask the provider even when the cache holds the part (a scheduled refresh). */
+  fresh?: boolean | undefined
 }
 
 /** How long a job's request may wait for its turn under the provider's per-minute limit. */
@@ -78,9 +80,9 @@ export async function enrichFromSource(services: SourceLibraryServices, componen
   const { storage } = services
   const component = await storage.components.get(componentId)
   const source = await storage.sources.get(input.sourceId)
-  const waitMs = input.waitForQuota ? JOB_WAIT_MS : undefined
-  const ref = input.ref ?? (await _refByMpn(services, source, component, signal, waitMs))
-  const part = await _fetch(services, source, ref, signal, waitMs)
+  const call = { signal, waitMs: input.waitForQuota ? JOB_WAIT_MS : undefined, fresh: input.fresh }
+  const ref = input.ref ?? (await _refByMpn(services, source, component, call))
+  const part = await _fetch(services, source, ref, call)
   const shape = await libraryShape(storage, services.sources.typeOf(source.type).title ?? source.type)
   const attachments = await storage.attachments.listForComponent(componentId)
   const offers = (await storage.offers.list(componentId)).filter((o) => o.sourceId === source.id)
@@ -128,21 +130,21 @@ export function asProblem(error: unknown, source: StoredSource): unknown {
   return isSourceError(error) ? sourceProblem(error, source.name) : error
 }
 
-async function _fetch(services: SourceLibraryServices, source: StoredSource, ref: string, signal: AbortSignal | undefined, waitMs?: number): Promise<SourcePart> {
+async function _fetch(services: SourceLibraryServices, source: StoredSource, ref: string, call: SourceCallOptions): Promise<SourcePart> {
   try {
-    return (await services.sources.fetch(source, ref, signal, waitMs)).value
+    return (await services.sources.fetch(source, ref, call)).value
   } catch (error) {
     throw asProblem(error, source)
   }
 }
 
 /** The part at the source whose MPN is the component's first, when the caller named no ref. */
-async function _refByMpn(services: SourceLibraryServices, source: StoredSource, component: Component, signal: AbortSignal | undefined, waitMs: number | undefined): Promise<string> {
+async function _refByMpn(services: SourceLibraryServices, source: StoredSource, component: Component, call: SourceCallOptions): Promise<string> {
   const mpn = component.mpns[0]?.partNumber
   if (!mpn) throw new ComplibError('VALIDATION_FAILED', 'body.ref: the component has no part number to look up; give the ref of the part at the source', { errors: [{ path: 'body.ref', message: 'required: the component has no part number' }] })
   let candidates
   try {
-    candidates = (await services.sources.search(source, mpn, 10, signal, waitMs)).value
+    candidates = (await services.sources.search(source, mpn, 10, call)).value
   } catch (error) {
     throw asProblem(error, source)
   }

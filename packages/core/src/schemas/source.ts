@@ -129,6 +129,22 @@ export const SourceTypeInfo = z
   .meta({ id: 'SourceTypeInfo' })
 export type SourceTypeInfo = z.infer<typeof SourceTypeInfo>
 
+/**
+ * A source's scheduled refresh (decision 1608): offers and lifecycle of the
+ * components the filter selects (every live one when it is empty), on a cron
+ * schedule. A part gone NRND or obsolete at the source is tagged
+ * `nrnd-at-source` / `obsolete-at-source`, its status left alone, unless
+ * `autoStatus`.
+ */
+export const SourceRefresh = z
+  .strictObject({
+    cron: z.string().trim().min(1).max(200).meta({ example: '0 3 * * 1' }),
+    filter: z.record(z.string(), z.union([z.string(), z.array(z.string())])).default({}).meta({ description: 'The filters of `GET /api/components` (`category`, `tag`, `status`, `q`, …); empty: every component' }),
+    autoStatus: z.boolean().default(false).meta({ description: "Change a component's status when its lifecycle changed at the source, instead of tagging it" }),
+  })
+  .meta({ id: 'SourceRefresh' })
+export type SourceRefresh = z.output<typeof SourceRefresh>
+
 /** A configured source as the API shows it: secret fields only as hints of their last characters. */
 export const Source = z
   .object({
@@ -137,6 +153,8 @@ export const Source = z
     name: z.string(),
     config: z.record(z.string(), z.unknown()).meta({ description: "Validated by the type's config schema, without its secret fields" }),
     secretHints: z.record(z.string(), z.string()).meta({ description: 'Each secret field set, as `…` and its last 4 characters', example: { apiKey: '…9f3a' } }),
+    refresh: SourceRefresh.nullable(),
+    nextRefreshAt: Timestamp.nullable(),
     ...recordFields,
   })
   .meta({ id: 'Source' })
@@ -147,6 +165,7 @@ export const SourceCreate = z
     type: z.string().trim().min(1).max(40),
     name: Name,
     config: z.record(z.string(), z.unknown()).meta({ description: 'The type\'s config, secrets included (e.g. Mouser: `{"apiKey": "…"}`)' }),
+    refresh: SourceRefresh.nullable().default(null),
   })
   .meta({ id: 'SourceCreate' })
 export type SourceCreate = z.input<typeof SourceCreate>
@@ -155,6 +174,7 @@ export const SourcePatch = z
   .strictObject({
     name: Name,
     config: z.record(z.string(), z.unknown()).meta({ description: 'Merged into the current config (RFC 7396); a secret field left out keeps its value' }),
+    refresh: SourceRefresh.nullable().meta({ description: 'Replaces the schedule; null ends it' }),
   })
   .partial()
   .meta({ id: 'SourcePatch' })

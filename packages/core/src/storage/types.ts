@@ -12,7 +12,7 @@ import type { Actor, ApiToken, Channel, Role, TokenScope, User } from '../schema
 import type { AuditEntry, AuditQuery, AuditVerification } from '../schemas/audit'
 import type { Settings, SettingsPatch } from '../schemas/settings'
 import type { SavedView, SavedViewCreate, SavedViewPatch } from '../schemas/saved-view'
-import type { ComponentOffer, FieldProvenance, SupplierOffer } from '../schemas/source'
+import type { ComponentOffer, FieldProvenance, SourceRefresh, SupplierOffer } from '../schemas/source'
 import type { SuggestEntity, Suggestion } from '../schemas/search'
 import type { LibraryStats } from '../schemas/system'
 import type { FieldError } from '../errors'
@@ -405,6 +405,8 @@ export interface StoredSource {
   config: Record<string, unknown>
   /** The secret fields, by name. */
   secrets: Record<string, string>
+  /** The scheduled refresh, or null (decision 1608). */
+  refresh: SourceRefresh | null
   createdAt: string
   updatedAt: string
   version: number
@@ -413,8 +415,8 @@ export interface StoredSource {
 export interface SourceStore {
   list(page: PageOptions): Promise<Page<StoredSource>>
   get(id: string): Promise<StoredSource>
-  create(input: { type: string; name: string; config: Record<string, unknown>; secrets: Record<string, string> }): Promise<StoredSource>
-  update(id: string, patch: Partial<{ name: string; config: Record<string, unknown>; secrets: Record<string, string> }>, options?: WriteOptions): Promise<StoredSource>
+  create(input: { type: string; name: string; config: Record<string, unknown>; secrets: Record<string, string>; refresh?: SourceRefresh | null | undefined }): Promise<StoredSource>
+  update(id: string, patch: Partial<{ name: string; config: Record<string, unknown>; secrets: Record<string, string>; refresh: SourceRefresh | null }>, options?: WriteOptions): Promise<StoredSource>
   /** Deletes the source; the offers and provenance it wrote stay, naming it by id and name. */
   delete(id: string): Promise<void>
 }

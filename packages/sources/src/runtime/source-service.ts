@@ -30,6 +30,13 @@ export interface SourceServiceOptions {
   log?: ((line: string) => void) | undefined
 }
 
+/** How one call goes: `signal` cancels it; `waitMs` bounds the wait for the limiter (a job waits longer than a request); `fresh` asks the provider even when the cache holds an answer. */
+export interface SourceCallOptions {
+  signal?: AbortSignal | undefined
+  waitMs?: number | undefined
+  fresh?: boolean | undefined
+}
+
 export interface SourceAnswerOf<T> {
   value: T
   cached: boolean
@@ -80,10 +87,10 @@ export function createSourceService(options: SourceServiceOptions) {
     return state
   }
 
-  const call = async <T>(source: StoredSource, key: string, signal: AbortSignal | undefined, waitMs: number | undefined, run: (type: AnySourceDefinition, context: SourceContext<Record<string, unknown>>) => Promise<T>): Promise<SourceAnswerOf<T>> => {
+  const call = async <T>(source: StoredSource, key: string, { signal, waitMs, fresh }: SourceCallOptions, run: (type: AnySourceDefinition, context: SourceContext<Record<string, unknown>>) => Promise<T>): Promise<SourceAnswerOf<T>> => {
     const type = typeOf(source.type)
     const state = stateOf(source, type)
-    const hit = ttl > 0 ? state.cache.get(key) : undefined
+    const hit = ttl > 0 && !fresh ? state.cache.get(key) : undefined
     if (hit) return { value: structuredClone(hit.value) as T, cached: true }
     const parsed = type.configSchema.safeParse({ ...source.config, ...source.secrets })
     if (!parsed.success) throw new ComplibError('CONFLICT', `source ${source.id}'s config is no longer valid for its type "${source.type}": change it (PATCH /api/sources/${source.id})`)
@@ -112,9 +119,9 @@ export function createSourceService(options: SourceServiceOptions) {
     types: options.types,
     typeOf,
 
-    /** Parts matching `query` at the source, at most `limit`. `waitMs`: how long a request may wait for the limiter (a job waits longer than a request). */
-    async search(source: StoredSource, query: string, limit: number, signal?: AbortSignal, waitMs?: number): Promise<SourceAnswerOf<SourceCandidate[]>> {
-      return await call(source, `search\n${limit}\n${query}`, signal, waitMs, async (type, context) => {
+    /** Parts matching `query` at the source, at most `limit`. */
+    async search(source: StoredSource, query: string, limit: number, options: SourceCallOptions = {}): Promise<SourceAnswerOf<SourceCandidate[]>> {
+      return await call(source, `search\n${limit}\n${query}`, options, async (type, context) => {
         if (!type.capabilities.search) throw new ComplibError('CONFLICT', `sources of type "${type.type}" cannot search`)
         const found = await type.search(query, context, limit)
         return _checked(z.array(SourceCandidate), found, source).slice(0, limit)
@@ -122,8 +129,8 @@ export function createSourceService(options: SourceServiceOptions) {
     },
 
     /** One part by its ref; NOT_FOUND when the provider has none. */
-    async fetch(source: StoredSource, ref: string, signal?: AbortSignal, waitMs?: number): Promise<SourceAnswerOf<SourcePart>> {
-      const answer = await call(source, `fetch\n${ref}`, signal, waitMs, async (type, context) => {
+    async fetch(source: StoredSource, ref: string, options: SourceCallOptions = {}): Promise<SourceAnswerOf<SourcePart>> {
+      const answer = await call(source, `fetch\n${ref}`, options, async (type, context) => {
         const part = await type.fetch(ref, context)
         return part === null ? null : _checked(SourcePart, part, source)
       })

@@ -490,6 +490,7 @@ const MIGRATIONS: readonly string[] = [
     name text NOT NULL,
     config text NOT NULL,
     secrets text NOT NULL,
+    refresh text,
     created_at text NOT NULL,
     updated_at text NOT NULL,
     version integer NOT NULL

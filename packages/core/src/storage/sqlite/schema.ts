@@ -543,6 +543,7 @@ const MIGRATIONS: ReadonlyArray<Migration> = [
       name TEXT NOT NULL,
       config TEXT NOT NULL,
       secrets TEXT NOT NULL,
+      refresh TEXT,
       created_at TEXT NOT NULL,
       updated_at TEXT NOT NULL,
       version INTEGER NOT NULL

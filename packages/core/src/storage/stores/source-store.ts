@@ -1,4 +1,5 @@
 import { createId } from '../../ids'
+import type { SourceRefresh } from '../../schemas/source'
 import type { SqlExecutor } from '../_internal/sql-executor'
 import type { SourceStore, StoredSource } from '../types'
 import { checkVersion, notFound, now, pageById } from './_shared'
@@ -13,12 +14,13 @@ export const sources = {
   async create(ex, input) {
     const at = now()
     const id = createId('source')
-    await ex.run('INSERT INTO sources (id, type, name, config, secrets, created_at, updated_at, version) VALUES (?, ?, ?, ?, ?, ?, ?, 1)', [
+    await ex.run('INSERT INTO sources (id, type, name, config, secrets, refresh, created_at, updated_at, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)', [
       id,
       input.type,
       input.name,
       JSON.stringify(input.config),
       JSON.stringify(input.secrets),
+      input.refresh ? JSON.stringify(input.refresh) : null,
       at,
       at,
     ])
@@ -28,10 +30,12 @@ export const sources = {
   async update(ex, id, patch, options) {
     const current = await _get(ex, id)
     checkVersion('source', id, current.version, options?.ifVersion)
-    await ex.run('UPDATE sources SET name = ?, config = ?, secrets = ?, updated_at = ?, version = version + 1 WHERE id = ?', [
+    const refresh = patch.refresh === undefined ? current.refresh : patch.refresh
+    await ex.run('UPDATE sources SET name = ?, config = ?, secrets = ?, refresh = ?, updated_at = ?, version = version + 1 WHERE id = ?', [
       patch.name ?? current.name,
       JSON.stringify(patch.config ?? current.config),
       JSON.stringify(patch.secrets ?? current.secrets),
+      refresh ? JSON.stringify(refresh) : null,
       now(),
       id,
     ])
@@ -53,6 +57,7 @@ interface _Row {
   name: string
   config: string
   secrets: string
+  refresh: string | null
   created_at: string
   updated_at: string
   version: number
@@ -71,6 +76,7 @@ function _view(r: _Row): StoredSource {
     name: r.name,
     config: JSON.parse(r.config) as Record<string, unknown>,
     secrets: JSON.parse(r.secrets) as Record<string, string>,
+    refresh: r.refresh === null ? null : (JSON.parse(r.refresh) as SourceRefresh),
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     version: Number(r.version),
