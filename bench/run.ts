@@ -5,7 +5,7 @@
 // library. Every figure is printed beside a baseline measured in the same
 // run, and the table is written to bench-results/latest.md.
 // `--only=reads,push` runs some scenarios (cold start always runs: it starts the server);
-// the scenarios are listing, filters, reads, auth, suggest, kicad, web, newcomer, writes, checkpoints, postgres, push, fairness and imports.
+// the scenarios are listing, filters, reads, auth, suggest, kicad, web, newcomer, writes, checkpoints, postgres, push, fairness, imports and enrich.
 // `--load=wrk` drives the load scenarios with wrk instead of autocannon (both in
 // a process of their own; wrk must be installed: `apt-get install wrk`).
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
@@ -14,6 +14,7 @@ import { BULK_BODY_LIMIT, BULK_MAX_CHILDREN, BULK_MAX_ITEMS, COMPONENT_LIMITS } 
 import { IMPORT_CHUNK_ROWS } from '@complib/api-server'
 import { benchAuth } from './auth'
 import { benchFairness } from './fairness'
+import { benchEnrich } from './enrich'
 import { benchFilters } from './filters'
 import { benchImports } from './imports'
 import { benchKicad } from './kicad'
@@ -86,6 +87,7 @@ async function measure(at: HttpBenchContext): Promise<BenchRow[]> {
       out.push(...(await benchFairness(at, server, limits)))
     }
     if (wanted('imports')) out.push(...(await benchImports(at)))
+    if (wanted('enrich')) out.push(...(await benchEnrich(at)))
   } finally {
     await server.stop()
     rmSync(cold.dir, { recursive: true, force: true })

@@ -1,6 +1,6 @@
 import { isComplibError, isSourceError, sourceProblem, type EnrichField, type EnrichResult, type JobRecord, type Storage } from '@complib/core'
 import type { SourceService } from '@complib/sources'
-import { enrichFromSource } from './library'
+import { enrichFromSource, libraryShape } from './library'
 
 /** What a bulk enrichment is asked to do. */
 export interface EnrichJobInput {
@@ -63,12 +63,15 @@ export function createEnrichJobs(services: { storage: Storage; sources: SourceSe
       version = saved.version
     }
     try {
+      // The parameter types and categories a part is mapped onto, read once for the job.
+      const source = await storage.sources.get(input.sourceId)
+      const shape = await libraryShape(storage, services.sources.typeOf(source.type).title ?? source.type)
       for (const componentId of input.componentIds) {
         if (signal.aborted) return await save('interrupted', { finishedAt: new Date().toISOString() })
         const counts: Partial<EnrichJobData> = { done: data.done + 1 }
         try {
           const fieldsAsked = input.refresh ? (input.refresh.autoStatus ? (['offers', 'status'] as const) : (['offers'] as const)) : input.fields
-          const result = await enrichFromSource({ storage, sources: services.sources }, componentId, { sourceId: input.sourceId, fields: fieldsAsked, dryRun: input.dryRun, waitForQuota: true, fresh: input.refresh !== undefined }, signal)
+          const result = await enrichFromSource({ storage, sources: services.sources }, componentId, { sourceId: input.sourceId, fields: fieldsAsked, dryRun: input.dryRun, waitForQuota: true, fresh: input.refresh !== undefined, shape }, signal)
           const fields = result.changes.filter((c) => c.note === null && (!fieldsAsked || fieldsAsked.includes(c.field))).map((c) => c.field)
           if (input.refresh) {
             const flag = await _flagLifecycle(storage, result, input.dryRun)

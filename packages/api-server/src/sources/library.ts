@@ -71,6 +71,8 @@ export interface EnrichInput {
   waitForQuota?: boolean | undefined
   /** Ask the provider even when the cache holds the part (a scheduled refresh). */
   fresh?: boolean | undefined
+  /** The library's shape read once for many components (a job), instead of once per call. */
+  shape?: LibraryShape | undefined
 }
 
 /** How long a job's request may wait for its turn under the provider's per-minute limit. */
@@ -83,7 +85,7 @@ export async function enrichFromSource(services: SourceLibraryServices, componen
   const call = { signal, waitMs: input.waitForQuota ? JOB_WAIT_MS : undefined, fresh: input.fresh }
   const ref = input.ref ?? (await _refByMpn(services, source, component, call))
   const part = await _fetch(services, source, ref, call)
-  const shape = await libraryShape(storage, services.sources.typeOf(source.type).title ?? source.type)
+  const shape = input.shape ?? (await libraryShape(storage, services.sources.typeOf(source.type).title ?? source.type))
   const attachments = await storage.attachments.listForComponent(componentId)
   const offers = (await storage.offers.list(componentId)).filter((o) => o.sourceId === source.id)
   const diffs = diffPart({ component, datasheetUrls: attachments.filter((a) => a.kind === 'datasheet' && a.url).map((a) => a.url!), offers }, part, shape)

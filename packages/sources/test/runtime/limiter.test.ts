@@ -14,8 +14,8 @@ describe('the limiter of a source', () => {
       (e: unknown) => e,
     )
     expect(isSourceError(refused) && refused.kind).toBe('quota')
-    expect((refused as { retryAfter: number }).retryAfter).toBe(60)
-    clock = 60_001
+    expect((refused as { retryAfter: number }).retryAfter).toBe(61)
+    clock = 60_501
     await limiter.take()
     expect(limiter.used().minute).toBe(1)
   })
@@ -37,6 +37,6 @@ describe('the limiter of a source', () => {
     const refused = (await limiter.take().catch((e: unknown) => e)) as { kind: string; retryAfter: number; message: string }
     expect(refused.kind).toBe('quota')
     expect(refused.message).toContain('daily quota of 2')
-    expect(refused.retryAfter).toBe(23 * 3600)
+    expect(refused.retryAfter).toBe(23 * 3600 + 1)
   })
 })
