@@ -166,6 +166,17 @@ describe('sources: parts into the library', () => {
     expect(provenance[0]).toMatchObject({ sourceId: s.id, sourceType: 'acme', sourceName: 'Acme', ref: 'AC-LM358' })
   })
 
+  it('exports the offers with the component (JSON always, CSV once a component has some)', async () => {
+    const s = await configure()
+    const c = await api.ok('POST', '/api/components/from-source', { sourceId: s.id, ref: 'AC-LM358' }, 201)
+    const json = JSON.parse((await api.call('GET', '/api/exports/components?format=json')).text)
+    expect(json.find((x: { id: string }) => x.id === c.id).offers).toEqual([expect.objectContaining({ supplier: 'Acme', sku: 'AC-LM358', stock: 1200, priceBreaks: [{ quantity: 1, price: 0.52 }] })])
+    const csv = (await api.call('GET', '/api/exports/components?format=csv')).text
+    expect(csv.split('\n')[0]).toContain(',offers')
+    expect(csv).toContain('""supplier"":""Acme""')
+    expect(csv).not.toContain(KEY)
+  })
+
   it('enriches a component: a diff field by field, a dry run that writes nothing, then the chosen fields applied', async () => {
     const s = await configure()
     const c = await api.ok('POST', '/api/components', { name: 'LM358', description: 'op amp', mpns: [{ manufacturer: 'TI', partNumber: 'lm358dr' }], parameters: [{ type: 'Notes', value: 'ours' }] }, 201)

@@ -1,4 +1,4 @@
-import { formatStockItem, joinList, toLocationPaths, type Component, type ComponentFilters, type Storage } from '@complib/core'
+import { formatStockItem, joinList, toLocationPaths, type Component, type ComponentFilters, type ComponentOffer, type Storage } from '@complib/core'
 import { stringify } from 'csv-stringify/sync'
 
 /**
@@ -11,6 +11,8 @@ export type ExportedComponent = Omit<Component, 'symbols' | 'footprints' | 'atta
   footprints: Array<{ id: string; name: string; library: string | null }>
   attachments: Array<{ id: string; name: string; kind: string; url: string | null; sha256: string | null; size: number | null; contentType: string }>
   stock: Array<{ location: string; path: string[]; quantity: number }>
+  /** Supplier offers as each source last gave them (read, not imported back). */
+  offers: Array<Omit<ComponentOffer, 'sourceId' | 'ref'>>
 }
 
 /**
@@ -37,12 +39,14 @@ export async function* exportComponents(storage: Storage, source: ExportSource):
     // A deleted component is not found by the per-component reads of live ones.
     const attachments = !c.attachments.length ? [] : c.deletedAt ? (await storage.attachments.list({ componentId: c.id, limit: 1000 })).items : await storage.attachments.listForComponent(c.id)
     const stock = c.deletedAt ? [] : await storage.locations.stockForComponent(c.id)
+    const offers = (await storage.offers.list(c.id)).map(({ sourceId: _source, ref: _ref, ...o }) => o)
     yield {
       ...c,
       symbols: await Promise.all(c.symbols.map((s) => item('symbols', s.id))),
       footprints: await Promise.all(c.footprints.map((f) => item('footprints', f.id))),
       attachments: attachments.map((a) => ({ id: a.id, name: a.name, kind: a.kind, url: a.url, sha256: a.sha256, size: a.size, contentType: a.contentType })),
       stock: stock.map((s) => ({ location: s.path, path: paths.get(s.locationId) ?? [s.locationName], quantity: s.quantity })),
+      offers,
     }
   }
 }
@@ -75,7 +79,9 @@ export function toCsv(components: ExportedComponent[]): string {
   const mpnCount = Math.max(1, ...components.map((c) => c.mpns.length))
   const mpnHeader = Array.from({ length: mpnCount }, (_, i) => (i === 0 ? ['manufacturer', 'partNumber'] : [`manufacturer ${i + 1}`, `partNumber ${i + 1}`])).flat()
   const parameterHeader = types.flatMap((t) => (withUnit.has(t) ? [t, `${t} unit`] : [t]))
-  const header = ['id', 'ipn', 'name', 'description', 'status', 'category', 'tags', ...mpnHeader, 'symbols', 'footprints', 'stock', 'attachments', ...KICAD_HEADER, ...parameterHeader]
+  // Offers only in a library that has some: files of one without any stay as they were.
+  const offers = components.some((c) => c.offers.length > 0)
+  const header = ['id', 'ipn', 'name', 'description', 'status', 'category', 'tags', ...mpnHeader, 'symbols', 'footprints', 'stock', 'attachments', ...KICAD_HEADER, ...(offers ? ['offers'] : []), ...parameterHeader]
   const ref = (i: { name: string; library: string | null }) => (i.library ? `${i.library}:${i.name}` : i.name)
   const rows = components.map((c) => [
     c.id,
@@ -94,6 +100,7 @@ export function toCsv(components: ExportedComponent[]): string {
     String(c.excludeFromBom),
     String(c.excludeFromBoard),
     String(c.excludeFromSim),
+    ...(offers ? [c.offers.length ? JSON.stringify(c.offers) : ''] : []),
     ...types.flatMap((t) => {
       const p = c.parameters.find((q) => q.type === t)
       return withUnit.has(t) ? [p?.value ?? '', p?.unit ?? ''] : [p?.value ?? '']

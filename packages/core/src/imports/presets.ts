@@ -42,6 +42,8 @@ const COMMON: Rule[] = [
   [/^exclude[ _]?from[ _]?board$/i, 'excludeFromBoard'],
   [/^exclude[ _]?from[ _]?sim$/i, 'excludeFromSim'],
   [/^(id|created ?at|updated ?at|deleted ?at|version)$/i, 'ignore'],
+  // Supplier offers are exported to be read (costing a BOM), not imported: a source fetches them again (decision 1603).
+  [/^offers(\.\d+\..+)?$/i, 'ignore'],
   [/ unit$/i, 'parameterUnit'],
 ]
 

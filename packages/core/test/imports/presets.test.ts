@@ -171,3 +171,11 @@ describe('Part-DB parameters and lots, read from a row', () => {
     ])
   })
 })
+
+describe('supplier offers in an export', () => {
+  it('are read, never imported: the column is ignored, not made a parameter', () => {
+    for (const preset of ['complib', 'spreadsheet'] as const) {
+      expect(proposeMapping(['name', 'offers', 'offers.0.supplier', 'Resistance'], preset)).toMatchObject({ offers: 'ignore', 'offers.0.supplier': 'ignore' })
+    }
+  })
+})
