@@ -57,6 +57,7 @@ export default defineProject({
       'test/teams-servers.test.ts',
       'test/users-command.test.ts',
       'test/views.test.ts',
+      'test/sources.test.ts',
     ],
   },
 })

@@ -22,7 +22,7 @@ describe('connectors', () => {
 
   it('creates with defaults and never returns the secret whole', async () => {
     const c = await create({ secret: SECRET })
-    expect(c.config).toEqual({ url: 'http://127.0.0.1:9999/hooks/components', requestsPerSecond: 10, concurrency: 4, cron: null })
+    expect(c.config).toEqual({ url: 'http://127.0.0.1:9999/hooks/components', requestsPerSecond: 10, concurrency: 4, cron: null, includeOffers: false })
     expect(c.secretHint).toBe('whsec_…LaSw')
     for (const res of [await api.call('GET', `/api/connectors/${c.id}`), await api.call('GET', '/api/connectors'), await api.call('GET', `/api/connectors/${c.id}/code`)]) {
       expect(res.text).not.toContain(SECRET.slice(6))

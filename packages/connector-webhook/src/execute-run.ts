@@ -112,11 +112,14 @@ async function _runBatch(job: _BatchJob): Promise<void> {
   // Set when `run` settles: a body kept late (by code that left a send pending) must not reopen the batch.
   let finished = false
   try {
-    const payload = await _payload(storage, runId, index)
+    let payload = await _payload(storage, runId, index)
     if (payload.count === 0) {
       await storage.runs.updateBatch(runId, index, { status: 'succeeded', error: null, entitiesSent: 0, ...payload.skipped })
       return
     }
+    // Offers are not in a component's history, so a resume could not read them back as they were:
+    // the batch with its offers is kept before it leaves, and a resume sends those bytes.
+    if (job.base.config.includeOffers === true && payload.keptBody === null) payload = await _withOffers(storage, runId, index, payload)
     // What the batch's bytes are known to be on disk: a kept body, or (null) the batch as read (its mark).
     let kept: Uint8Array | null = payload.keptBody
     const result = await job.definition.run(
@@ -154,6 +157,24 @@ async function _runBatch(job: _BatchJob): Promise<void> {
   } finally {
     if (logs.length) await storage.runs.update(runId, { appendLogs: logs.map((l) => `[batch ${index}] ${l}`) })
   }
+}
+
+type _Payload = Awaited<ReturnType<typeof _payload>>
+
+/**
+ * The batch's entities each with `offers` (what the sources last gave, as
+ * `GET /api/components/{id}/offers` answers), kept as the batch's body before
+ * anything is sent (a connector's `includeOffers`, decision 1603).
+ */
+async function _withOffers(storage: Storage, runId: string, index: number, payload: _Payload): Promise<_Payload> {
+  const entities = JSON.parse(Buffer.from(payload.bytes).toString('utf8')) as Array<{ id: string }>
+  const out: unknown[] = []
+  for (const e of entities) out.push({ ...e, offers: await storage.offers.list(e.id) })
+  const bytes = Buffer.from(JSON.stringify(out), 'utf8')
+  const body = Buffer.concat([ENTITIES_OPEN, bytes, ENTITIES_CLOSE])
+  const deflated = await _deflate(body, { level: 1 })
+  await storage.runs.updateBatch(runId, index, { status: 'sending', body: new Uint8Array(deflated.buffer, deflated.byteOffset, deflated.byteLength), ...payload.skipped })
+  return { ...payload, bytes, keptBody: body }
 }
 
 /** Whether `body` is `{"entities":` + `entities` + `}`: the body of a batch sent as read. */

@@ -16,6 +16,8 @@ const BulkScreen = lazy(() => import('./screens/bulk'))
 const ImportScreen = lazy(() => import('./screens/import'))
 const ConnectorsScreen = lazy(() => import('./screens/connectors'))
 const ConnectorScreen = lazy(() => import('./screens/connector'))
+const SourcesScreen = lazy(() => import('./screens/sources'))
+const FromSourceScreen = lazy(() => import('./screens/from-source'))
 const LocationsScreen = lazy(() => import('./screens/locations'))
 const KicadScreen = lazy(() => import('./screens/kicad'))
 const TemplatesScreen = lazy(() => import('./screens/templates'))
@@ -27,10 +29,11 @@ const SettingsScreen = lazy(() => import('./screens/settings'))
 
 /** The screens in the header, each shown only to a caller with its permission. */
 const NAV: Array<{ path: string; label: string; match: Route['name'][]; needs?: Permission }> = [
-  { path: '/', label: 'Library', match: ['library', 'component', 'new-component'] },
+  { path: '/', label: 'Library', match: ['library', 'component', 'new-component', 'from-source'] },
   { path: '/bulk', label: 'Bulk edit', match: ['bulk'], needs: 'library:write' },
   { path: '/import', label: 'Import & export', match: ['import'] },
   { path: '/connectors', label: 'Connectors', match: ['connectors', 'connector', 'new-connector'], needs: 'connectors:read' },
+  { path: '/sources', label: 'Sources', match: ['sources'], needs: 'sources:read' },
   { path: '/locations', label: 'Locations & stock', match: ['locations'] },
   { path: '/templates', label: 'Parameters', match: ['templates'] },
   { path: '/kicad', label: 'KiCad', match: ['kicad'] },
@@ -45,6 +48,9 @@ const OTHER_TITLES: Partial<Record<Route['name'], string>> = { tokens: 'API toke
 /** What a screen needs beyond reading the library; a caller without it is told so, not shown controls that fail. */
 const SCREEN_NEEDS: Partial<Record<Route['name'], Permission>> = {
   'new-component': 'library:write',
+  // Searching comes first on it (the Create button also needs library:write, which every role with search holds).
+  'from-source': 'sources:search',
+  sources: 'sources:read',
   bulk: 'library:write',
   connectors: 'connectors:read',
   connector: 'connectors:read',
@@ -135,6 +141,8 @@ function Screen({ route }: { route: Route }) {
       return <ComponentScreen key={route.id} id={route.id} />
     case 'new-component':
       return <ComponentScreen key="new" id={undefined} />
+    case 'from-source':
+      return <FromSourceScreen />
     case 'bulk':
       return <BulkScreen />
     case 'import':
@@ -145,6 +153,8 @@ function Screen({ route }: { route: Route }) {
       return <ConnectorScreen key={route.id} id={route.id} />
     case 'new-connector':
       return <ConnectorScreen key="new" id={undefined} />
+    case 'sources':
+      return <SourcesScreen />
     case 'locations':
       return <LocationsScreen />
     case 'kicad':

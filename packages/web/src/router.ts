@@ -5,11 +5,13 @@ export type Route =
   | { name: 'library' }
   | { name: 'component'; id: string }
   | { name: 'new-component' }
+  | { name: 'from-source' }
   | { name: 'bulk' }
   | { name: 'import' }
   | { name: 'connectors' }
   | { name: 'connector'; id: string }
   | { name: 'new-connector' }
+  | { name: 'sources' }
   | { name: 'locations' }
   | { name: 'kicad' }
   | { name: 'templates' }
@@ -20,9 +22,9 @@ export type Route =
   | { name: 'settings' }
   | { name: 'not-found'; path: string }
 
-type SingleName = 'bulk' | 'import' | 'connectors' | 'locations' | 'kicad' | 'templates' | 'tokens' | 'password' | 'users' | 'audit' | 'settings'
+type SingleName = 'bulk' | 'import' | 'connectors' | 'sources' | 'locations' | 'kicad' | 'templates' | 'tokens' | 'password' | 'users' | 'audit' | 'settings'
 /** Screens named by one path segment (`#/tokens`). */
-const SINGLE: ReadonlySet<string> = new Set<SingleName>(['bulk', 'import', 'connectors', 'locations', 'kicad', 'templates', 'tokens', 'password', 'users', 'audit', 'settings'])
+const SINGLE: ReadonlySet<string> = new Set<SingleName>(['bulk', 'import', 'connectors', 'sources', 'locations', 'kicad', 'templates', 'tokens', 'password', 'users', 'audit', 'settings'])
 
 export function parseRoute(hash: string): Route {
   const path = hash.replace(/^#/, '') || '/'
@@ -30,6 +32,7 @@ export function parseRoute(hash: string): Route {
   const [head, id] = parts
   if (parts.length === 0) return { name: 'library' }
   if (head === 'components' && id === 'new') return { name: 'new-component' }
+  if (head === 'components' && id === 'from-source') return { name: 'from-source' }
   if (head === 'components' && id) return { name: 'component', id }
   if (head === 'connectors' && id === 'new') return { name: 'new-connector' }
   if (head === 'connectors' && id) return { name: 'connector', id }

@@ -25,6 +25,7 @@ export const WebhookConfig = z
     requestsPerSecond: z.number().positive().max(1000).default(10),
     concurrency: z.int().min(1).max(64).default(4),
     cron: z.string().trim().min(1).max(200).nullable().default(null).meta({ example: '0 */6 * * *' }),
+    includeOffers: z.boolean().default(false).meta({ description: "Each component carries `offers`: its suppliers' stock and prices, as the sources last gave them" }),
   })
   .meta({ id: 'WebhookConfig' })
 export type WebhookConfig = z.output<typeof WebhookConfig>

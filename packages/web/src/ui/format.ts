@@ -53,3 +53,17 @@ export function siNumber(n: number): string {
   const [factor, prefix] = SI_PREFIXES.find(([f]) => abs >= f) ?? SI_PREFIXES.at(-1)!
   return `${Number((n / factor).toPrecision(6))}${prefix}`
 }
+
+/**
+ * A unit price in its currency: "$0.366", "€0.41". Up to 5 decimals: parts
+ * are priced in fractions of a cent at volume. An unknown or missing code is
+ * shown beside the number, never guessed.
+ */
+export function price(n: number, currency: string | null): string {
+  if (!currency) return String(n)
+  try {
+    return new Intl.NumberFormat('en-US', { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 5 }).format(n)
+  } catch {
+    return `${n} ${currency}`
+  }
+}
