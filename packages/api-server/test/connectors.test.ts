@@ -59,10 +59,10 @@ describe('connectors', () => {
     const c = await create({ config: { url: 'http://127.0.0.1:9999/hooks/components', concurrency: 8 } })
     const set = await api.call('PATCH', `/api/connectors/${c.id}`, { body: { config: { cron: '30 */6 * * *' } } })
     expect(set.status, set.text).toBe(200)
-    expect(set.body.config).toEqual({ url: 'http://127.0.0.1:9999/hooks/components', requestsPerSecond: 10, concurrency: 8, cron: '30 */6 * * *' })
+    expect(set.body.config).toEqual({ url: 'http://127.0.0.1:9999/hooks/components', requestsPerSecond: 10, concurrency: 8, cron: '30 */6 * * *', includeOffers: false })
     const cleared = await api.call('PATCH', `/api/connectors/${c.id}`, { body: { config: { cron: null, requestsPerSecond: 50 } }, headers: { 'content-type': 'application/merge-patch+json' } })
     expect(cleared.status, cleared.text).toBe(200)
-    expect(cleared.body.config).toEqual({ url: 'http://127.0.0.1:9999/hooks/components', requestsPerSecond: 50, concurrency: 8, cron: null })
+    expect(cleared.body.config).toEqual({ url: 'http://127.0.0.1:9999/hooks/components', requestsPerSecond: 50, concurrency: 8, cron: null, includeOffers: false })
     // The merged result is still validated by the type.
     const bad = await api.call('PATCH', `/api/connectors/${c.id}`, { body: { config: { url: null } } })
     expect(bad.status).toBe(400)

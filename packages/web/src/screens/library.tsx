@@ -38,6 +38,8 @@ export function LibraryScreen() {
   const me = useQuery(authQueries.me())
   // Creating and bulk editing are for those who may change the library; the rest read.
   const writer = useCan('library:write')
+  // Adding from a supplier also searches a source (its quota): offered to those who may.
+  const searcher = useCan('sources:search')
   const columns = useMemo(() => columnsFor(columnIds), [columnIds])
   const rows = useInfiniteQuery(libraryQuery(filters, sort, wanted, { shelf }))
   const items = useMemo(() => rows.data?.pages.flatMap((p) => p.items) ?? [], [rows.data])
@@ -86,6 +88,11 @@ export function LibraryScreen() {
               Trash
             </button>
           </div>
+          {writer && searcher && (
+            <a className="button" href={href('/components/from-source')}>
+              Add from supplier
+            </a>
+          )}
           {writer && (
             <a className="button primary" href={href('/components/new')}>
               New component

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react'
 import type { SourcePart } from '../queries/sources'
 import { count, dateTime, price, relativeTime } from './format'
+import './sources.css'
 
 type Offer = SourcePart['offers'][number]
 

@@ -6,11 +6,11 @@ import { describe, expect, it } from 'vitest'
 import { authKeys, can, useCan, type Permission } from '../../src/queries/auth'
 
 /** The permission lists `GET /api/auth/me` answers for each role (the API server's permission table). */
-const VIEWER = ['account', 'connectors:read', 'library:read']
-const EDITOR = [...VIEWER, 'connectors:push', 'library:write']
-const ADMIN = [...EDITOR, 'audit:read', 'backup:read', 'connectors:admin', 'settings:admin', 'users:admin']
+const VIEWER = ['account', 'connectors:read', 'library:read', 'sources:read']
+const EDITOR = [...VIEWER, 'connectors:push', 'library:write', 'sources:search']
+const ADMIN = [...EDITOR, 'audit:read', 'backup:read', 'connectors:admin', 'settings:admin', 'sources:admin', 'users:admin']
 
-const ASKED: Permission[] = ['library:read', 'library:write', 'connectors:push', 'connectors:admin', 'users:admin', 'audit:read', 'settings:admin', 'backup:read']
+const ASKED: Permission[] = ['library:read', 'library:write', 'connectors:push', 'connectors:admin', 'sources:read', 'sources:search', 'sources:admin', 'users:admin', 'audit:read', 'settings:admin', 'backup:read']
 
 /** What useCan answers for each permission, rendered in a component over a query cache holding `me` (or nothing yet). */
 function rendered(me: Me | undefined): Record<string, boolean> {
@@ -30,14 +30,14 @@ describe('useCan: what the interface offers, from the permissions `me` lists', (
     expect(Object.values(rendered(undefined))).toEqual(ASKED.map(() => false))
   })
 
-  it('a viewer reads: no writes, no pushes, none of the admin screens', () => {
+  it('a viewer reads (the sources too): no writes, no pushes, no searches of a source, none of the admin screens', () => {
     const got = rendered(me('viewer', VIEWER))
-    expect(Object.keys(got).filter((p) => got[p])).toEqual(['library:read'])
+    expect(Object.keys(got).filter((p) => got[p])).toEqual(['library:read', 'sources:read'])
   })
 
-  it('an editor changes the library and pushes, but runs no connector, user, audit or settings screen', () => {
+  it('an editor changes the library, pushes and searches sources, but configures no connector or source and runs no user, audit or settings screen', () => {
     const got = rendered(me('editor', EDITOR))
-    expect(Object.keys(got).filter((p) => got[p])).toEqual(['library:read', 'library:write', 'connectors:push'])
+    expect(Object.keys(got).filter((p) => got[p])).toEqual(['library:read', 'library:write', 'connectors:push', 'sources:read', 'sources:search'])
   })
 
   it('an admin, and keyless loopback mode (a local admin), may do everything', () => {
@@ -47,7 +47,12 @@ describe('useCan: what the interface offers, from the permissions `me` lists', (
 
   it('follows the list the server sends, not the role name (a read-scoped token of an admin reads only)', () => {
     const got = rendered(me('admin', VIEWER))
-    expect(Object.keys(got).filter((p) => got[p])).toEqual(['library:read'])
+    expect(Object.keys(got).filter((p) => got[p])).toEqual(['library:read', 'sources:read'])
+  })
+
+  it('a server from before sources lists none of their permissions: their screens and controls stay hidden', () => {
+    const got = rendered(me('admin', ['account', 'connectors:read', 'library:read', 'connectors:push', 'library:write', 'connectors:admin']))
+    expect([got['sources:read'], got['sources:search'], got['sources:admin']]).toEqual([false, false, false])
   })
 
   it('can() matches whole permission names only', () => {

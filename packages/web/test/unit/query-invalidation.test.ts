@@ -14,6 +14,8 @@ import { invalidateLocations, locationQueries, stockChanged, stockQueries } from
 import { serverQueries } from '../../src/queries/server'
 import { settingsQueries, settingsSaved } from '../../src/queries/settings'
 import { kicadQueries } from '../../src/queries/kicad'
+import { enriched, offerQueries } from '../../src/queries/offers'
+import { sourceQueries, sourcesChanged } from '../../src/queries/sources'
 import { parameterTypesChanged, templateQueries, templatesChanged } from '../../src/queries/templates'
 
 /**
@@ -65,6 +67,15 @@ const QUERIES: Record<string, QueryKey> = {
   'templates of P': templateQueries.forCategory('cat_p').queryKey,
   'templates of R': templateQueries.forCategory('cat_r').queryKey,
   'parameter report': templateQueries.report().queryKey,
+  'source types': sourceQueries.types().queryKey,
+  sources: sourceQueries.list().queryKey,
+  'a search of source S': sourceQueries.search('src_s', 'lm358').queryKey,
+  'a search of source T': sourceQueries.search('src_t', 'lm358').queryKey,
+  'a part at source S': sourceQueries.part('src_s', '595-LM358DR').queryKey,
+  'offers of A': offerQueries.offers('cmp_a').queryKey,
+  'offers of B': offerQueries.offers('cmp_b').queryKey,
+  'provenance of A': offerQueries.provenance('cmp_a').queryKey,
+  'provenance of B': offerQueries.provenance('cmp_b').queryKey,
 }
 
 const componentA = { id: 'cmp_a', version: 3, name: 'saved' } as Component
@@ -92,6 +103,13 @@ const CASES: Array<[string, (qc: QueryClient) => Promise<unknown> | void, string
   ['a token created or revoked', (qc) => tokensChanged(qc), ['my tokens', 'everyone’s tokens']],
   ['a parameter type created or changed', (qc) => parameterTypesChanged(qc), ['parameter types', 'templates of P', 'templates of R', 'parameter report']],
   ['a category’s templates replaced (its descendants inherit them)', (qc) => templatesChanged(qc), ['templates of P', 'templates of R', 'parameter report']],
+  // A new key or host answers differently: what was searched and read is read again; the types are the server's.
+  ['a source created, changed or deleted', (qc) => sourcesChanged(qc), ['sources', 'a search of source S', 'a search of source T', 'a part at source S']],
+  [
+    'fields applied to a component from a source',
+    (qc) => enriched(qc, componentA),
+    ['library', 'filtered library', 'suggestions', 'bulk selection', 'parts without a symbol', 'history of A', 'offers of A', 'provenance of A', 'files of A'],
+  ],
   ['settings saved', (qc) => settingsSaved(qc, { auditRetentionDays: 30, outbound: { blockMetadata: true, allowedHosts: [] }, kicad: KICAD_DEFAULTS, updatedAt: null }), []],
 ]
 
@@ -123,6 +141,12 @@ describe('the query factories and what the mutations invalidate', () => {
     await componentSaved(qc, componentA)
     expect(qc.getQueryData(componentQueries.detail('cmp_a').queryKey)).toEqual(componentA)
     expect(qc.getQueryData(componentQueries.detail('cmp_b').queryKey)).toEqual({ seeded: 'component B' })
+  })
+
+  it('an enrichment puts the component as answered where the component screen reads it', async () => {
+    const qc = _seeded()
+    await enriched(qc, componentA)
+    expect(qc.getQueryData(componentQueries.detail('cmp_a').queryKey)).toEqual(componentA)
   })
 
   it('a connector save or rotation puts the answer where the connector screen reads it', async () => {
