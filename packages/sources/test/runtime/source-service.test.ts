@@ -50,6 +50,7 @@ const source = (over: Partial<StoredSource> = {}): StoredSource => ({
   name: 'Counting',
   config: {},
   secrets: { key: 'the-key' },
+  refresh: null,
   createdAt: '2026-11-26T00:00:00.000Z',
   updatedAt: '2026-11-26T00:00:00.000Z',
   version: 1,
