@@ -1,4 +1,7 @@
 import type { AnySourceDefinition } from '@complib/core'
+import { digikeySource } from './digikey'
 import { mouserSource } from './mouser'
+import { tmeSource } from './tme'
 
-export const BUILT_IN_SOURCE_TYPES: readonly AnySourceDefinition[] = [mouserSource] as unknown as AnySourceDefinition[]
+/** The source types every server has (decision 1601), each coded against its provider's published documentation. */
+export const BUILT_IN_SOURCE_TYPES: readonly AnySourceDefinition[] = [digikeySource, mouserSource, tmeSource] as unknown as AnySourceDefinition[]

@@ -17,3 +17,5 @@ export {
 } from './runtime/library-mapping'
 export { BUILT_IN_SOURCE_TYPES } from './built-in'
 export { mouserSource } from './mouser'
+export { digikeySource } from './digikey'
+export { tmeSource } from './tme'
