@@ -13,6 +13,7 @@ import {
 } from '@complib/core'
 import * as z from 'zod'
 import { clientCredentialsToken, forgetToken } from './_internal/client-credentials'
+import { conform, issuePath, scrub, count, positive, httpUrl } from './_internal/answer-fields'
 
 /*
  * DigiKey Product Information API v4, coded against DigiKey's own documentation:
@@ -177,7 +178,7 @@ async function _search(query: string, context: DigikeyContext, limit: number): P
     const part = _normalise(product, null, currency, context.now())
     if (!part || seen.has(part.ref.toUpperCase())) continue
     seen.add(part.ref.toUpperCase())
-    out.push(_conform(SourceCandidate, _candidate(part, product), 'a product of its search'))
+    out.push(conform('DigiKey', SourceCandidate, _candidate(part, product), 'a product of its search'))
     if (out.length === wanted) break
   }
   return out
@@ -192,7 +193,7 @@ async function _fetch(ref: string, context: DigikeyContext): Promise<SourcePart 
   const body = _read(ProductDetails, answer, where)
   const part = _normalise(body.Product, wanted, _currency(body.SearchLocaleUsed, context.config), context.now())
   if (!part) throw new SourceError('bad-answer', `${where} answered a product without a manufacturer product number`)
-  return _conform(SourcePart, part, `product ${wanted}`)
+  return conform('DigiKey', SourcePart, part, `product ${wanted}`)
 }
 
 // ---------------------------------------------------------------------------
@@ -268,7 +269,7 @@ function _ok(answer: SourceAnswer): boolean {
 
 /** The SourceError for a refusal, quoting what DigiKey said, without a credential. */
 function _refusal(answer: SourceAnswer, where: string, context: DigikeyContext, token: string): SourceError {
-  const said = _scrub(_said(answer), [..._secrets(context), token])
+  const said = scrub(_said(answer), [..._secrets(context), token])
   return statusError(answer.status, answer.headers, `${where} answered ${answer.status}${said ? `: ${said}` : ''}`)
 }
 
@@ -290,20 +291,8 @@ function _said(answer: SourceAnswer): string {
 /** The answer's body as `schema` describes it, or a `bad-answer`. */
 function _read<T>(schema: z.ZodType<T>, answer: SourceAnswer, where: string): T {
   const parsed = schema.safeParse(answer.json())
-  if (!parsed.success) throw new SourceError('bad-answer', `${where} answered a shape its documentation does not describe (at ${_issuePath(parsed.error)})`)
+  if (!parsed.success) throw new SourceError('bad-answer', `${where} answered a shape its documentation does not describe (at ${issuePath(parsed.error)})`)
   return parsed.data
-}
-
-/** Our own output checked against the contract: a part that fails it came from an answer out of the documented bounds. */
-function _conform<T>(schema: z.ZodType<T>, value: T, what: string): T {
-  const checked = schema.safeParse(value)
-  if (!checked.success) throw new SourceError('bad-answer', `DigiKey answered ${what} out of bounds (at ${_issuePath(checked.error)})`)
-  return checked.data
-}
-
-function _issuePath(error: z.ZodError): string {
-  const issue = error.issues[0]
-  return issue && issue.path.length > 0 ? issue.path.join('.') : 'its top level'
 }
 
 /**
@@ -316,7 +305,7 @@ async function _guarded<T>(context: DigikeyContext, call: () => Promise<T>): Pro
     return await call()
   } catch (error) {
     if (!isSourceError(error)) throw error
-    const message = _scrub(error.message, _secrets(context))
+    const message = scrub(error.message, _secrets(context))
     if (message === error.message) throw error
     throw new SourceError(error.kind, message, { retryAfter: error.retryAfter, cause: error })
   }
@@ -324,11 +313,6 @@ async function _guarded<T>(context: DigikeyContext, call: () => Promise<T>): Pro
 
 function _secrets(context: DigikeyContext): string[] {
   return [context.config.clientId, context.config.clientSecret]
-}
-
-/** Like the HTTP client, values under 4 characters are left alone: scrubbing them would garble any message. */
-function _scrub(text: string, secrets: readonly string[]): string {
-  return secrets.filter((s) => s.length >= 4).reduce((out, secret) => out.split(secret).join('…'), text)
 }
 
 // ---------------------------------------------------------------------------
@@ -349,7 +333,7 @@ function _currency(locale: IsoSearchLocale | null | undefined, config: DigikeyCo
 function _normalise(p: Product, asked: string | null, currency: string, now: Date): SourcePart | null {
   const mpn = _clean(p.ManufacturerProductNumber)
   if (!mpn || mpn.length > 200) return null
-  const productUrl = _url(p.ProductUrl)
+  const productUrl = httpUrl(p.ProductUrl)
   const offers = (p.ProductVariations ?? []).map((v) => _offer(v, productUrl, currency, now)).filter((o): o is SupplierOffer => o !== null)
   const named = asked ? offers.find((o) => o.sku?.toUpperCase() === asked.toUpperCase()) : undefined
   const parameters = _parameters(p)
@@ -363,8 +347,8 @@ function _normalise(p: Product, asked: string | null, currency: string, now: Dat
     description: _clip(p.Description?.DetailedDescription, 10_000) ?? _clip(p.Description?.ProductDescription, 10_000),
     categoryHints: _categoryHints(p.Category),
     parameters: parameters.slice(0, 200),
-    datasheetUrl: _url(p.DatasheetUrl),
-    imageUrl: _url(p.PhotoUrl),
+    datasheetUrl: httpUrl(p.DatasheetUrl),
+    imageUrl: httpUrl(p.PhotoUrl),
     productUrl,
     lifecycle: digikeyLifecycle(supplierStatus, { endOfLife: p.EndOfLife === true }),
     supplierStatus,
@@ -384,7 +368,7 @@ function _candidate(part: SourcePart, p: Product): SourceCandidate {
     productUrl: part.productUrl,
     lifecycle: part.lifecycle,
     // QuantityAvailable is documented as the sum over the variations; summed here when it is missing.
-    stock: _count(p.QuantityAvailable) ?? _sumStock(part.offers),
+    stock: count(p.QuantityAvailable) ?? _sumStock(part.offers),
   }
 }
 
@@ -397,10 +381,10 @@ function _offer(v: ProductVariation, url: string | null, currency: string, now: 
     supplier: 'DigiKey',
     sku,
     url,
-    stock: _count(v.QuantityAvailableforPackageType),
-    minimumQuantity: _positive(v.MinimumOrderQuantity),
+    stock: count(v.QuantityAvailableforPackageType),
+    minimumQuantity: positive(v.MinimumOrderQuantity),
     // Tape & Reel is sold in whole reels of StandardPackage; other packagings (cut tape, tube, Digi-Reel) by the piece.
-    multiple: packaging && /tape\s*&\s*reel|\(TR\)/i.test(packaging) ? _positive(v.StandardPackage) : null,
+    multiple: packaging && /tape\s*&\s*reel|\(TR\)/i.test(packaging) ? positive(v.StandardPackage) : null,
     packaging,
     currency,
     priceBreaks: _priceBreaks(v.StandardPricing ?? []),
@@ -412,7 +396,7 @@ function _offer(v: ProductVariation, url: string | null, currency: string, now: 
 function _priceBreaks(raw: z.infer<typeof PriceBreak>[]): SupplierOffer['priceBreaks'] {
   const byQuantity = new Map<number, number>()
   for (const b of raw) {
-    const quantity = _positive(b.BreakQuantity)
+    const quantity = positive(b.BreakQuantity)
     const price = b.UnitPrice
     if (quantity === null || typeof price !== 'number' || !Number.isFinite(price) || price < 0) continue
     if (!byQuantity.has(quantity)) byQuantity.set(quantity, price)
@@ -497,24 +481,3 @@ function _clip(value: string | null | undefined, max: number): string | null {
   return _clean(value)?.slice(0, max) ?? null
 }
 
-/** An http(s) URL that fits the contract; a scheme-relative one ("//mm.digikey.com/…") is taken as https. */
-function _url(value: string | null | undefined): string | null {
-  let text = _clean(value)
-  if (text?.startsWith('//')) text = `https:${text}`
-  if (!text || text.length > 2000) return null
-  try {
-    const url = new URL(text)
-    return url.protocol === 'https:' || url.protocol === 'http:' ? text : null
-  } catch {
-    return null
-  }
-}
-
-function _count(n: number | null | undefined): number | null {
-  return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : null
-}
-
-function _positive(n: number | null | undefined): number | null {
-  const count = _count(n)
-  return count !== null && count >= 1 ? count : null
-}

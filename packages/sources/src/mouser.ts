@@ -11,6 +11,7 @@ import {
   type SupplierOffer,
 } from '@complib/core'
 import * as z from 'zod'
+import { conform, issuePath, scrub, positive, httpUrl } from './_internal/answer-fields'
 
 /*
  * Mouser Search API, coded against Mouser's own documentation:
@@ -112,7 +113,7 @@ export const mouserSource = defineSource({
       const part = _normalise(raw, context.now())
       if (!part || seen.has(part.ref.toUpperCase())) continue
       seen.add(part.ref.toUpperCase())
-      out.push(_conform(SourceCandidate, _candidate(part), 'a part of its search'))
+      out.push(conform('Mouser', SourceCandidate, _candidate(part), 'a part of its search'))
       if (out.length === records) break
     }
     return out
@@ -127,7 +128,7 @@ export const mouserSource = defineSource({
     if (!match) return null
     const part = _normalise(match, context.now())
     if (!part) throw new SourceError('bad-answer', `Mouser answered part ${wanted} without a manufacturer part number`)
-    return _conform(SourcePart, part, `part ${wanted}`)
+    return conform('Mouser', SourcePart, part, `part ${wanted}`)
   },
 })
 
@@ -154,14 +155,14 @@ function _partsOf(answer: SourceAnswer, where: string, apiKey: string): MouserPa
     const said = _errorsOf(answer)
     const auth = said.errors.find(_isKeyError)
     if (auth) throw _keyError(auth, apiKey)
-    const quote = said.errors.map((e) => _describe(e, apiKey)).join('; ') || _scrub(said.message ?? '', apiKey)
+    const quote = said.errors.map((e) => _describe(e, apiKey)).join('; ') || scrub(said.message ?? '', [apiKey])
     throw statusError(answer.status, answer.headers, `${where} answered ${answer.status}${quote ? `: ${quote.slice(0, 200)}` : ''}`)
   }
   const parsed = SearchResponseRoot.safeParse(answer.json())
-  if (!parsed.success) throw new SourceError('bad-answer', `${where} answered a shape its documentation does not describe (at ${_issuePath(parsed.error)})`)
+  if (!parsed.success) throw new SourceError('bad-answer', `${where} answered a shape its documentation does not describe (at ${issuePath(parsed.error)})`)
   const { Errors: errors, SearchResults: results, Message: message } = parsed.data
   if (errors && errors.length > 0) throw _errorFromEntities(errors, where, apiKey)
-  if (!results) throw new SourceError('bad-answer', `${where} answered neither results nor errors${message ? `: ${_scrub(message, apiKey).slice(0, 200)}` : ''}`)
+  if (!results) throw new SourceError('bad-answer', `${where} answered neither results nor errors${message ? `: ${scrub(message, [apiKey]).slice(0, 200)}` : ''}`)
   return results.Parts ?? []
 }
 
@@ -206,23 +207,7 @@ function _keyError(e: ErrorEntity, apiKey: string): SourceError {
 /** One ErrorEntity in words, with the key taken out should Mouser ever repeat it. */
 function _describe(e: ErrorEntity, apiKey: string): string {
   const words = [e.Code, e.Message, e.PropertyName ? `on ${e.PropertyName}` : null].filter((w): w is string => typeof w === 'string' && w.trim() !== '')
-  return _scrub(words.join(' ').trim() || 'no reason given', apiKey).slice(0, 200)
-}
-
-function _scrub(text: string, secret: string): string {
-  return secret.length > 0 ? text.split(secret).join('…') : text
-}
-
-function _issuePath(error: z.ZodError): string {
-  const issue = error.issues[0]
-  return issue && issue.path.length > 0 ? issue.path.join('.') : 'its top level'
-}
-
-/** Our own output checked against the contract: a part that fails it came from an answer out of the documented bounds. */
-function _conform<T>(schema: z.ZodType<T>, value: T, what: string): T {
-  const checked = schema.safeParse(value)
-  if (!checked.success) throw new SourceError('bad-answer', `Mouser answered ${what} out of bounds (at ${_issuePath(checked.error)})`)
-  return checked.data
+  return scrub(words.join(' ').trim() || 'no reason given', [apiKey]).slice(0, 200)
 }
 
 /** The Swagger: "Each part number must be a minimum of 3 characters and a maximum of 40", several joined by `|`. */
@@ -241,7 +226,7 @@ function _normalise(p: MouserPart, now: Date): SourcePart | null {
   const attributes = _attributes(p)
   const category = _clip(p.Category, 200)
   const supplierStatus = _clip(p.LifecycleStatus, 200)
-  const productUrl = _url(p.ProductDetailUrl)
+  const productUrl = httpUrl(p.ProductDetailUrl)
   return {
     ref,
     manufacturer: _clip(p.Manufacturer, 200),
@@ -250,8 +235,8 @@ function _normalise(p: MouserPart, now: Date): SourcePart | null {
     description: _clip(p.Description, 10_000),
     categoryHints: category ? [category] : [],
     parameters: attributes.map(_parameter).slice(0, 200),
-    datasheetUrl: _url(p.DataSheetUrl),
-    imageUrl: _url(p.ImagePath),
+    datasheetUrl: httpUrl(p.DataSheetUrl),
+    imageUrl: httpUrl(p.ImagePath),
     productUrl,
     lifecycle: mouserLifecycle(supplierStatus, _isTrue(p.IsDiscontinued)),
     supplierStatus,
@@ -282,8 +267,8 @@ function _offer(p: MouserPart, sku: string, url: string | null, attributes: _Att
     sku: sku.slice(0, 200),
     url,
     stock: _stock(p),
-    minimumQuantity: _positive(parseMouserQuantity(p.Min)),
-    multiple: _positive(parseMouserQuantity(p.Mult)),
+    minimumQuantity: positive(parseMouserQuantity(p.Min)),
+    multiple: positive(parseMouserQuantity(p.Mult)),
     // The packagings Mouser sells the part in, e.g. "Reel, Cut Tape, MouseReel".
     packaging: _clip(attributes.find((a) => /^packaging$/i.test(a.name))?.values.join(', '), 200),
     currency: breaks.currency,
@@ -311,7 +296,7 @@ function _priceBreaks(raw: z.infer<typeof Pricebreak>[]): { currency: string | n
   let currency: string | null = null
   const byQuantity = new Map<number, number>()
   for (const b of raw) {
-    const quantity = _positive(parseMouserQuantity(b.Quantity))
+    const quantity = positive(parseMouserQuantity(b.Quantity))
     const price = b.Price ? parseMouserPrice(b.Price) : null
     if (quantity === null || price === null) continue
     const code = /^[A-Za-z]{3}$/.test(b.Currency?.trim() ?? '') ? b.Currency!.trim().toUpperCase() : null
@@ -455,18 +440,6 @@ function _clip(value: string | null | undefined, max: number): string | null {
   return _clean(value)?.slice(0, max) ?? null
 }
 
-/** An http(s) URL that fits the contract, as Mouser wrote it; anything else is no URL. */
-function _url(value: string | null | undefined): string | null {
-  const text = _clean(value)
-  if (!text || text.length > 2000) return null
-  try {
-    const url = new URL(text)
-    return url.protocol === 'https:' || url.protocol === 'http:' ? text : null
-  } catch {
-    return null
-  }
-}
-
 /** `ROHSStatus` is a text ("RoHS Compliant", "RoHS Compliant By Exemption", "Not Compliant"); anything else is unknown. */
 function _rohs(value: string | null | undefined): boolean | null {
   const text = _clean(value)?.toLowerCase() ?? ''
@@ -479,6 +452,3 @@ function _isTrue(value: string | boolean | null | undefined): boolean {
   return value === true || (typeof value === 'string' && value.trim().toLowerCase() === 'true')
 }
 
-function _positive(n: number | null): number | null {
-  return n !== null && n >= 1 ? n : null
-}

@@ -12,6 +12,7 @@ import {
   type SupplierOffer,
 } from '@complib/core'
 import * as z from 'zod'
+import { conform, issuePath, scrub, count, positive } from './_internal/answer-fields'
 
 /*
  * TME API (the signed "v1" API: POST https://api.tme.eu/<Group>/<Action>.json),
@@ -168,7 +169,7 @@ export const tmeSource = defineSource({
         const candidate = _candidate(product)
         if (!candidate || seen.has(candidate.ref.toUpperCase())) continue
         seen.add(candidate.ref.toUpperCase())
-        out.push(_conform(SourceCandidate, candidate, 'a product of its search'))
+        out.push(conform('TME', SourceCandidate, candidate, 'a product of its search'))
         if (out.length === wanted) break
       }
       // A short page is the last; so is one past the total TME counted.
@@ -194,7 +195,7 @@ export const tmeSource = defineSource({
     ])
     const part = _part(product, { statuses, prices, parameters, documents, now: context.now() })
     if (!part) throw new SourceError('bad-answer', `TME answered product ${symbol} with a symbol or manufacturer's symbol out of bounds`)
-    return _conform(SourcePart, part, `product ${symbol}`)
+    return conform('TME', SourcePart, part, `product ${symbol}`)
   },
 })
 
@@ -270,7 +271,7 @@ async function _call(context: SourceContext<TmeConfig>, action: TmeAction, param
   if (answer.status < 200 || answer.status > 299) throw statusError(answer.status, answer.headers, `${where} answered ${answer.status}`)
   if (!envelope) {
     const parsed = Envelope.safeParse(answer.json())
-    throw new SourceError('bad-answer', `${where} answered a shape its documentation does not describe (${parsed.success ? 'no Data' : `at ${_issuePath(parsed.error)}`})`)
+    throw new SourceError('bad-answer', `${where} answered a shape its documentation does not describe (${parsed.success ? 'no Data' : `at ${issuePath(parsed.error)}`})`)
   }
   if (envelope.Data === undefined || envelope.Data === null) throw new SourceError('bad-answer', `${where} answered Status OK without Data`)
   return envelope.Data
@@ -298,7 +299,7 @@ function _envelopeOf(answer: SourceAnswer): Envelope | null {
  * status, or is a refusal when that says OK.
  */
 function _statusFailure(envelope: Envelope, answer: SourceAnswer, where: string, secrets: readonly string[]): SourceError {
-  const said = _scrub(`${envelope.Status}${envelope.ErrorMessage ? ` ${envelope.ErrorMessage}` : ''}`, secrets).slice(0, 200)
+  const said = scrub(`${envelope.Status}${envelope.ErrorMessage ? ` ${envelope.ErrorMessage}` : ''}`, secrets).slice(0, 200)
   const kind = tmeStatusKind(envelope.Status)
   if (kind === 'auth') return new SourceError('auth', `${where}: TME refused the token or its app secret (${said})`)
   if (kind === 'quota') return new SourceError('quota', `${where}: TME's request limit is spent (${said})`, { retryAfter: _retryAfter(answer) })
@@ -350,20 +351,8 @@ async function _documents(context: SourceContext<TmeConfig>, symbol: string): Pr
 /** `Data` checked against the action's documented shape. */
 function _shaped<T>(schema: z.ZodType<T>, data: unknown, action: TmeAction): T {
   const parsed = schema.safeParse(data)
-  if (!parsed.success) throw new SourceError('bad-answer', `TME answered ${action} in a shape its documentation does not describe (at ${_issuePath(parsed.error)})`)
+  if (!parsed.success) throw new SourceError('bad-answer', `TME answered ${action} in a shape its documentation does not describe (at ${issuePath(parsed.error)})`)
   return parsed.data
-}
-
-/** Our own output checked against the contract: a part that fails it came from an answer out of the documented bounds. */
-function _conform<T>(schema: z.ZodType<T>, value: T, what: string): T {
-  const checked = schema.safeParse(value)
-  if (!checked.success) throw new SourceError('bad-answer', `TME answered ${what} out of bounds (at ${_issuePath(checked.error)})`)
-  return checked.data
-}
-
-function _issuePath(error: z.ZodError): string {
-  const issue = error.issues[0]
-  return issue && issue.path.length > 0 ? issue.path.join('.') : 'its top level'
 }
 
 /** Host and path, for messages: never the body, which carries the token. */
@@ -374,11 +363,6 @@ function _where(url: string): string {
   } catch {
     return 'TME'
   }
-}
-
-/** Takes the credentials out of a text TME wrote, should it ever repeat them. */
-function _scrub(text: string, secrets: readonly string[]): string {
-  return secrets.filter((s) => s.length > 0).reduce((out, secret) => out.split(secret).join('…'), text)
 }
 
 // ---------------------------------------------------------------------------
@@ -445,9 +429,9 @@ function _offer(product: TmeProduct, sku: string, url: string | null, prices: No
     supplier: 'TME',
     sku: sku.slice(0, 200),
     url,
-    stock: _count(prices.product?.Amount),
-    minimumQuantity: _positive(_count(product.MinAmount)),
-    multiple: _positive(_count(product.Multiples)),
+    stock: count(prices.product?.Amount),
+    minimumQuantity: positive(count(product.MinAmount)),
+    multiple: positive(count(product.Multiples)),
     packaging: null,
     currency: prices.currency,
     priceBreaks: _priceBreaks(prices.product?.PriceList ?? []),
@@ -464,7 +448,7 @@ function _offer(product: TmeProduct, sku: string, url: string | null, prices: No
 function _priceBreaks(list: readonly z.infer<typeof TmePrice>[]): SupplierOffer['priceBreaks'] {
   const byQuantity = new Map<number, number>()
   for (const p of list) {
-    const quantity = _positive(_count(p.Amount))
+    const quantity = positive(count(p.Amount))
     if (quantity === null || !Number.isFinite(p.PriceValue) || p.PriceValue < 0) continue
     if (!byQuantity.has(quantity)) byQuantity.set(quantity, p.PriceValue)
   }
@@ -580,11 +564,3 @@ function _url(value: string | null | undefined): string | null {
   }
 }
 
-/** A whole count ≥ 0, or null. */
-function _count(n: number | null | undefined): number | null {
-  return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : null
-}
-
-function _positive(n: number | null): number | null {
-  return n !== null && n >= 1 ? n : null
-}
