@@ -58,6 +58,7 @@ export default defineProject({
       'test/users-command.test.ts',
       'test/views.test.ts',
       'test/sources.test.ts',
+      'test/sources-mouser.test.ts',
     ],
   },
 })

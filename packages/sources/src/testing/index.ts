@@ -1,3 +1,3 @@
 // Fakes of the providers, for tests of the server and the web interface that point a source at one.
 export { startFake, sendJson, type Fake, type Fault, type SeenRequest } from '../../test/fakes/serve'
-export { startMouserFake, MOUSER_FAKE_KEY } from '../../test/fakes/mouser'
+export { startMouserFake, MOUSER_FAKE_KEY, MOUSER_FAKE_PARTS } from '../../test/fakes/mouser'
