@@ -206,7 +206,9 @@ function _keyError(e: ErrorEntity, apiKey: string): SourceError {
 
 /** One ErrorEntity in words, with the key taken out should Mouser ever repeat it. */
 function _describe(e: ErrorEntity, apiKey: string): string {
-  const words = [e.Code, e.Message, e.PropertyName ? `on ${e.PropertyName}` : null].filter((w): w is string => typeof w === 'string' && w.trim() !== '')
+  // A code its message already starts with ("Invalid", "Invalid unique identifier.") is said once.
+  const code = e.Code && e.Message?.toLowerCase().startsWith(e.Code.toLowerCase()) ? null : e.Code
+  const words = [code, e.Message, e.PropertyName ? `on ${e.PropertyName}` : null].filter((w): w is string => typeof w === 'string' && w.trim() !== '')
   return scrub(words.join(' ').trim() || 'no reason given', [apiKey]).slice(0, 200)
 }
 

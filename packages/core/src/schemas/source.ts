@@ -205,7 +205,7 @@ export const FromSource = z
   .strictObject({
     sourceId: idSchema('source'),
     ref: SourceRef,
-    category: z.string().trim().min(1).max(200).nullable().optional().meta({ description: "The component's category; left out, the source's category hints joined with `/`" }),
+    category: z.string().trim().min(1).max(200).nullable().optional().meta({ description: "The component's category; left out, the library category whose last name is the deepest of the source's category hints, else none" }),
     ipn: z.string().trim().min(1).max(64).optional(),
   })
   .meta({ id: 'FromSource' })
