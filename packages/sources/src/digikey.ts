@@ -13,7 +13,7 @@ import {
 } from '@complib/core'
 import * as z from 'zod'
 import { clientCredentialsToken, forgetToken } from './_internal/client-credentials'
-import { conform, issuePath, scrub, count, positive, httpUrl } from './_internal/answer-fields'
+import { conform, issuePath, scrub, count, positive, httpUrl, cleanText, clip, candidateOf } from './_internal/answer-fields'
 
 /*
  * DigiKey Product Information API v4, coded against DigiKey's own documentation:
@@ -331,20 +331,20 @@ function _currency(locale: IsoSearchLocale | null | undefined, config: DigikeyCo
  * fetched comes back under a DigiKey number.
  */
 function _normalise(p: Product, asked: string | null, currency: string, now: Date): SourcePart | null {
-  const mpn = _clean(p.ManufacturerProductNumber)
+  const mpn = cleanText(p.ManufacturerProductNumber)
   if (!mpn || mpn.length > 200) return null
   const productUrl = httpUrl(p.ProductUrl)
   const offers = (p.ProductVariations ?? []).map((v) => _offer(v, productUrl, currency, now)).filter((o): o is SupplierOffer => o !== null)
   const named = asked ? offers.find((o) => o.sku?.toUpperCase() === asked.toUpperCase()) : undefined
   const parameters = _parameters(p)
-  const supplierStatus = _clip(p.ProductStatus?.Status, 200)
+  const supplierStatus = clip(p.ProductStatus?.Status, 200)
   return {
     ref: (named ?? offers[0])?.sku ?? asked ?? mpn,
-    manufacturer: _clip(p.Manufacturer?.Name, 200),
+    manufacturer: clip(p.Manufacturer?.Name, 200),
     mpn,
     // DigiKey's ProductDescription is a terse catalogue line ("IC OPAMP GP 2 CIRCUIT 8SOIC"), not a name: the MPN stays the name.
     name: null,
-    description: _clip(p.Description?.DetailedDescription, 10_000) ?? _clip(p.Description?.ProductDescription, 10_000),
+    description: clip(p.Description?.DetailedDescription, 10_000) ?? clip(p.Description?.ProductDescription, 10_000),
     categoryHints: _categoryHints(p.Category),
     parameters: parameters.slice(0, 200),
     datasheetUrl: httpUrl(p.DatasheetUrl),
@@ -352,31 +352,22 @@ function _normalise(p: Product, asked: string | null, currency: string, now: Dat
     productUrl,
     lifecycle: digikeyLifecycle(supplierStatus, { endOfLife: p.EndOfLife === true }),
     supplierStatus,
-    package: _clip((_parameter(parameters, 'Supplier Device Package') ?? _parameter(parameters, 'Package / Case'))?.value, 200),
+    package: clip((_parameter(parameters, 'Supplier Device Package') ?? _parameter(parameters, 'Package / Case'))?.value, 200),
     rohs: digikeyRohs(p.Classifications?.RohsStatus),
     offers: offers.slice(0, 50),
   }
 }
 
 function _candidate(part: SourcePart, p: Product): SourceCandidate {
-  return {
-    ref: part.ref,
-    manufacturer: part.manufacturer,
-    mpn: part.mpn,
-    description: part.description,
-    imageUrl: part.imageUrl,
-    productUrl: part.productUrl,
-    lifecycle: part.lifecycle,
-    // QuantityAvailable is documented as the sum over the variations; summed here when it is missing.
-    stock: count(p.QuantityAvailable) ?? _sumStock(part.offers),
-  }
+  // QuantityAvailable is documented as the sum over the variations; summed here when it is missing.
+  return candidateOf(part, count(p.QuantityAvailable) ?? _sumStock(part.offers))
 }
 
 /** One ProductVariation (a packaging with its own DigiKey number) as an offer; none without a DigiKey number to order by. */
 function _offer(v: ProductVariation, url: string | null, currency: string, now: Date): SupplierOffer | null {
-  const sku = _clean(v.DigiKeyProductNumber)
+  const sku = cleanText(v.DigiKeyProductNumber)
   if (!sku || sku.length > 200) return null
-  const packaging = _clip(v.PackageType?.Name, 200)
+  const packaging = clip(v.PackageType?.Name, 200)
   return {
     supplier: 'DigiKey',
     sku,
@@ -411,8 +402,8 @@ function _priceBreaks(raw: z.infer<typeof PriceBreak>[]): SupplierOffer['priceBr
 function _parameters(p: Product): SourceParameter[] {
   const out: SourceParameter[] = []
   for (const raw of p.Parameters ?? []) {
-    const name = _clean(raw.ParameterText)
-    const value = _clean(raw.ValueText)
+    const name = cleanText(raw.ParameterText)
+    const value = cleanText(raw.ValueText)
     if (!name || !value || value === '-') continue
     out.push({ name: name.slice(0, 100), value: value.slice(0, 500), unit: null })
   }
@@ -427,7 +418,7 @@ function _parameter(parameters: SourceParameter[], name: string): SourceParamete
 function _categoryHints(category: CategoryNode | null | undefined): string[] {
   const out: string[] = []
   for (let node = category; node && out.length < 10; node = node.ChildCategories?.[0]) {
-    const name = _clip(node.Name, 200)
+    const name = clip(node.Name, 200)
     if (name) out.push(name)
   }
   return out
@@ -451,7 +442,7 @@ function _sumStock(offers: SupplierOffer[]): number | null {
  * `unknown`, unless `EndOfLife` ("no longer manufactured") is set too.
  */
 export function digikeyLifecycle(status: string | null | undefined, flags: { endOfLife?: boolean } = {}): SourceLifecycle {
-  const text = _clean(status)?.toLowerCase() ?? ''
+  const text = cleanText(status)?.toLowerCase() ?? ''
   if (/obsolete/.test(text)) return 'obsolete'
   if (/not (?:for|recommended for) new designs?|\bnrnd\b/.test(text)) return 'nrnd'
   if (/last time buy/.test(text)) return 'nrnd'
@@ -463,7 +454,7 @@ export function digikeyLifecycle(status: string | null | undefined, flags: { end
 
 /** Classifications.RohsStatus: "ROHS3 Compliant", "RoHS Compliant by Exemption" are compliant; "RoHS non-compliant" is not; "Not Applicable", "Vendor undefined" say nothing. */
 export function digikeyRohs(value: string | null | undefined): boolean | null {
-  const text = _clean(value)?.toLowerCase() ?? ''
+  const text = cleanText(value)?.toLowerCase() ?? ''
   if (/non[- ]?compliant|not compliant/.test(text)) return false
   if (/compliant/.test(text)) return true
   return null
@@ -471,13 +462,4 @@ export function digikeyRohs(value: string | null | undefined): boolean | null {
 
 // ---------------------------------------------------------------------------
 // Small readers
-
-function _clean(value: string | null | undefined): string | null {
-  const text = value?.trim()
-  return text ? text : null
-}
-
-function _clip(value: string | null | undefined, max: number): string | null {
-  return _clean(value)?.slice(0, max) ?? null
-}
 

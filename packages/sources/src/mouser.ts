@@ -11,7 +11,7 @@ import {
   type SupplierOffer,
 } from '@complib/core'
 import * as z from 'zod'
-import { conform, issuePath, scrub, positive, httpUrl } from './_internal/answer-fields'
+import { conform, issuePath, scrub, positive, httpUrl, candidateOf } from './_internal/answer-fields'
 
 /*
  * Mouser Search API, coded against Mouser's own documentation:
@@ -113,7 +113,7 @@ export const mouserSource = defineSource({
       const part = _normalise(raw, context.now())
       if (!part || seen.has(part.ref.toUpperCase())) continue
       seen.add(part.ref.toUpperCase())
-      out.push(conform('Mouser', SourceCandidate, _candidate(part), 'a part of its search'))
+      out.push(conform('Mouser', SourceCandidate, candidateOf(part, part.offers[0]?.stock ?? null), 'a part of its search'))
       if (out.length === records) break
     }
     return out
@@ -245,19 +245,6 @@ function _normalise(p: MouserPart, now: Date): SourcePart | null {
     package: _clip(attributes.find((a) => /^package\s*\/\s*case$/i.test(a.name))?.values.join(', '), 200),
     rohs: _rohs(p.ROHSStatus),
     offers: [_offer(p, ref, productUrl, attributes, now)],
-  }
-}
-
-function _candidate(part: SourcePart): SourceCandidate {
-  return {
-    ref: part.ref,
-    manufacturer: part.manufacturer,
-    mpn: part.mpn,
-    description: part.description,
-    imageUrl: part.imageUrl,
-    productUrl: part.productUrl,
-    lifecycle: part.lifecycle,
-    stock: part.offers[0]?.stock ?? null,
   }
 }
 

@@ -12,7 +12,7 @@ import {
   type SupplierOffer,
 } from '@complib/core'
 import * as z from 'zod'
-import { conform, issuePath, scrub, count, positive } from './_internal/answer-fields'
+import { conform, issuePath, scrub, count, positive, cleanText, clip } from './_internal/answer-fields'
 
 /*
  * TME API (the signed "v1" API: POST https://api.tme.eu/<Group>/<Action>.json),
@@ -381,8 +381,8 @@ function _candidate(product: TmeProduct): SourceCandidate | null {
   if (!ids) return null
   return {
     ...ids,
-    manufacturer: _clip(product.Producer, 200),
-    description: _clip(product.Description, 10_000),
+    manufacturer: clip(product.Producer, 200),
+    description: clip(product.Description, 10_000),
     imageUrl: _url(product.Photo),
     productUrl: _url(product.ProductInformationPage),
     lifecycle: tmeLifecycle(_statuses(product)),
@@ -395,21 +395,21 @@ function _part(product: TmeProduct, extras: _Extras): SourcePart | null {
   const ids = _ids(product)
   if (!ids) return null
   const parameters = _mergedParameters(extras.parameters)
-  const category = _clip(product.Category, 200)
+  const category = clip(product.Category, 200)
   const productUrl = _url(product.ProductInformationPage)
   return {
     ...ids,
-    manufacturer: _clip(product.Producer, 200),
+    manufacturer: clip(product.Producer, 200),
     name: null,
-    description: _clip(product.Description, 10_000),
+    description: clip(product.Description, 10_000),
     categoryHints: category ? [category] : [],
     parameters: parameters.map(_parameter).slice(0, 200),
     datasheetUrl: _datasheet(extras.documents),
     imageUrl: _url(product.Photo),
     productUrl,
     lifecycle: tmeLifecycle(extras.statuses),
-    supplierStatus: _clip(extras.statuses.join(', '), 200),
-    package: _clip(parameters.find((p) => /^case$/i.test(p.name))?.values.join(', '), 200),
+    supplierStatus: clip(extras.statuses.join(', '), 200),
+    package: clip(parameters.find((p) => /^case$/i.test(p.name))?.values.join(', '), 200),
     rohs: null,
     offers: extras.prices ? [_offer(product, ids.ref, productUrl, extras.prices, extras.now)] : [],
   }
@@ -418,7 +418,7 @@ function _part(product: TmeProduct, extras: _Extras): SourcePart | null {
 /** TME's symbol is the ref; the manufacturer's (OriginalSymbol) is the MPN, or the symbol when TME gives none. */
 function _ids(product: TmeProduct): { ref: string; mpn: string } | null {
   const ref = product.Symbol.trim()
-  const mpn = _clean(product.OriginalSymbol) ?? ref
+  const mpn = cleanText(product.OriginalSymbol) ?? ref
   if (!ref || ref.length > 300 || mpn.length > 200) return null
   return { ref, mpn }
 }
@@ -490,8 +490,8 @@ interface _Parameter {
 function _mergedParameters(list: readonly TmeParameter[]): _Parameter[] {
   const out: _Parameter[] = []
   for (const p of list) {
-    const name = _clean(p.ParameterName)
-    const value = _clean(p.ParameterValue)
+    const name = cleanText(p.ParameterName)
+    const value = cleanText(p.ParameterValue)
     if (!name || !value) continue
     const held = out.find((o) => o.name.toLowerCase() === name.toLowerCase())
     if (!held) out.push({ name, values: [value] })
@@ -522,7 +522,7 @@ export function splitTmeUnit(text: string): { value: string; unit: string } | nu
 /** The first document of type DTE ("Documentation", TME's datasheets), or none. */
 function _datasheet(documents: readonly TmeDocument[]): string | null {
   for (const d of documents) {
-    if (_clean(d.DocumentType)?.toUpperCase() !== 'DTE') continue
+    if (cleanText(d.DocumentType)?.toUpperCase() !== 'DTE') continue
     const url = _url(d.DocumentUrl)
     if (url) return url
   }
@@ -531,15 +531,6 @@ function _datasheet(documents: readonly TmeDocument[]): string | null {
 
 // ---------------------------------------------------------------------------
 // Small readers
-
-function _clean(value: string | null | undefined): string | null {
-  const text = value?.trim()
-  return text ? text : null
-}
-
-function _clip(value: string | null | undefined, max: number): string | null {
-  return _clean(value)?.slice(0, max) ?? null
-}
 
 function _same(a: string, b: string): boolean {
   return a.trim().toUpperCase() === b.trim().toUpperCase()
@@ -551,7 +542,7 @@ function _same(a: string, b: string): boolean {
  * product page's path) is encoded, so the URL parses as TME meant it.
  */
 function _url(value: string | null | undefined): string | null {
-  let text = _clean(value)
+  let text = cleanText(value)
   if (!text) return null
   if (text.startsWith('//')) text = `https:${text}`
   text = text.replace(/%(?![0-9A-Fa-f]{2})/g, '%25')

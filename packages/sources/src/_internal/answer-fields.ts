@@ -1,4 +1,4 @@
-import { SourceError } from '@complib/core'
+import { SourceError, type SourceCandidate, type SourcePart } from '@complib/core'
 import type * as z from 'zod'
 
 /**
@@ -49,4 +49,20 @@ export function httpUrl(value: string | null | undefined): string | null {
   } catch {
     return null
   }
+}
+
+/** Trimmed text, or null for none. */
+export function cleanText(value: string | null | undefined): string | null {
+  const text = value?.trim()
+  return text ? text : null
+}
+
+/** Trimmed text cut to `max` characters, or null for none. */
+export function clip(value: string | null | undefined, max: number): string | null {
+  return cleanText(value)?.slice(0, max) ?? null
+}
+
+/** A search's candidate from a part read whole, with the stock the provider gives for it. */
+export function candidateOf(part: SourcePart, stock: number | null): SourceCandidate {
+  return { ref: part.ref, manufacturer: part.manufacturer, mpn: part.mpn, description: part.description, imageUrl: part.imageUrl, productUrl: part.productUrl, lifecycle: part.lifecycle, stock }
 }
