@@ -24,7 +24,7 @@ export interface AppOptions {
   blobs?: BlobStore | undefined
   /** Connector types loaded as plugins, besides the built-in webhook type (the runner must know them too). */
   connectors?: readonly ConnectorDefinition[] | undefined
-  /** Source types loaded as plugins, besides the built-in ones (DigiKey, Mouser, TME). */
+  /** Source types loaded as plugins, besides the built-in ones (DigiKey, Mouser, Nexar, TME). */
   sources?: readonly AnySourceDefinition[] | undefined
   /** Calls to sources; by default one over the built-in and plugin types (tests give their own cache time and timeouts). */
   sourceService?: SourceService | undefined

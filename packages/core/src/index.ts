@@ -88,7 +88,7 @@ export { SourceError, isSourceError, sourceProblem, type SourceErrorKind } from 
 export { createSourceHttp, statusError, type SourceAnswer, type SourceHttp, type SourceHttpOptions, type SourceRequestInit } from './sources/http'
 export {
   SOURCE_LIFECYCLES, SourceLifecycle, PriceBreak, SupplierOffer, SourceParameter, SourceRef, SourcePart, SourceCandidate, SourceCapabilities, SourceLimits,
-  SourceTypeInfo, SourceRefresh, Source, SourceCreate, SourcePatch, SourceSearchQuery, SourceSearchResult, SourcePartResult, FromSource, ENRICH_FIELDS, EnrichField, Enrich,
+  SourceTypeInfo, SourceRefresh, Source, SourceCreate, SourcePatch, SourceSearchQuery, SourceSearchResult, SourcePartResult, FromSource, ENRICH_FIELDS, ENRICH_JOB_MAX, EnrichJobCreate, EnrichField, Enrich,
   EnrichChange, EnrichResult, ComponentOffer, FieldProvenance, statusFromLifecycle,
 } from './schemas/source'
 

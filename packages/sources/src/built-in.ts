@@ -1,7 +1,8 @@
 import type { AnySourceDefinition } from '@complib/core'
 import { digikeySource } from './digikey'
 import { mouserSource } from './mouser'
+import { nexarSource } from './nexar'
 import { tmeSource } from './tme'
 
 /** The source types every server has (decision 1601), each coded against its provider's published documentation. */
-export const BUILT_IN_SOURCE_TYPES: readonly AnySourceDefinition[] = [digikeySource, mouserSource, tmeSource] as unknown as AnySourceDefinition[]
+export const BUILT_IN_SOURCE_TYPES: readonly AnySourceDefinition[] = [digikeySource, mouserSource, nexarSource, tmeSource] as unknown as AnySourceDefinition[]

@@ -1,7 +1,8 @@
 import {
   ComplibError,
   ComponentIdsQuery,
-  EnrichField,
+  ENRICH_JOB_MAX,
+  EnrichJobCreate,
   Job,
   PageQuery,
   Source,
@@ -22,23 +23,12 @@ import { created, etag, noContent, withHeaders } from '../routing/reply'
 import { ifMatchVersion } from '../routing/request'
 import { patchSourceConfig, splitSourceConfig, toSourceView } from '../sources/config'
 import { enrichJobsFor } from '../sources/background'
-import { ENRICH_JOB_MAX } from '../sources/enrich-jobs'
 import { asProblem } from '../sources/library'
 
 const IdParams = z.object({ id: idSchema('source') })
 const ETAG = { etag: { description: 'The record version; send it back as If-Match to update safely' } }
 /** What a call that asks the provider may answer beside its own errors (decision 1606). */
 const PROVIDER_ERRORS = ['BAD_GATEWAY', 'SERVICE_UNAVAILABLE', 'TOO_MANY_REQUESTS', 'CONFLICT', 'NOT_FOUND'] as const
-
-/** Body of `POST /api/sources/{id}/enrich-jobs`: the components by id, or by the library list's filters. */
-const EnrichJobCreate = z
-  .strictObject({
-    componentIds: z.array(idSchema('component')).min(1).max(ENRICH_JOB_MAX).optional(),
-    filter: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional().meta({ description: 'The filters of `GET /api/components` (`category`, `tag`, `status`, `q`, …)' }),
-    fields: z.array(EnrichField).min(1).optional(),
-    dryRun: z.boolean().default(true).meta({ description: 'True by default: see what would change first' }),
-  })
-  .meta({ id: 'EnrichJobCreate' })
 
 export const sourceRoutes = [
   defineRoute({

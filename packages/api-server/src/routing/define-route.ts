@@ -28,7 +28,7 @@ export const GROUPS = {
   'import-export': 'Import CSV/JSON, export and backup',
   kicad: 'KiCad HTTP library',
   connectors: 'Outbound connectors (webhook): configuration, code, push runs',
-  sources: 'Inbound sources of parts (DigiKey, Mouser, TME): configuration, search, parts, enrichment jobs',
+  sources: 'Inbound sources of parts (DigiKey, Mouser, Nexar, TME): configuration, search, parts, enrichment jobs',
   auth: 'Signing in and out, who is calling, one’s own password',
   users: 'Accounts and their roles (admins)',
   tokens: 'API tokens: for scripts, CI and KiCad',

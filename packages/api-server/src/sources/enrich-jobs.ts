@@ -1,4 +1,4 @@
-import { isComplibError, isSourceError, sourceProblem, type EnrichField, type EnrichResult, type JobRecord, type Storage } from '@complib/core'
+import { ENRICH_JOB_MAX, isComplibError, isSourceError, sourceProblem, type EnrichField, type EnrichResult, type JobRecord, type Storage } from '@complib/core'
 import type { SourceService } from '@complib/sources'
 import { enrichFromSource, libraryShape } from './library'
 
@@ -37,8 +37,7 @@ export interface EnrichJobData {
   finishedAt: string | null
 }
 
-/** Components one job takes at most, and the failures and changes it keeps the detail of. */
-export const ENRICH_JOB_MAX = 10_000
+/** The failures and changes a job keeps the detail of. */
 const KEEP_FAILURES = 50
 const KEEP_CHANGES = ENRICH_JOB_MAX
 

@@ -1,6 +1,6 @@
-import { ComponentIdsQuery, type JobRecord, type Storage, type StoredSource } from '@complib/core'
+import { ComponentIdsQuery, ENRICH_JOB_MAX, type JobRecord, type Storage, type StoredSource } from '@complib/core'
 import { Cron } from 'croner'
-import { ENRICH_JOB_MAX, type EnrichJobs } from './enrich-jobs'
+import type { EnrichJobs } from './enrich-jobs'
 
 /**
  * The cron schedules of sources' refreshes (decision 1608): one croner job

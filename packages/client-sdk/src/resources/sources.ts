@@ -1,4 +1,4 @@
-import type { Component, ComponentOffer, Enrich, EnrichResult, FieldProvenance, FromSource, Page, PageQuery, Source, SourceCreate, SourcePartResult, SourcePatch, SourceSearchResult, SourceTypeInfo } from '@complib/core'
+import type { Component, ComponentOffer, EnrichJobCreate, Job, Enrich, EnrichResult, FieldProvenance, FromSource, Page, PageQuery, Source, SourceCreate, SourcePartResult, SourcePatch, SourceSearchResult, SourceTypeInfo } from '@complib/core'
 import { iteratePages, readPage } from '../_internal/paging'
 import { path, type Transport } from '../_internal/transport'
 import type { IfMatchOptions, IterateQueryOf, QueryOf } from '../_internal/types'
@@ -28,6 +28,11 @@ export function createSourcesResource(t: Transport) {
     search: (id: string, q: string, options: { limit?: number } = {}): Promise<SourceSearchResult> => t.call('GET', path`/sources/${id}/search`, { query: { q, ...options } }),
     /** One part as the source gives it, before it is made a component. */
     part: (id: string, ref: string): Promise<SourcePartResult> => t.call('GET', path`/sources/${id}/part`, { query: { ref } }),
+    /**
+     * Enriches many components from the source as a job (a dry run unless `dryRun: false`): poll it
+     * with `client.jobs.get(job.id)`. Never retried: a second job would spend the quota again.
+     */
+    enrichJob: (id: string, body: EnrichJobCreate): Promise<Job> => t.call('POST', path`/sources/${id}/enrich-jobs`, { body }),
   }
 }
 

@@ -226,6 +226,21 @@ export const Enrich = z
   .meta({ id: 'Enrich' })
 export type Enrich = z.input<typeof Enrich>
 
+/** Components one enrichment job takes at most. */
+export const ENRICH_JOB_MAX = 10_000
+
+/** Body of `POST /api/sources/{id}/enrich-jobs`: the components by id, or by the library list's filters. */
+export const EnrichJobCreate = z
+  .strictObject({
+    componentIds: z.array(idSchema('component')).min(1).max(ENRICH_JOB_MAX).optional(),
+    filter: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional().meta({ description: 'The filters of `GET /api/components` (`category`, `tag`, `status`, `q`, …)' }),
+    fields: z.array(EnrichField).min(1).optional(),
+    dryRun: z.boolean().default(true).meta({ description: 'True by default: see what would change first' }),
+  })
+  .meta({ id: 'EnrichJobCreate' })
+
+export type EnrichJobCreate = z.input<typeof EnrichJobCreate>
+
 /** One field of an enrichment: what the library holds and what the source gives. */
 export const EnrichChange = z
   .object({

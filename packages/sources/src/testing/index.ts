@@ -3,3 +3,4 @@ export { startFake, sendJson, type Fake, type Fault, type SeenRequest } from '..
 export { startMouserFake, MOUSER_FAKE_KEY, MOUSER_FAKE_PARTS } from '../../test/fakes/mouser'
 export { startDigikeyFake, DIGIKEY_FAKE_CLIENT_ID, DIGIKEY_FAKE_SECRET, type DigikeyFake } from '../../test/fakes/digikey'
 export { startTmeFake, TME_FAKE_TOKEN, TME_FAKE_SECRET } from '../../test/fakes/tme'
+export { startNexarFake, NEXAR_FAKE_CLIENT_ID, NEXAR_FAKE_SECRET } from '../../test/fakes/nexar'
