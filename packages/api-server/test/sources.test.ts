@@ -123,6 +123,15 @@ describe('sources: configuration', () => {
     expect([refused.status, refused.body.errors[0].path]).toEqual([400, 'body.config.apiKey'])
   })
 
+  it('deletes a source; the offers it wrote stay, no longer naming it', async () => {
+    const s = await configure()
+    const c = await api.ok('POST', '/api/components/from-source', { sourceId: s.id, ref: 'AC-LM358' }, 201)
+    expect((await api.call('DELETE', `/api/sources/${s.id}`)).status).toBe(204)
+    expect((await api.call('GET', `/api/sources/${s.id}`)).status).toBe(404)
+    expect(await api.ok('GET', `/api/components/${c.id}/offers`)).toEqual([expect.objectContaining({ sourceId: null, supplier: 'Acme', ref: 'AC-LM358' })])
+    expect((await api.ok('GET', `/api/components/${c.id}/provenance`))[0]).toMatchObject({ sourceId: null, sourceName: 'Acme' })
+  })
+
   it('refuses an unknown type or a config its type does not take, naming the field', async () => {
     const unknown = await api.call('POST', '/api/sources', { body: { type: 'nope', name: 'x', config: {} } })
     expect([unknown.status, unknown.body.errors[0].path]).toEqual([400, 'body.type'])
