@@ -29,6 +29,13 @@ export interface ImportJobs {
   heartbeat(): ImportHeartbeat
   /** Stores a large file's rows a chunk per write (status `planning`, phase `reading`), then plans it; a failure leaves the session `failed` with the reason. */
   store(id: string, rows: ReadonlyArray<{ rowNo: number; cells: Record<string, unknown> }>): void
+  /**
+   * Stores the rows a pull reads from a peer (decision 1609) a chunk per write
+   * as they come (status `planning`, phase `pulling`, `onProgress` of the
+   * source keeping the heartbeat and the count fresh), then plans them; a
+   * failure of the peer leaves the session `failed` with the reason.
+   */
+  pull(id: string, rows: PullReader): void
   /** Plans a session whose rows are stored (status `planning`); it ends `pending` (or `failed`). */
   plan(id: string): void
   /** Commits a session moved to `committing`; it ends `committed`, or `failed` with nothing of it applied. */
@@ -53,6 +60,9 @@ export interface ImportJobs {
   hooks: ImportJobHooks
 }
 
+/** What a pull job reads its rows from: told how far the source is, and stopped with the server. */
+export type PullReader = (onProgress: (done: number, total: number | null) => void, signal: AbortSignal) => AsyncIterable<Record<string, unknown>>
+
 const JOBS = new WeakMap<Storage, ImportJobs>()
 
 export function importJobs(storage: Storage): ImportJobs {
@@ -64,6 +74,8 @@ export function importJobs(storage: Storage): ImportJobs {
 /** What a job shares with the others of its server. */
 interface JobState {
   stopping: boolean
+  /** Aborted when the server stops: a pull waiting on a peer stops waiting. */
+  stopped: AbortController
   server: string
   settings: { leaseMs: number }
 }
@@ -72,7 +84,7 @@ function _create(storage: Storage): ImportJobs {
   const running = new Set<Promise<void>>()
   /** Sessions a job of this server runs: never orphaned, whatever their heartbeat says. */
   const mine = new Map<string, number>()
-  const state: JobState = { stopping: false, server: `srv_${randomUUID()}`, settings: { leaseMs: 60_000 } }
+  const state: JobState = { stopping: false, stopped: new AbortController(), server: `srv_${randomUUID()}`, settings: { leaseMs: 60_000 } }
   let timer: NodeJS.Timeout | undefined
   let checking: Promise<void> | undefined
   const start = (id: string, work: () => Promise<void>) => {
@@ -104,6 +116,8 @@ function _create(storage: Storage): ImportJobs {
       if (record.status === 'committing') start(id, () => _undoInterrupted(storage, record, state))
       else if (dataOf(record).progress?.phase === 'reading') {
         await _setData(storage, record, 'failed', { progress: null, heartbeat: null, unstored: true, failure: 'the server stopped while the file was being stored; upload it again' }, state)
+      } else if (dataOf(record).progress?.phase === 'pulling') {
+        await _setData(storage, record, 'failed', { progress: null, heartbeat: null, unstored: true, failure: 'the server stopped while the parts were being pulled; pull again' }, state)
       } else start(id, () => _plan(storage, id, state))
     }
   }
@@ -113,6 +127,7 @@ function _create(storage: Storage): ImportJobs {
     settings: state.settings,
     heartbeat: () => _beat(state),
     store: (id, rows) => start(id, () => _store(storage, id, rows, state)),
+    pull: (id, rows) => start(id, () => _pull(storage, id, rows, state)),
     plan: (id) => start(id, () => _plan(storage, id, state)),
     commit: (id) => start(id, () => _commit(storage, id, jobs.hooks, state)),
     async resumeInterrupted() {
@@ -137,6 +152,7 @@ function _create(storage: Storage): ImportJobs {
     },
     async stop() {
       state.stopping = true
+      state.stopped.abort()
       clearTimeout(timer)
       await checking
       await jobs.idle()
@@ -179,6 +195,52 @@ async function _store(storage: Storage, id: string, rows: ReadonlyArray<{ rowNo:
   } catch (error) {
     if (_stops(error)) throw error
     await _setData(storage, await storage.imports.get(id), 'failed', { progress: null, heartbeat: null, unstored: true, failure: `storing the file failed: ${_reason(error)}; upload it again` }, state)
+    return
+  }
+  await _plan(storage, id, state)
+}
+
+async function _pull(storage: Storage, id: string, read: PullReader, state: JobState): Promise<void> {
+  let record = await storage.imports.get(id)
+  let rowCount = 0
+  let told = { done: 0, total: null as number | null }
+  let lastBeat = Date.now()
+  // Every write of the session goes through one chain: versioned writes of one job never race each other.
+  let writes: Promise<void> = Promise.resolve()
+  const write = (patch: Partial<ImportData>) => {
+    writes = writes.then(async () => {
+      record = await _setData(storage, record, 'planning', patch, state)
+    })
+    return writes
+  }
+  const progress = () => ({ rowCount, progress: { phase: 'pulling' as const, done: told.done, total: told.total ?? told.done } })
+  let chunk: Array<{ rowNo: number; cells: Record<string, unknown> }> = []
+  try {
+    // The source reads the peer's lists before its first part: its progress keeps the heartbeat fresh meanwhile.
+    const onProgress = (done: number, total: number | null) => {
+      told = { done, total }
+      if (Date.now() - lastBeat < state.settings.leaseMs / 8) return
+      lastBeat = Date.now()
+      write(progress()).catch(() => {}) // the next write reports a lost lease
+    }
+    for await (const cells of read(onProgress, state.stopped.signal)) {
+      if (state.stopping) throw new SimulatedCrash('the server stops')
+      chunk.push({ rowNo: rowCount + 2, cells })
+      rowCount++
+      if (chunk.length === IMPORT_CHUNK_ROWS) {
+        const rows = chunk
+        chunk = []
+        await (writes = writes.then(() => storage.importRows.append(id, rows)))
+        lastBeat = Date.now()
+        await write(progress())
+      }
+    }
+    if (chunk.length) await (writes = writes.then(() => storage.importRows.append(id, chunk)))
+    await write(progress())
+  } catch (error) {
+    await writes.catch(() => {})
+    if (_stops(error) || state.stopping) throw error instanceof SimulatedCrash ? error : new SimulatedCrash('the server stops')
+    await _setData(storage, await storage.imports.get(id), 'failed', { progress: null, heartbeat: null, unstored: true, failure: `pulling the parts failed: ${_reason(error)}; pull again` }, state)
     return
   }
   await _plan(storage, id, state)

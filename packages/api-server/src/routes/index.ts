@@ -5,6 +5,7 @@ import { categoryRoutes } from './categories'
 import { componentRoutes } from './components'
 import { connectorRoutes } from './connectors'
 import { sourceComponentRoutes } from './source-components'
+import { sourcePullRoutes } from './source-pulls'
 import { sourceRoutes } from './sources'
 import { docsUiRoutes } from './docs-ui'
 import { importExportRoutes } from './import-export'
@@ -46,6 +47,7 @@ export const ROUTES: readonly AnyRoute[] = [
   ...kicadRemoteRoutes,
   ...connectorRoutes,
   ...sourceRoutes,
+  ...sourcePullRoutes,
   ...authRoutes,
   ...userRoutes,
   ...tokenRoutes,

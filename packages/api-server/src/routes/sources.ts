@@ -47,7 +47,7 @@ export const sourceRoutes = [
         documentation: t.documentation ?? null,
         configSchema: z.toJSONSchema(t.configSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>,
         secretFields: [...t.secretFields],
-        capabilities: t.capabilities,
+        capabilities: { ...t.capabilities, pull: t.capabilities.pull ?? false },
         limits: t.limits,
       })),
   }),

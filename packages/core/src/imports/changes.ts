@@ -1,6 +1,7 @@
 import { foldKey } from '../identifiers'
 import type { Component, ComponentPatchParsed } from '../schemas/component'
 import type { ImportField } from '../schemas/import'
+import type { SupplierOffer } from '../schemas/source'
 import type { StorageSession } from '../storage/types'
 import { toLocationPaths } from './location-paths'
 import type { LibRef, LinkInput, StockInput } from './row-input'
@@ -18,6 +19,7 @@ export interface UpdateExtras {
   footprints?: LibRef[] | undefined
   stock?: StockInput[] | undefined
   attachments?: LinkInput[] | undefined
+  offers?: SupplierOffer[] | undefined
 }
 
 /** Lookups shared by every row of one plan: the location tree, and symbols and footprints by id. */
@@ -36,7 +38,7 @@ const SCALARS = ['name', 'ipn', 'description', 'status', 'category', 'kicadValue
  * type, value and unit; stock only at the locations the file names; links
  * by URL (the import adds links, it removes none).
  */
-export async function findChanges(storage: StorageSession, existing: Component, patch: ComponentPatchParsed, extras: UpdateExtras, lookups: ChangeLookups): Promise<FieldChange[]> {
+export async function findChanges(storage: StorageSession, existing: Component, patch: ComponentPatchParsed, extras: UpdateExtras, lookups: ChangeLookups, offerSource?: string): Promise<FieldChange[]> {
   const changes: FieldChange[] = []
   for (const field of SCALARS) {
     const after = patch[field]
@@ -76,6 +78,13 @@ export async function findChanges(storage: StorageSession, existing: Component, 
     const have = (await storage.attachments.listForComponent(existing.id)).flatMap((a) => (a.url ? [a.url] : []))
     const added = [...new Set(extras.attachments.map((a) => a.url))].filter((url) => !have.includes(url))
     if (added.length) changes.push({ field: 'attachments', before: have, after: [...have, ...added] })
+  }
+  if (extras.offers && offerSource !== undefined) {
+    // The source's last answer replaces its offers whole; when they were asked (fetchedAt) is no change of what they say.
+    const stored = (await storage.offers.list(existing.id)).filter((o) => o.sourceId === offerSource).map(({ sourceId: _s, ref: _r, ...o }) => o)
+    const said = (list: readonly SupplierOffer[]) =>
+      JSON.stringify(list.map((o) => [o.supplier, o.sku, o.url, o.stock, o.minimumQuantity, o.multiple, o.packaging, o.currency, o.priceBreaks.map((b) => [b.quantity, b.price])]))
+    if (said(stored) !== said(extras.offers)) changes.push({ field: 'offers', before: stored, after: extras.offers })
   }
   return changes
 }

@@ -1,6 +1,7 @@
 import type * as z from 'zod'
 import type { ComponentCreate, ComponentPatch } from '../schemas/component'
 import type { FieldChange } from './changes'
+import type { SupplierOffer } from '../schemas/source'
 import type { LibRef, LinkInput, StockInput } from './row-input'
 
 export interface ImportRowError {
@@ -16,6 +17,8 @@ export interface PlannedExtras {
   footprints?: LibRef[]
   stock?: StockInput[]
   attachments?: LinkInput[]
+  /** The supplier offers the peer holds for the part, kept under the import's source (decision 1609). */
+  offers?: SupplierOffer[]
 }
 export type PlannedRow = (
   | { row: number; action: 'create'; componentId: null; input: z.output<typeof ComponentCreate> }

@@ -3,6 +3,7 @@ import { ComplibError } from '../errors'
 import { foldKey } from '../identifiers'
 import { ComponentCreate, ComponentPatch, type Component } from '../schemas/component'
 import type { ImportTarget, UpsertKey } from '../schemas/import'
+import type { SupplierOffer } from '../schemas/source'
 import type { StorageSession } from '../storage/types'
 import { createYielder } from '../yielder'
 import { findChanges, type ChangeLookups } from './changes'
@@ -79,6 +80,11 @@ export async function planImport(
     if (source === null && (input.sourceKey !== undefined || input.partKey !== undefined || input.mpns.some((m) => m.manufacturerKey !== undefined))) {
       const target = input.partKey !== undefined ? 'partKey' : input.sourceKey !== undefined ? 'sourceKey' : 'manufacturerKey'
       errors.push({ row, path: target, column: keyColumn(target), message: `column "${keyColumn(target)}" holds a peer's keys, but the import has no source; upload the file again with ?source= (inventree, partdb)` })
+      continue
+    }
+    if (input.offers !== undefined && input.sourceKey === undefined) {
+      // Offers are kept per source and part key (decision 1609): a row without its key at the source has nowhere to keep them.
+      errors.push({ row, path: 'offers', column: keyColumn('offers'), message: `column "${keyColumn('offers')}": offers are kept only for a row with its key at the source (map a column to sourceKey)` })
       continue
     }
     if (companyFile) {
@@ -181,7 +187,7 @@ export async function planImport(
     }
     const base = { row, rows: group.rows, extras: _compact(extras), ...(sourceRef ? { sourceRef } : {}) }
     if (existing) {
-      const changes = await findChanges(storage, existing, parsed.data, extras, lookups)
+      const changes = await findChanges(storage, existing, parsed.data, extras, lookups, sourceRef?.source)
       planned.push({ ...base, action: 'update', componentId: existing.id, input: parsed.data, changes, current: { ipn: existing.ipn, name: existing.name } })
     } else planned.push({ ...base, action: 'create', componentId: null, input: parsed.data as z.output<typeof ComponentCreate> })
   }
@@ -226,6 +232,8 @@ export interface ImportUndo {
   footprints?: string[]
   /** The peers' keys the part's commit wrote (decision 0649). */
   refs?: RefUndo[]
+  /** The offers the part's source held before the commit replaced them (decision 1609). */
+  offers?: { componentId: string; sourceId: string; ref: string; before: SupplierOffer[] }
 }
 
 /**
@@ -282,13 +290,21 @@ export async function applyImport(tx: StorageSession, plan: PlannedRow[], lookup
       } else {
         const before = await tx.components.get(p.componentId)
         const stock = p.extras.stock?.length ? (await tx.locations.stockForComponent(p.componentId)).map((s) => ({ locationId: s.locationId, quantity: s.quantity })) : null
-        component = await tx.components.update(p.componentId, { ...p.input, ...links })
+        // A re-sync that finds only new prices or stock at suppliers leaves the component's own version and history alone.
+        const offersOnly = p.changes !== undefined && p.changes.every((c) => c.field === 'offers')
+        component = offersOnly ? before : await tx.components.update(p.componentId, { ...p.input, ...links })
         undo.updated = { id: before.id, version: before.version, stock }
         updated++
       }
       components.set(p.row, { id: component.id, ipn: component.ipn })
       // In the part's transaction: a chunk that fails takes its refs with it.
       if (p.sourceRef && !(p.sourceRef.held && p.action === 'update')) undo.refs = await writeRefs(tx, [{ source: p.sourceRef.source, kind: 'part', key: p.sourceRef.key, target: component.id }])
+      if (p.extras.offers && p.sourceRef && (p.action === 'create' || p.changes === undefined || p.changes.some((c) => c.field === 'offers'))) {
+        const { source, key } = p.sourceRef
+        const before = (await tx.offers.list(component.id)).filter((o) => o.sourceId === source).map(({ sourceId: _s, ref: _r, ...o }) => o)
+        await tx.offers.replace(component.id, source, key, p.extras.offers)
+        undo.offers = { componentId: component.id, sourceId: source, ref: key, before }
+      }
       for (const s of p.extras.stock ?? []) await tx.locations.setStock(component.id, await _location(tx, s.path, locations, made), s.quantity)
       if (p.extras.attachments?.length) {
         const have = new Set((await tx.attachments.listForComponent(component.id)).map((a) => a.url))
@@ -361,7 +377,7 @@ function _merge(into: RowInput, next: RowInput): string | null {
     else if (had !== value) return field
   }
   into.mpns = _unionMpns(into.mpns, next.mpns)
-  for (const list of ['symbols', 'footprints', 'attachments'] as const) {
+  for (const list of ['symbols', 'footprints', 'attachments', 'offers'] as const) {
     if (next[list]) (into[list] as unknown[]) = _unique([...(into[list] ?? []), ...next[list]!])
   }
   if (next.stock) {

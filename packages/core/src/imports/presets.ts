@@ -7,7 +7,7 @@ import type { ComponentStatus } from '../status'
  * packages/api-server/test/fixtures/imports/README.md); the user can still change any
  * column with `PATCH /api/imports/:id`.
  */
-export type PresetId = 'complib' | 'inventree-parts' | 'inventree-manufacturer-parts' | 'inventree-supplier-parts' | 'inventree-companies' | 'partdb' | 'spreadsheet'
+export type PresetId = 'complib' | 'inventree-parts' | 'inventree-manufacturer-parts' | 'inventree-supplier-parts' | 'inventree-companies' | 'partdb' | 'pull' | 'spreadsheet'
 
 /** Whose keys a preset's key columns hold (decision 0640); null for files that are no peer's. */
 export function presetSource(preset: string): string | null {
@@ -112,6 +112,11 @@ const PRESET_RULES: Record<PresetId, Rule[]> = {
     [/^eda_info\.exclude_from_sim$/, 'excludeFromSim'],
     [/^total_instock$/, 'quantity'],
     [/^(comment|favorite|needs_review|minamount|orderamount|mass|gtin|manufacturer_product_url|addedDate|lastModified|built_project|built_amount|visible|eda_info|partUnit|orderdetails|providerReference|provider_reference|attachments|master_picture_attachment|partCustomState|associated_parts_as_owner|associated_parts_as_other)(\..*)?$/, 'ignore'],
+  ],
+  // The rows a pull makes of a peer's parts (decision 1609): complib's own fields, the peer's key and its offers.
+  pull: [
+    [/^key$/, 'sourceKey'],
+    [/^offers$/, 'offers'],
   ],
   spreadsheet: [],
 }

@@ -1,4 +1,5 @@
 import { AttachmentKind } from '../schemas/attachment'
+import { SupplierOffer } from '../schemas/source'
 import type { ImportTarget } from '../schemas/import'
 import { lastSegmentOf } from '../url-name'
 import { parseLibRef, parseStockItem, readListCell, splitList } from './codec'
@@ -33,6 +34,8 @@ export interface RowInput {
   footprints?: LibRef[]
   stock?: StockInput[]
   attachments?: LinkInput[]
+  /** A peer's supplier offers for the part, whole (decision 1609). */
+  offers?: SupplierOffer[]
 }
 
 export interface CellError {
@@ -169,6 +172,24 @@ export function readRowInput(cells: ImportRow, mapping: Record<string, ImportTar
           const link = _link({ url, kind: 'datasheet' }, column, errors)
           if (link) input.attachments = [...(input.attachments ?? []), link]
         }
+        break
+      }
+      case 'offers': {
+        // A list of SupplierOffer as a pull writes it; a CSV cell holds JSON text.
+        let value: unknown = raw
+        if (typeof raw === 'string') {
+          try {
+            value = raw.trim() === '' ? [] : JSON.parse(raw)
+          } catch {
+            errors.push({ path: column, column, message: 'offers must be a JSON list of supplier offers' })
+            break
+          }
+        }
+        const offers = SupplierOffer.array().max(50).safeParse(value)
+        if (!offers.success) {
+          const issue = offers.error.issues[0]!
+          errors.push({ path: column, column, message: `offers${issue.path.length ? `.${issue.path.join('.')}` : ''}: ${issue.message}` })
+        } else input.offers = [...(input.offers ?? []), ...offers.data]
         break
       }
       case 'attachments': {

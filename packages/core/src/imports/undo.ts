@@ -29,6 +29,7 @@ export async function undoImport(tx: StorageSession, entries: readonly ImportUnd
       }
     }
     for (const a of u.attachments ?? []) await _ignoreMissing(tx.attachments.delete(a))
+    if (u.offers) await tx.offers.replace(u.offers.componentId, u.offers.sourceId, u.offers.ref, u.offers.before)
     if (u.refs) await undoRefs(tx, u.refs)
   }
   for (const u of ordered) {

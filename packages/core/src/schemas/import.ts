@@ -19,7 +19,10 @@ import { PageQuery, QueryBoolean } from './common'
  * manufacturer-part and supplier-part exports): the row updates that part and
  * never creates one, and a key the library does not hold is a row error;
  * `manufacturerKey` names the MPN's manufacturer by the peer's company key,
- * resolved by a company export imported before or after.
+ * resolved by a company export imported before or after. `offers` (a list of
+ * SupplierOffer) are the supplier offers a peer holds for the row's part: kept
+ * under the session's `source`, replacing what that source gave before, and
+ * only on rows with a `sourceKey` (decision 1609).
  */
 export const ImportTarget = z.enum([
   'name',
@@ -45,6 +48,7 @@ export const ImportTarget = z.enum([
   'excludeFromBom',
   'excludeFromBoard',
   'excludeFromSim',
+  'offers',
   'sourceKey',
   'partKey',
   'manufacturerKey',
@@ -87,6 +91,7 @@ export const ImportField = z.enum([
   'excludeFromBom',
   'excludeFromBoard',
   'excludeFromSim',
+  'offers',
 ])
 export type ImportField = z.infer<typeof ImportField>
 
@@ -151,7 +156,11 @@ export type ImportStatus = z.infer<typeof ImportStatus>
 
 /** How far a job of a large import is: rows read, planned or applied of `total`. */
 export const ImportProgress = z
-  .object({ phase: z.enum(['reading', 'planning', 'committing', 'undoing']), done: z.int(), total: z.int() })
+  .object({
+    phase: z.enum(['pulling', 'reading', 'planning', 'committing', 'undoing']).meta({ description: '`pulling`: a pull reads the parts from the peer (decision 1609); `reading`: a large file\'s rows are stored' }),
+    done: z.int(),
+    total: z.int(),
+  })
   .meta({ id: 'ImportProgress' })
 export type ImportProgress = z.infer<typeof ImportProgress>
 

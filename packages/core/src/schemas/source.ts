@@ -101,6 +101,7 @@ export const SourceCapabilities = z
     search: z.boolean().meta({ description: 'Finds parts by MPN or keyword' }),
     offers: z.boolean().meta({ description: 'Gives stock and prices' }),
     lifecycle: z.boolean().meta({ description: "Gives a part's lifecycle" }),
+    pull: z.boolean().optional().meta({ description: "Reads a peer's whole library, to import it and sync it again later (decision 1609)" }),
   })
   .meta({ id: 'SourceCapabilities' })
 export type SourceCapabilities = z.infer<typeof SourceCapabilities>

@@ -1,4 +1,5 @@
 import type * as z from 'zod'
+import type { PeerPart } from '../schemas/peer-part'
 import type { SourceCandidate, SourceCapabilities, SourceLimits, SourcePart } from '../schemas/source'
 import type { SourceHttp } from './http'
 
@@ -34,6 +35,13 @@ export interface SourceDefinition<Config extends Record<string, unknown> = Recor
   search(query: string, context: SourceContext<Config>, limit: number): Promise<SourceCandidate[]>
   /** One part by the `ref` a search gave, or null when the provider has no such part. */
   fetch(ref: string, context: SourceContext<Config>): Promise<SourcePart | null>
+  /**
+   * A peer's whole library, part by part, in the peer's key order
+   * (`capabilities.pull`; decision 1609): what a pull imports, and imports
+   * again to sync. `onProgress` may be told how many parts of how many
+   * (null: not known) have been read so far.
+   */
+  pull?(context: SourceContext<Config>, onProgress?: (done: number, total: number | null) => void): AsyncIterable<PeerPart>
 }
 
 /** A definition of any config: what the server and the loaders hold. */
@@ -77,6 +85,8 @@ export function defineSource<Config extends Record<string, unknown>>(definition:
   if (!caps || typeof caps.search !== 'boolean' || typeof caps.offers !== 'boolean' || typeof caps.lifecycle !== 'boolean') problems.push('`capabilities` must say `search`, `offers` and `lifecycle` as booleans')
   const limits = definition.limits as Partial<SourceLimits> | undefined
   if (!limits || !_positiveOrNull(limits.requestsPerMinute) || !_positiveOrNull(limits.requestsPerDay)) problems.push('`limits` must give `requestsPerMinute` and `requestsPerDay`, each a positive number or null')
+  if (caps && caps.pull !== undefined && typeof caps.pull !== 'boolean') problems.push('`capabilities.pull` must be a boolean when given')
+  if (caps?.pull === true && typeof definition.pull !== 'function') problems.push('`pull` must be a function when `capabilities.pull` is true')
   for (const key of ['title', 'description', 'documentation'] as const) {
     if (definition[key] !== undefined && typeof definition[key] !== 'string') problems.push(`\`${key}\` must be a string when given`)
   }

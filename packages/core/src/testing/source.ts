@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import * as z from 'zod'
+import { PeerPart } from '../schemas/peer-part'
 import { SourceCandidate, SourcePart } from '../schemas/source'
 import { isSourceDefinition, type SourceContext, type SourceDefinition } from '../sources/define-source'
 import { createSourceHttp } from '../sources/http'
@@ -20,6 +21,8 @@ export interface SourceSuiteOptions {
   ref: string
   /** A ref the fake holds no part for. */
   unknownRef: string
+  /** For a type that pulls (`capabilities.pull`): how many parts the fake's library holds. */
+  pulledParts?: number
 }
 
 /** The time every suite call is as of: offers' `fetchedAt` must be it. */
@@ -116,6 +119,37 @@ export function testSource<Config extends Record<string, unknown>>(definition: S
       await expectNoSecret((error as Error).message, raw)
       await expectNoSecret((error as Error).message)
     })
+
+    if (definition.capabilities.pull) {
+      it('pulls the whole library: every part valid, each key once, progress told', async () => {
+        expect(definition.pull, 'capabilities.pull without a pull function').toBeTypeOf('function')
+        const seen = new Set<string>()
+        const progress: number[] = []
+        for await (const part of definition.pull!(await context(), (done) => progress.push(done))) {
+          const parsed = PeerPart.safeParse(part)
+          expect(parsed.success, `part ${JSON.stringify((part as { key?: unknown }).key)}: ${parsed.error?.message}`).toBe(true)
+          expect(seen.has(part.key), `key ${part.key} pulled twice`).toBe(false)
+          seen.add(part.key)
+          await expectNoSecret(part)
+        }
+        if (options.pulledParts !== undefined) expect(seen.size).toBe(options.pulledParts)
+        expect(progress.length).toBeGreaterThan(0)
+        expect(progress.at(-1)).toBe(seen.size)
+      })
+
+      it('fails a pull with an `auth` SourceError when the peer refuses the credentials', async () => {
+        const raw = await options.badCredentials()
+        const error = await (async () => {
+          for await (const _part of definition.pull!(await context(raw))) void _part
+        })().then(
+          () => null,
+          (e: unknown) => e,
+        )
+        expect(isSourceError(error), `expected a SourceError, got ${String(error)}`).toBe(true)
+        expect((error as { kind: string }).kind).toBe('auth')
+        await expectNoSecret((error as Error).message, raw)
+      })
+    }
 
     it('stops when the call is cancelled', async () => {
       const controller = new AbortController()

@@ -1,5 +1,6 @@
 import {
   ComplibError,
+  PeerPart,
   SourceCandidate,
   SourceError,
   SourcePart,
@@ -87,29 +88,37 @@ export function createSourceService(options: SourceServiceOptions) {
     return state
   }
 
-  const call = async <T>(source: StoredSource, key: string, { signal, waitMs, fresh }: SourceCallOptions, run: (type: AnySourceDefinition, context: SourceContext<Record<string, unknown>>) => Promise<T>): Promise<SourceAnswerOf<T>> => {
-    const type = typeOf(source.type)
-    const state = stateOf(source, type)
-    const hit = ttl > 0 && !fresh ? state.cache.get(key) : undefined
-    if (hit) return { value: structuredClone(hit.value) as T, cached: true }
+  const contextOf = (source: StoredSource, type: AnySourceDefinition, state: _State, { signal, waitMs }: SourceCallOptions): SourceContext<Record<string, unknown>> => {
     const parsed = type.configSchema.safeParse({ ...source.config, ...source.secrets })
     if (!parsed.success) throw new ComplibError('CONFLICT', `source ${source.id}'s config is no longer valid for its type "${source.type}": change it (PATCH /api/sources/${source.id})`)
-    const context: SourceContext<Record<string, unknown>> = {
+    return {
       config: parsed.data,
       http: createSourceHttp({ signal, timeoutMs: options.timeoutMs, maxBytes: options.maxBytes, beforeRequest: () => state.limiter.take(waitMs), secrets: Object.values(source.secrets) }),
       signal: signal ?? new AbortController().signal,
       memo: state.memo,
       now,
     }
+  }
+
+  /** What a source's failure becomes: its own SourceError or ComplibError as thrown; a bug of the source a `bad-answer`, its stack logged. */
+  const failureOf = (source: StoredSource, error: unknown): unknown => {
+    if (isSourceError(error) || error instanceof ComplibError) return error
+    // A source's own bug: the caller gets a 502 naming the source, the log the stack.
+    log(`[sources] ${source.type} source ${source.id} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
+    return new SourceError('bad-answer', 'the source failed to read the provider\'s answer', { cause: error })
+  }
+
+  const call = async <T>(source: StoredSource, key: string, callOptions: SourceCallOptions, run: (type: AnySourceDefinition, context: SourceContext<Record<string, unknown>>) => Promise<T>): Promise<SourceAnswerOf<T>> => {
+    const type = typeOf(source.type)
+    const state = stateOf(source, type)
+    const hit = ttl > 0 && !callOptions.fresh ? state.cache.get(key) : undefined
+    if (hit) return { value: structuredClone(hit.value) as T, cached: true }
+    const context = contextOf(source, type, state, callOptions)
     let value: T
     try {
       value = await run(type, context)
     } catch (error) {
-      if (isSourceError(error)) throw error
-      if (error instanceof ComplibError) throw error
-      // A source's own bug: the caller gets a 502 naming the source, the log the stack.
-      log(`[sources] ${source.type} source ${source.id} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
-      throw new SourceError('bad-answer', 'the source failed to read the provider\'s answer', { cause: error })
+      throw failureOf(source, error)
     }
     if (ttl > 0) state.cache.set(key, { value: structuredClone(value) })
     return { value, cached: false }
@@ -136,6 +145,22 @@ export function createSourceService(options: SourceServiceOptions) {
       })
       if (answer.value === null) throw new ComplibError('NOT_FOUND', `source "${source.name}" has no part "${ref}"`)
       return answer as SourceAnswerOf<SourcePart>
+    },
+
+    /**
+     * A peer's whole library, part by part, each checked against the
+     * contract (decision 1609). Never cached: a pull is asked for to see the
+     * peer as it is now. Paced by the source's limiter like every call.
+     */
+    async *pull(source: StoredSource, callOptions: SourceCallOptions = {}, onProgress?: (done: number, total: number | null) => void): AsyncGenerator<PeerPart> {
+      const type = typeOf(source.type)
+      if (!type.capabilities.pull || !type.pull) throw new ComplibError('CONFLICT', `sources of type "${type.type}" cannot pull a library (the types that can: ${options.types.filter((t) => t.capabilities.pull).map((t) => t.type).join(', ') || 'none'})`)
+      const context = contextOf(source, type, stateOf(source, type), callOptions)
+      try {
+        for await (const part of type.pull(context, onProgress)) yield _checked(PeerPart, part, source)
+      } catch (error) {
+        throw failureOf(source, error)
+      }
     },
 
     /** Forgets what a deleted source kept. */
