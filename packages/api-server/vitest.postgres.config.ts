@@ -33,6 +33,7 @@ export default defineProject({
       'test/import-export-roundtrip.test.ts',
       'test/import-export-rows.test.ts',
       'test/import-jobs.test.ts',
+      'test/source-pulls.test.ts',
       'test/kicad-conformance.test.ts',
       'test/kicad.test.ts',
       'test/kicad-cache.test.ts',

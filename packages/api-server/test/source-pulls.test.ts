@@ -177,6 +177,37 @@ describe('pulling a peer library', () => {
     expect(await api.ok('GET', '/api/components')).toEqual([])
   })
 
+  it('a re-sync committed as a job that fails midway puts every offer, stock and field back as it was', async () => {
+    peer.parts = Array.from({ length: 1200 }, (_, i) => makePart(i + 1))
+    const source = await configure()
+    const first = await pull(source.id)
+    expect((await api.call('POST', `/api/imports/${first.id}/commit`)).status).toBe(202)
+    await importJobs(api.storage).idle()
+    const snapshot = async () => {
+      const refs = await api.storage.externalRefs.lookup(source.id, 'part', ['1', '4', '7', '1100'])
+      return await Promise.all(refs.map(async (r) => [await api.ok('GET', `/api/components/${r.target}`), await api.ok('GET', `/api/components/${r.target}/offers`), (await api.ok('GET', `/api/components/${r.target}/locations`)).map(({ updatedAt: _at, ...s }: Record<string, unknown>) => s)]))
+    }
+    const before = await snapshot()
+    for (const part of peer.parts) {
+      for (const offer of part.offers) offer.priceBreaks[0]!.price += 1
+      for (const lot of part.stock) lot.quantity += 1
+    }
+    peer.parts[1149]!.ipn = 'TAKEN-MEANWHILE'
+    const resync = await pull(source.id)
+    expect(resync.summary).toMatchObject({ update: peer.parts.filter((p) => p.offers.length || p.stock.length).length, invalid: 0 })
+    importJobs(api.storage).hooks.afterChunk = async (_id, chunk) => {
+      if (chunk === 1) await api.storage.components.create({ ipn: 'TAKEN-MEANWHILE', name: 'typed meanwhile', status: 'draft', tags: [], parameters: [], mpns: [] } as never)
+    }
+    try {
+      expect((await api.call('POST', `/api/imports/${resync.id}/commit`)).status).toBe(202)
+      await importJobs(api.storage).idle()
+      expect((await api.ok('GET', `/api/imports/${resync.id}`)).status).toBe('failed')
+      expect(await snapshot()).toEqual(before)
+    } finally {
+      importJobs(api.storage).hooks.afterChunk = undefined
+    }
+  }, 120_000)
+
   it('answers 409 for a source whose type cannot pull, and 404 for no such source', async () => {
     const mouser = await api.ok('POST', '/api/sources', { type: 'mouser', name: 'Mouser', config: { apiKey: 'mouser-key-0000000000' } }, 201)
     const refused = await api.call('POST', `/api/sources/${mouser.id}/pulls`, { body: {} })
