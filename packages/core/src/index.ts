@@ -91,7 +91,7 @@ export {
   SourceTypeInfo, SourceRefresh, Source, SourceCreate, SourcePatch, SourceSearchQuery, SourceSearchResult, SourcePartResult, FromSource, ENRICH_FIELDS, ENRICH_JOB_MAX, EnrichJobCreate, EnrichField, Enrich,
   EnrichChange, EnrichResult, ComponentOffer, FieldProvenance, statusFromLifecycle,
 } from './schemas/source'
-export { PeerPart } from './schemas/peer-part'
+export { PeerPart, SourcePullCreate } from './schemas/peer-part'
 
 // connector plugin contract
 export {

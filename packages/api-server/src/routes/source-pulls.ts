@@ -1,4 +1,4 @@
-import { ComplibError, ImportSession, UpsertKey, idSchema } from '@complib/core'
+import { ComplibError, ImportSession, SourcePullCreate, idSchema } from '@complib/core'
 import * as z from 'zod'
 import { importJobs } from '../imports/jobs'
 import { emptyPlan, sessionView, type ImportData } from '../imports/session'
@@ -7,15 +7,6 @@ import { Reply } from '../routing/reply'
 import { PULL_COLUMNS, peerPartRow, pullMapping } from '../sources/peer-rows'
 
 const IdParams = z.object({ id: idSchema('source') })
-
-/** Body of `POST /api/sources/{id}/pulls`. */
-export const SourcePullCreate = z
-  .strictObject({
-    upsertKey: UpsertKey.default('ipn').meta({
-      description: "How a peer part the library holds no reference for yet finds its component (a library imported from the peer's files before): by `ipn` (default), `mpn` or `name`",
-    }),
-  })
-  .meta({ id: 'SourcePullCreate' })
 
 /** How long a pull waits for the source's limiter per request: a job, not a person, waits. */
 const PULL_WAIT_MS = 5 * 60_000

@@ -1,11 +1,12 @@
-import type { Component, ComponentOffer, EnrichJobCreate, Job, Enrich, EnrichResult, FieldProvenance, FromSource, Page, PageQuery, Source, SourceCreate, SourcePartResult, SourcePatch, SourceSearchResult, SourceTypeInfo } from '@complib/core'
+import type { Component, ComponentOffer, EnrichJobCreate, Job, Enrich, EnrichResult, FieldProvenance, FromSource, ImportSession, Page, PageQuery, Source, SourceCreate, SourcePartResult, SourcePatch, SourcePullCreate, SourceSearchResult, SourceTypeInfo } from '@complib/core'
 import { iteratePages, readPage } from '../_internal/paging'
 import { path, type Transport } from '../_internal/transport'
 import type { IfMatchOptions, IterateQueryOf, QueryOf } from '../_internal/types'
 
 /**
  * `client.sources`: the configured sources of parts (DigiKey, Mouser, Nexar,
- * TME): their configuration, searching them, and reading one part.
+ * TME, and the peers InvenTree and Part-DB): their configuration, searching
+ * them, reading one part, and pulling a peer's whole library.
  *
  * @example
  * const mouser = await client.sources.create({ type: 'mouser', name: 'Mouser', config: { apiKey } })
@@ -33,6 +34,12 @@ export function createSourcesResource(t: Transport) {
      * with `client.jobs.get(job.id)`. Never retried: a second job would spend the quota again.
      */
     enrichJob: (id: string, body: EnrichJobCreate): Promise<Job> => t.call('POST', path`/sources/${id}/enrich-jobs`, { body }),
+    /**
+     * Pulls a peer's whole library (InvenTree, Part-DB) into an import session, `planning` while the
+     * parts are read: wait with `client.imports.waitFor(session.id)` until it is `pending`, look at its
+     * preview, then `client.imports.commit(session.id)`. Pulling again later re-syncs.
+     */
+    pull: (id: string, body: SourcePullCreate = {}): Promise<ImportSession> => t.call('POST', path`/sources/${id}/pulls`, { body }),
   }
 }
 

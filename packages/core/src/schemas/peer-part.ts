@@ -1,6 +1,7 @@
 import * as z from 'zod'
 import { ComponentStatus } from '../status'
 import { Timestamp } from './common'
+import { UpsertKey } from './import'
 import { SourceParameter, SupplierOffer } from './source'
 
 /**
@@ -44,3 +45,13 @@ export const PeerPart = z
   })
   .meta({ id: 'PeerPart' })
 export type PeerPart = z.infer<typeof PeerPart>
+
+/** Body of `POST /api/sources/{id}/pulls`. */
+export const SourcePullCreate = z
+  .strictObject({
+    upsertKey: UpsertKey.default('ipn').meta({
+      description: "How a peer part the library holds no reference for yet finds its component (a library imported from the peer's files before): by `ipn` (default), `mpn` or `name`",
+    }),
+  })
+  .meta({ id: 'SourcePullCreate' })
+export type SourcePullCreate = z.input<typeof SourcePullCreate>

@@ -7,6 +7,7 @@ import { ErrorBox } from '../ui/error-box'
 import { ExportPanel } from './import/export-panel'
 import { ColumnMapping } from './import/mapping'
 import { RowOutcomes } from './import/outcomes'
+import { PullForm } from './import/pull-form'
 import type { ImportSession, Target } from './import/session'
 import { ImportSummary } from './import/summary'
 
@@ -30,6 +31,10 @@ export default function ImportScreen() {
   }
   const upload = useMutation({
     mutationFn: async (file: File) => settle(await api().imports.create(file, { name: file.name, upsertKey, ...(format ? { format } : {}) })),
+    onSuccess: setSession,
+  })
+  const pull = useMutation({
+    mutationFn: async (sourceId: string) => settle(await api().sources.pull(sourceId, { upsertKey })),
     onSuccess: setSession,
   })
   const remap = useMutation({
@@ -86,7 +91,14 @@ export default function ImportScreen() {
               />
             </label>
           </form>
-          <ErrorBox error={upload.error ?? remap.error ?? commit.error} />
+          <PullForm
+            busy={pull.isPending}
+            onPull={(sourceId) => {
+              commit.reset()
+              pull.mutate(sourceId)
+            }}
+          />
+          <ErrorBox error={upload.error ?? pull.error ?? remap.error ?? commit.error} />
           {session && (
             <>
               {/* The result, a job's progress or a failure at the top: a long table of rows follows. */}

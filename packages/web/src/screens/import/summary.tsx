@@ -45,7 +45,7 @@ export function ImportSummary({ session }: { session: ImportSession }) {
   )
 }
 
-const PHASES = { reading: 'Reading', planning: 'Planning', committing: 'Committing', undoing: 'Undoing the commit' } as const
+const PHASES = { pulling: 'Pulling parts from the peer', reading: 'Reading', planning: 'Planning', committing: 'Committing', undoing: 'Undoing the commit' } as const
 
 /** A job's progress: which phase, how many rows (or parts) of how many. */
 function ImportProgress({ session }: { session: ImportSession }) {
