@@ -25,8 +25,8 @@ export function peerPartRow(part: PeerPart): Record<string, unknown> {
     ipn: part.ipn ?? '',
     description: part.description ?? '',
     status: part.status ?? '',
-    // The import reads `/` as the path's separator: a name holding one would split, so it becomes a lookalike.
-    category: part.categoryPath.map((n) => n.replaceAll('/', '∕')).join('/'),
+    // The path as a list, so an arrow in a name stays in it; `/` separates a stored path, so a name's own becomes a lookalike.
+    category: part.categoryPath.map((n) => n.replaceAll('/', '∕')),
     tags: part.tags,
     parameters: part.parameters.map((p) => ({ type: p.name, value: p.value, unit: p.unit ?? '' })),
     mpns: part.mpns,

@@ -82,8 +82,9 @@ export async function findChanges(storage: StorageSession, existing: Component, 
   if (extras.offers && offerSource !== undefined) {
     // The source's last answer replaces its offers whole; when they were asked (fetchedAt) is no change of what they say.
     const stored = (await storage.offers.list(existing.id)).filter((o) => o.sourceId === offerSource).map(({ sourceId: _s, ref: _r, ...o }) => o)
+    // In no particular order: offers are listed by supplier, not in the order a source gave them.
     const said = (list: readonly SupplierOffer[]) =>
-      JSON.stringify(list.map((o) => [o.supplier, o.sku, o.url, o.stock, o.minimumQuantity, o.multiple, o.packaging, o.currency, o.priceBreaks.map((b) => [b.quantity, b.price])]))
+      JSON.stringify(list.map((o) => JSON.stringify([o.supplier, o.sku, o.url, o.stock, o.minimumQuantity, o.multiple, o.packaging, o.currency, o.priceBreaks.map((b) => [b.quantity, b.price])])).sort())
     if (said(stored) !== said(extras.offers)) changes.push({ field: 'offers', before: stored, after: extras.offers })
   }
   return changes

@@ -110,6 +110,12 @@ export function readRowInput(cells: ImportRow, mapping: Record<string, ImportTar
         break
       }
       case 'category': {
+        if (Array.isArray(raw)) {
+          // A list of names is the path itself (a pull's rows): an arrow in a name is part of the name.
+          if (raw.some((n) => typeof n !== 'string' || n.includes('/'))) errors.push({ path: column, message: 'a category given as a list is its names from the root, each a text without `/`' })
+          else if (raw.some((n) => (n as string).trim())) fields.category = (raw as string[]).map((n) => n.trim()).filter(Boolean).join('/')
+          break
+        }
         const value = text(column)
         // Peers write a category path with `->` (Part-DB) or `/`; complib keeps `/`.
         if (value) fields.category = value.split(/\s*(?:->|→|\/)\s*/).filter(Boolean).join('/')
