@@ -112,7 +112,8 @@ describe('pulling a peer library', () => {
     expect(JSON.parse(await fingerprint()).lastSeq).toBe(JSON.parse(before).lastSeq)
     const committed = await api.ok('POST', `/api/imports/${session.id}/commit`)
     expect(committed).toMatchObject({ status: 'committed', result: { created: 40, updated: 0, unchanged: 0 } })
-    await expectPulledLosslessly(api, source.id, peer.parts)
+    const ids = await expectPulledLosslessly(api, source.id, peer.parts)
+    expect((await api.ok('GET', `/api/components/${ids.get('1')}/history`))[0]).toMatchObject({ op: 'create', comment: 'pulled from Old library (minipeer)' })
   })
 
   it('re-syncs: a second pull updates exactly the parts changed at the peer, field by field, and adds the new ones', async () => {
@@ -195,6 +196,9 @@ describe('pulling a peer library', () => {
     peer.parts[1149]!.ipn = 'TAKEN-MEANWHILE'
     const resync = await pull(source.id)
     expect(resync.summary).toMatchObject({ update: peer.parts.filter((p) => p.offers.length || p.stock.length).length, invalid: 0 })
+    // A commit as a job notes its source in the history too.
+    const [one] = await api.storage.externalRefs.lookup(source.id, 'part', ['1'])
+    expect((await api.ok('GET', `/api/components/${one!.target}/history`))[0].comment).toBe('pulled from Old library (minipeer)')
     importJobs(api.storage).hooks.afterChunk = async (_id, chunk) => {
       if (chunk === 1) await api.storage.components.create({ ipn: 'TAKEN-MEANWHILE', name: 'typed meanwhile', status: 'draft', tags: [], parameters: [], mpns: [] } as never)
     }

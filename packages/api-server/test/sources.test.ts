@@ -174,6 +174,12 @@ describe('sources: parts into the library', () => {
     const provenance = await api.ok('GET', `/api/components/${c.id}/provenance`)
     expect(provenance.map((p: { field: string }) => p.field)).toEqual(['category', 'datasheet', 'description', 'mpns', 'name', 'offers', 'parameters', 'status'])
     expect(provenance[0]).toMatchObject({ sourceId: s.id, sourceType: 'acme', sourceName: 'Acme', ref: 'AC-LM358' })
+    // The history says where the values came from, unless the caller commented the write itself.
+    const history = await api.ok('GET', `/api/components/${c.id}/history`)
+    expect(history.at(-1)).toMatchObject({ op: 'create', comment: 'from Acme (acme) AC-LM358' })
+    expect(history.map((h: { comment: string }) => h.comment)).toEqual(history.map(() => 'from Acme (acme) AC-LM358'))
+    const commented = await api.call('POST', '/api/components/from-source', { body: { sourceId: s.id, ref: 'AC-NE555' }, headers: { 'complib-comment': 'for the timer board' } })
+    expect((await api.ok('GET', `/api/components/${commented.body.id}/history`))[0].comment).toBe('for the timer board')
   })
 
   it('exports the offers with the component (JSON always, CSV once a component has some)', async () => {

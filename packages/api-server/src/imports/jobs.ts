@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { ComplibError, applyImport, importLookups, isComplibError, planImport, undoImport, type ImportRecord, type ImportResult, type ImportUndo, type Storage } from '@complib/core'
+import { withPullNote } from '../sources/history-note'
 import { IMPORT_CHUNK_ROWS } from './read-rows'
 import { dataOf, planOptionsOf, rowCountOf, rowsOf, saveOutcomes, splitPlan, type ImportData, type ImportHeartbeat, type StoredOutcome } from './session'
 
@@ -129,7 +130,10 @@ function _create(storage: Storage): ImportJobs {
     store: (id, rows) => start(id, () => _store(storage, id, rows, state)),
     pull: (id, rows) => start(id, () => _pull(storage, id, rows, state)),
     plan: (id) => start(id, () => _plan(storage, id, state)),
-    commit: (id) => start(id, () => _commit(storage, id, jobs.hooks, state)),
+    commit: (id) => start(id, async () => {
+      const d = dataOf(await storage.imports.get(id))
+      await withPullNote(d, () => _commit(storage, id, jobs.hooks, state))
+    }),
     async resumeInterrupted() {
       await takeOrphans(true)
       if (timer || state.stopping) return

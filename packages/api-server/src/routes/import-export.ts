@@ -4,6 +4,7 @@ import {
 } from '@complib/core'
 import * as z from 'zod'
 import { exportFile } from '../imports/export'
+import { withPullNote } from '../sources/history-note'
 import { importJobs } from '../imports/jobs'
 import { IMPORT_BODY_LIMIT, IMPORT_CHUNK_ROWS, columnsOf, decodeUpload, readRows, spreadUnnamedRecords } from '../imports/read-rows'
 import { dataOf, emptyPlan, isChangeable, notChangeable, planOf, planOptionsOf, rowCountOf, rowsOf, saveOutcomes, sessionView, splitPlan, type ImportData, type StoredOutcome } from '../imports/session'
@@ -219,7 +220,7 @@ export const importExportRoutes = [
       // moves it to committed with a versioned write (a compare-and-set on any storage), so of two
       // commits exactly one wins and the other finds it committed (409). A failure undoes all of it.
       return sessionView(
-        await storage.transaction(async (tx) => {
+        await withPullNote(firstData, () => storage.transaction(async (tx) => {
           const record = await _changeableSession(tx, params.id)
           const data = dataOf(record)
           const rows = []
@@ -233,7 +234,7 @@ export const importExportRoutes = [
           if (data.stored) await saveOutcomes(tx, record.id, outcomes)
           const next: ImportData = { ...data, rows: [], rowCount, plan: data.stored ? view : toPlanView(plan, data.mapping, components), result, failure: null }
           return tx.imports.update(record.id, { status: 'committed', data: next as unknown as Record<string, unknown> }, { ifVersion: record.version }).catch(_lostRace(record))
-        }),
+        })),
       )
     },
   }),

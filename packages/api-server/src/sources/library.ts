@@ -16,6 +16,7 @@ import {
   type StoredSource,
 } from '@complib/core'
 import { componentFromPart, diffPart, type FieldDiff, type LibraryShape, type SourceCallOptions, type SourceService } from '@complib/sources'
+import { sourceNote, withSourceNote } from './history-note'
 
 /**
  * Parts from a source made into the library's components, and the library's
@@ -43,7 +44,7 @@ export async function createFromSource(services: SourceLibraryServices, input: F
   const parsed = ComponentCreate.safeParse(componentFromPart(part, shape, { category: input.category, ipn: input.ipn }))
   if (!parsed.success) throw fromZodError(parsed.error, 'body')
   const at = new Date().toISOString()
-  const id = await services.storage.transaction(async (tx) => {
+  const id = await withSourceNote(sourceNote(source, part.ref), () => services.storage.transaction(async (tx) => {
     const component = await tx.components.create(parsed.data)
     const fields = ['name', 'description', 'status', 'mpns', 'parameters']
     if (parsed.data.category) fields.push('category')
@@ -57,7 +58,7 @@ export async function createFromSource(services: SourceLibraryServices, input: F
     }
     await tx.provenance.record(component.id, fields.map((field) => _provenance(source, part, field, at)))
     return component.id
-  })
+  }))
   return await services.storage.components.get(id)
 }
 
@@ -95,14 +96,14 @@ export async function enrichFromSource(services: SourceLibraryServices, componen
   let result = component
   if (applied.size > 0) {
     const at = new Date().toISOString()
-    await storage.transaction(async (tx) => {
+    await withSourceNote(sourceNote(source, part.ref), () => storage.transaction(async (tx) => {
       const patch = _patchOf(chosen)
       // At the version read: a change made meanwhile is a 412, and nothing here lands.
       if (patch) await tx.components.update(componentId, patch, { ifVersion: component.version })
       if (applied.has('datasheet')) await _linkDatasheet(tx, componentId, part)
       if (applied.has('offers')) await tx.offers.replace(componentId, source.id, part.ref, part.offers)
       await tx.provenance.record(componentId, [...applied].map((field) => _provenance(source, part, field, at)))
-    })
+    }))
     result = await storage.components.get(componentId)
   }
   return {
