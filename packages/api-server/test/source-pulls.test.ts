@@ -151,7 +151,7 @@ describe('pulling a peer library', () => {
 
   it('ends the session failed, naming why and writing nothing, when the peer refuses the token or fails midway', async () => {
     for (const [source, reason] of [
-      [await configure('wrong-token-000000000000'), /pulling the parts failed: .*refused/],
+      [await configure('wrong-token-000000000000'), /^pulling the parts failed: source "Old library": the peer refused the token \(the provider refused the source's credentials: check them with PATCH \/api\/sources\/\{id\}\); pull again$/],
       [await configure(), /pulling the parts failed: .*peer is down/],
     ] as const) {
       if (reason.source.includes('down')) peer.fail = new SourceError('unavailable', 'the peer is down')

@@ -244,7 +244,7 @@ async function _pull(storage: Storage, id: string, read: PullReader, state: JobS
   } catch (error) {
     await writes.catch(() => {})
     if (_stops(error) || state.stopping) throw error instanceof SimulatedCrash ? error : new SimulatedCrash('the server stops')
-    await _setData(storage, await storage.imports.get(id), 'failed', { progress: null, heartbeat: null, unstored: true, failure: `pulling the parts failed: ${_reason(error)}; pull again` }, state)
+    await _setData(storage, await storage.imports.get(id), 'failed', { progress: null, heartbeat: null, unstored: true, failure: `pulling the parts failed: ${_reason(error).replace(/\.$/, '')}; pull again` }, state)
     return
   }
   await _plan(storage, id, state)

@@ -1,9 +1,10 @@
-import { ComplibError, ImportSession, SourcePullCreate, idSchema } from '@complib/core'
+import { ComplibError, ImportSession, SourcePullCreate, idSchema, type StoredSource } from '@complib/core'
 import * as z from 'zod'
 import { importJobs } from '../imports/jobs'
 import { emptyPlan, sessionView, type ImportData } from '../imports/session'
 import { defineRoute } from '../routing/define-route'
 import { Reply } from '../routing/reply'
+import { asProblem } from '../sources/library'
 import { PULL_COLUMNS, peerPartRow, pullMapping } from '../sources/peer-rows'
 
 const IdParams = z.object({ id: idSchema('source') })
@@ -52,12 +53,17 @@ export const sourcePullRoutes = [
         heartbeat: jobs.heartbeat(),
       }
       const record = await storage.imports.create({ kind: 'components', status: 'planning', data: data as unknown as Record<string, unknown> })
-      jobs.pull(record.id, (onProgress, signal) => _rows(sources.pull(source, { signal, waitMs: PULL_WAIT_MS }, onProgress)))
+      jobs.pull(record.id, (onProgress, signal) => _rows(sources.pull(source, { signal, waitMs: PULL_WAIT_MS }, onProgress), source))
       return new Reply(202, sessionView(record), { location: `/api/imports/${record.id}` })
     },
   }),
 ]
 
-async function* _rows(parts: AsyncIterable<Parameters<typeof peerPartRow>[0]>): AsyncGenerator<Record<string, unknown>> {
-  for await (const part of parts) yield peerPartRow(part)
+/** The peer's parts as rows; a failure of the peer as the problem a request would get (what to do, naming the source). */
+async function* _rows(parts: AsyncIterable<Parameters<typeof peerPartRow>[0]>, source: StoredSource): AsyncGenerator<Record<string, unknown>> {
+  try {
+    for await (const part of parts) yield peerPartRow(part)
+  } catch (error) {
+    throw asProblem(error, source)
+  }
 }

@@ -9,12 +9,14 @@ import { ColumnMapping } from './import/mapping'
 import { RowOutcomes } from './import/outcomes'
 import { PullForm } from './import/pull-form'
 import type { ImportSession, Target } from './import/session'
-import { ImportSummary } from './import/summary'
+import { ImportSummary, isPull, pullFailed } from './import/summary'
+import './import/import.css'
 
 /**
  * Import a CSV or JSON file: the server detects the format and maps the
  * columns; change the mapping and see every row's outcome before committing.
- * Exports and the backup download are here too.
+ * Or pull a peer's whole library (InvenTree, Part-DB), previewed and
+ * committed the same way. Exports and the backup download are here too.
  */
 export default function ImportScreen() {
   const queryClient = useQueryClient()
@@ -56,7 +58,7 @@ export default function ImportScreen() {
       </div>
       {writer && (
         <section className="panel" aria-labelledby="import-h">
-          <h2 id="import-h">Import a file</h2>
+          <h2 id="import-h">Import a file or pull a library</h2>
           <form className="inline" onSubmit={(e) => e.preventDefault()}>
             <label>
               Format
@@ -103,7 +105,7 @@ export default function ImportScreen() {
             <>
               {/* The result, a job's progress or a failure at the top: a long table of rows follows. */}
               <ImportSummary session={session} />
-              {session.status !== 'committed' && (
+              {session.status !== 'committed' && !pullFailed(session) && (
                 <div className="actions">
                   <button
                     type="button"
@@ -115,13 +117,30 @@ export default function ImportScreen() {
                   </button>
                 </div>
               )}
-              <ColumnMapping session={session} busy={remap.isPending} onChange={(mapping) => remap.mutate({ mapping })} />
-              {session.status !== 'planning' && <RowOutcomes session={session} />}
+              {isPull(session) ? (
+                !pullFailed(session) && <PullOrigin session={session} />
+              ) : (
+                <ColumnMapping session={session} busy={remap.isPending} onChange={(mapping) => remap.mutate({ mapping })} />
+              )}
+              {session.status !== 'planning' && !pullFailed(session) && <RowOutcomes key={session.id} session={session} />}
             </>
           )}
         </section>
       )}
       <ExportPanel />
     </section>
+  )
+}
+
+/**
+ * Where a pull's parts come from, in place of the column mapping: a pull's
+ * columns are fixed (the `pull` preset), so there is nothing to map.
+ */
+function PullOrigin({ session }: { session: ImportSession }) {
+  return (
+    <p className="hint pull-origin">
+      The parts come from <strong>{session.fileName ?? 'the peer'}</strong>, each with all its fields as the peer keeps them: there is no column mapping to choose.
+      Each component made from a part remembers it, so pulling again later updates those components with only what changed at the peer.
+    </p>
   )
 }

@@ -10,7 +10,7 @@ import { sourceQueries } from '../../queries/sources'
 export function PullForm({ busy, onPull }: { busy: boolean; onPull: (sourceId: string) => void }) {
   const types = useQuery(sourceQueries.types())
   const list = useQuery(sourceQueries.list())
-  const pullable = new Set((types.data ?? []).filter((t) => t.capabilities.pull).map((t) => t.type))
+  const pullable = new Map((types.data ?? []).filter((t) => t.capabilities.pull).map((t) => [t.type, t.title ?? t.type]))
   const peers = (list.data ?? []).filter((s) => pullable.has(s.type))
   const [chosen, setChosen] = useState('')
   const sourceId = chosen || peers[0]?.id || ''
@@ -34,7 +34,7 @@ export function PullForm({ busy, onPull }: { busy: boolean; onPull: (sourceId: s
             <select value={sourceId} onChange={(e) => setChosen(e.target.value)}>
               {peers.map((s) => (
                 <option key={s.id} value={s.id}>
-                  {s.name} ({s.type})
+                  {s.name} ({pullable.get(s.type)})
                 </option>
               ))}
             </select>
