@@ -3,8 +3,6 @@ import {
   SourceError,
   SourcePart,
   defineSource,
-  isSourceError,
-  statusError,
   type SourceAnswer,
   type SourceContext,
   type SourceLifecycle,
@@ -12,8 +10,10 @@ import {
   type SupplierOffer,
 } from '@complib/core'
 import * as z from 'zod'
+import { candidateOf, cleanText, clip, count, currencyCode, httpUrl, positive, priceBreaksOf, rohsCompliant } from './_internal/answer-fields'
 import { clientCredentialsToken, forgetToken } from './_internal/client-credentials'
-import { conform, issuePath, scrub, count, positive, httpUrl, cleanText, clip, candidateOf } from './_internal/answer-fields'
+import { credential, HttpUrl } from './_internal/config-fields'
+import { answeredOk, conform, joinWords, oneLine, readAnswer, refusal, scrub, scrubbed } from './_internal/errors'
 
 /*
  * DigiKey Product Information API v4, coded against DigiKey's own documentation:
@@ -49,16 +49,9 @@ const MAX_LIMIT = 50
 /** KeywordRequest: "A String of Keywords, up to 250 characters". */
 const MAX_KEYWORDS = 250
 
-const HttpUrl = z.url({ protocol: /^https?$/, error: 'an http(s) URL' })
-
 const DigikeyConfig = z.strictObject({
-  clientId: z
-    .string()
-    .min(1)
-    .max(200)
-    .regex(/^\S+$/, { error: 'a client ID has no spaces' })
-    .meta({ description: "The Client ID of your app at developer.digikey.com (subscribed to Product Information V4); sent with every request as X-DIGIKEY-Client-Id" }),
-  clientSecret: z.string().min(1).max(200).regex(/^\S+$/, { error: 'a client secret has no spaces' }).meta({ description: 'The Client Secret of the same app' }),
+  clientId: credential('a client ID', 'The Client ID of your app at developer.digikey.com (subscribed to Product Information V4); sent with every request as X-DIGIKEY-Client-Id'),
+  clientSecret: credential('a client secret', 'The Client Secret of the same app'),
   baseUrl: HttpUrl.default(DIGIKEY_BASE_URL).meta({ description: "DigiKey's API host; https://sandbox-api.digikey.com for a sandbox app, or a proxy or test fake" }),
   tokenUrl: HttpUrl.default(DIGIKEY_TOKEN_URL).meta({ description: 'The OAuth2 token endpoint (the sandbox has its own)' }),
   localeSite: z
@@ -151,12 +144,13 @@ export const digikeySource = defineSource({
   // https://developer.digikey.com/documentation/shared-concepts: "Product Information | 120 per minute | 1000 per day".
   limits: { requestsPerMinute: 120, requestsPerDay: 1000 },
 
+  // The HTTP client scrubs what it is told, but the token helper's and DigiKey's own words pass through scrubbed() whatever it was told.
   search(query, context, limit) {
-    return _guarded(context, () => _search(query, context, limit))
+    return scrubbed(_secrets(context), () => _search(query, context, limit))
   },
 
   fetch(ref, context) {
-    return _guarded(context, () => _fetch(ref, context))
+    return scrubbed(_secrets(context), () => _fetch(ref, context))
   },
 })
 
@@ -168,7 +162,7 @@ async function _search(query: string, context: DigikeyContext, limit: number): P
   const wanted = Math.min(Math.floor(limit), MAX_LIMIT)
   if (!keywords || !(wanted >= 1)) return []
   const { answer, where, token } = await _ask(context, '/products/v4/search/keyword', { method: 'POST', body: { Keywords: keywords, Limit: wanted, Offset: 0 } })
-  if (!_ok(answer)) throw _refusal(answer, where, context, token)
+  if (!answeredOk(answer)) throw _refusal(answer, where, context, token)
   const body = _read(KeywordResponse, answer, where)
   const currency = _currency(body.SearchLocaleUsed, context.config)
   const seen = new Set<string>()
@@ -189,7 +183,7 @@ async function _fetch(ref: string, context: DigikeyContext): Promise<SourcePart 
   if (!wanted || wanted.length > 300) return null
   const { answer, where, token } = await _ask(context, `/products/v4/search/${encodeURIComponent(wanted)}/productdetails`, { method: 'GET' })
   if (answer.status === 404) return null
-  if (!_ok(answer)) throw _refusal(answer, where, context, token)
+  if (!answeredOk(answer)) throw _refusal(answer, where, context, token)
   const body = _read(ProductDetails, answer, where)
   const part = _normalise(body.Product, wanted, _currency(body.SearchLocaleUsed, context.config), context.now())
   if (!part) throw new SourceError('bad-answer', `${where} answered a product without a manufacturer product number`)
@@ -238,39 +232,15 @@ function _headers(config: DigikeyConfig, token: string): Record<string, string> 
   }
 }
 
-/**
- * The access token, from the shared client-credentials helper (kept in the
- * memo). The helper's `quota` and `unavailable` errors do not carry the
- * token endpoint's `Retry-After`, so its answer is watched through the same
- * bounded fetch and the wait added from there.
- */
-async function _token(context: DigikeyContext): Promise<string> {
-  let last: Response | undefined
-  const fetch: typeof globalThis.fetch = async (input, init) => (last = await context.http.fetch(input, init))
-  const watched: DigikeyContext = { ...context, http: { ...context.http, fetch } }
+/** The access token, from the shared client-credentials helper (kept in the memo; a refusal carries the endpoint's `Retry-After`). */
+function _token(context: DigikeyContext): Promise<string> {
   const { tokenUrl, clientId, clientSecret } = context.config
-  try {
-    return await clientCredentialsToken(watched, { tokenUrl, clientId, clientSecret })
-  } catch (error) {
-    throw _withRetryAfter(error, last)
-  }
-}
-
-function _withRetryAfter(error: unknown, answer: Response | undefined): unknown {
-  if (!isSourceError(error) || error.retryAfter !== undefined || !answer) return error
-  const fromStatus = statusError(answer.status, answer.headers, error.message)
-  if (fromStatus.kind !== error.kind || fromStatus.retryAfter === undefined) return error
-  return new SourceError(error.kind, error.message, { retryAfter: fromStatus.retryAfter, cause: error })
-}
-
-function _ok(answer: SourceAnswer): boolean {
-  return answer.status >= 200 && answer.status <= 299
+  return clientCredentialsToken(context, { tokenUrl, clientId, clientSecret })
 }
 
 /** The SourceError for a refusal, quoting what DigiKey said, without a credential. */
 function _refusal(answer: SourceAnswer, where: string, context: DigikeyContext, token: string): SourceError {
-  const said = scrub(_said(answer), [..._secrets(context), token])
-  return statusError(answer.status, answer.headers, `${where} answered ${answer.status}${said ? `: ${said}` : ''}`)
+  return refusal(answer, where, scrub(_said(answer), [..._secrets(context), token]))
 }
 
 /** What an error body says: the problem's title and detail, or the gateway's message and details; else its first line. */
@@ -279,38 +249,20 @@ function _said(answer: SourceAnswer): string {
   try {
     body = JSON.parse(answer.text)
   } catch {
-    return answer.text.replace(/\s+/g, ' ').trim().slice(0, 200)
+    return oneLine(answer.text)
   }
   const parsed = ErrorBody.safeParse(body)
   if (!parsed.success) return ''
   const { title, detail, ErrorMessage: message, ErrorDetails: details } = parsed.data
-  const words = [...new Set([message ?? title, details ?? detail].map((w) => w?.trim()).filter((w): w is string => !!w))]
-  return words.join(' — ').slice(0, 200)
+  return joinWords([message ?? title, details ?? detail])
 }
 
 /** The answer's body as `schema` describes it, or a `bad-answer`. */
 function _read<T>(schema: z.ZodType<T>, answer: SourceAnswer, where: string): T {
-  const parsed = schema.safeParse(answer.json())
-  if (!parsed.success) throw new SourceError('bad-answer', `${where} answered a shape its documentation does not describe (at ${issuePath(parsed.error)})`)
-  return parsed.data
+  return readAnswer(schema, answer.json(), `${where} answered a shape its documentation does not describe`)
 }
 
-/**
- * Runs a call, taking the credentials out of any error's message: the HTTP
- * client scrubs what it is told, but the token helper and DigiKey's own
- * words pass through here whatever the client was told.
- */
-async function _guarded<T>(context: DigikeyContext, call: () => Promise<T>): Promise<T> {
-  try {
-    return await call()
-  } catch (error) {
-    if (!isSourceError(error)) throw error
-    const message = scrub(error.message, _secrets(context))
-    if (message === error.message) throw error
-    throw new SourceError(error.kind, message, { retryAfter: error.retryAfter, cause: error })
-  }
-}
-
+/** The credentials no message may repeat. */
 function _secrets(context: DigikeyContext): string[] {
   return [context.config.clientId, context.config.clientSecret]
 }
@@ -320,8 +272,7 @@ function _secrets(context: DigikeyContext): string[] {
 
 /** The currency prices are in: the one DigiKey says it used (it may differ from the one asked), else the one asked. */
 function _currency(locale: IsoSearchLocale | null | undefined, config: DigikeyConfig): string {
-  const used = locale?.Currency?.trim().toUpperCase()
-  return used && /^[A-Z]{3}$/.test(used) ? used : config.localeCurrency
+  return currencyCode(locale?.Currency) ?? config.localeCurrency
 }
 
 /**
@@ -392,10 +343,7 @@ function _priceBreaks(raw: z.infer<typeof PriceBreak>[]): SupplierOffer['priceBr
     if (quantity === null || typeof price !== 'number' || !Number.isFinite(price) || price < 0) continue
     if (!byQuantity.has(quantity)) byQuantity.set(quantity, price)
   }
-  return [...byQuantity]
-    .sort(([a], [b]) => a - b)
-    .slice(0, 50)
-    .map(([quantity, price]) => ({ quantity, price }))
+  return priceBreaksOf(byQuantity)
 }
 
 /** Parameters as DigiKey words them (ParameterText, ValueText); "-" is DigiKey's "no value". */
@@ -454,10 +402,7 @@ export function digikeyLifecycle(status: string | null | undefined, flags: { end
 
 /** Classifications.RohsStatus: "ROHS3 Compliant", "RoHS Compliant by Exemption" are compliant; "RoHS non-compliant" is not; "Not Applicable", "Vendor undefined" say nothing. */
 export function digikeyRohs(value: string | null | undefined): boolean | null {
-  const text = cleanText(value)?.toLowerCase() ?? ''
-  if (/non[- ]?compliant|not compliant/.test(text)) return false
-  if (/compliant/.test(text)) return true
-  return null
+  return rohsCompliant(value)
 }
 
 // ---------------------------------------------------------------------------

@@ -3,15 +3,16 @@ import {
   SourceError,
   SourcePart,
   defineSource,
-  statusError,
   type SourceAnswer,
   type SourceContext,
   type SourceLifecycle,
-  type SourceParameter,
   type SupplierOffer,
 } from '@complib/core'
 import * as z from 'zod'
-import { conform, issuePath, scrub, positive, httpUrl, candidateOf } from './_internal/answer-fields'
+import { candidateOf, httpUrl, positive, priceBreaksOf, rohsCompliant } from './_internal/answer-fields'
+import { credential, HttpUrl } from './_internal/config-fields'
+import { answeredOk, conform, readAnswer, refusal, scrub } from './_internal/errors'
+import { mergeByName, parameterOf, type NamedValues } from './_internal/parameters'
 
 /*
  * Mouser Search API, coded against Mouser's own documentation:
@@ -33,15 +34,8 @@ const MOUSER_BASE_URL = 'https://api.mouser.com'
 const MAX_RECORDS = 50
 
 const MouserConfig = z.strictObject({
-  apiKey: z
-    .string()
-    .min(1)
-    .max(200)
-    .regex(/^\S+$/, { error: 'an API key has no spaces' })
-    .meta({ description: 'The Search API key (My Mouser → APIs → Search API); the Cart/Order key is a different one' }),
-  baseUrl: z
-    .url({ protocol: /^https?$/, error: 'an http(s) URL' })
-    .default(MOUSER_BASE_URL)
+  apiKey: credential('an API key', 'The Search API key (My Mouser → APIs → Search API); the Cart/Order key is a different one'),
+  baseUrl: HttpUrl.default(MOUSER_BASE_URL)
     .meta({ description: "Mouser's API host; change it only to go through a proxy or a test fake" }),
 })
 type MouserConfig = z.infer<typeof MouserConfig>
@@ -151,16 +145,14 @@ async function _ask(context: SourceContext<MouserConfig>, endpoint: 'keyword' | 
  * before the status, since which status comes with it is not documented.
  */
 function _partsOf(answer: SourceAnswer, where: string, apiKey: string): MouserPart[] {
-  if (answer.status < 200 || answer.status > 299) {
+  if (!answeredOk(answer)) {
     const said = _errorsOf(answer)
     const auth = said.errors.find(_isKeyError)
     if (auth) throw _keyError(auth, apiKey)
     const quote = said.errors.map((e) => _describe(e, apiKey)).join('; ') || scrub(said.message ?? '', [apiKey])
-    throw statusError(answer.status, answer.headers, `${where} answered ${answer.status}${quote ? `: ${quote.slice(0, 200)}` : ''}`)
+    throw refusal(answer, where, quote.slice(0, 200))
   }
-  const parsed = SearchResponseRoot.safeParse(answer.json())
-  if (!parsed.success) throw new SourceError('bad-answer', `${where} answered a shape its documentation does not describe (at ${issuePath(parsed.error)})`)
-  const { Errors: errors, SearchResults: results, Message: message } = parsed.data
+  const { Errors: errors, SearchResults: results, Message: message } = readAnswer(SearchResponseRoot, answer.json(), `${where} answered a shape its documentation does not describe`)
   if (errors && errors.length > 0) throw _errorFromEntities(errors, where, apiKey)
   if (!results) throw new SourceError('bad-answer', `${where} answered neither results nor errors${message ? `: ${scrub(message, [apiKey]).slice(0, 200)}` : ''}`)
   return results.Parts ?? []
@@ -236,20 +228,21 @@ function _normalise(p: MouserPart, now: Date): SourcePart | null {
     name: null,
     description: _clip(p.Description, 10_000),
     categoryHints: category ? [category] : [],
-    parameters: attributes.map(_parameter).slice(0, 200),
+    parameters: attributes.map((a) => parameterOf(a, splitMouserUnit)).slice(0, 200),
     datasheetUrl: httpUrl(p.DataSheetUrl),
     imageUrl: httpUrl(p.ImagePath),
     productUrl,
     lifecycle: mouserLifecycle(supplierStatus, _isTrue(p.IsDiscontinued)),
     supplierStatus,
     package: _clip(attributes.find((a) => /^package\s*\/\s*case$/i.test(a.name))?.values.join(', '), 200),
-    rohs: _rohs(p.ROHSStatus),
+    // `ROHSStatus` is a text ("RoHS Compliant", "RoHS Compliant By Exemption", "Not Compliant"); anything else is unknown.
+    rohs: rohsCompliant(p.ROHSStatus),
     offers: [_offer(p, ref, productUrl, attributes, now)],
   }
 }
 
 /** Mouser's one offer for the part: its stock, order quantities and price breaks. */
-function _offer(p: MouserPart, sku: string, url: string | null, attributes: _Attribute[], now: Date): SupplierOffer {
+function _offer(p: MouserPart, sku: string, url: string | null, attributes: NamedValues[], now: Date): SupplierOffer {
   const breaks = _priceBreaks(p.PriceBreaks ?? [])
   return {
     supplier: 'Mouser',
@@ -293,33 +286,12 @@ function _priceBreaks(raw: z.infer<typeof Pricebreak>[]): { currency: string | n
     if (code !== null && code !== currency) continue
     if (!byQuantity.has(quantity)) byQuantity.set(quantity, price)
   }
-  const breaks = [...byQuantity].sort(([a], [b]) => a - b).slice(0, 50).map(([quantity, price]) => ({ quantity, price }))
-  return { currency, breaks }
-}
-
-interface _Attribute {
-  name: string
-  values: string[]
+  return { currency, breaks: priceBreaksOf(byQuantity) }
 }
 
 /** ProductAttributes by name, in Mouser's order: it repeats a name once per value (Packaging: Reel, Cut Tape, MouseReel). */
-function _attributes(p: MouserPart): _Attribute[] {
-  const out: _Attribute[] = []
-  for (const a of p.ProductAttributes ?? []) {
-    const name = _clean(a.AttributeName)
-    const value = _clean(a.AttributeValue)
-    if (!name || !value) continue
-    const held = out.find((o) => o.name.toLowerCase() === name.toLowerCase())
-    if (!held) out.push({ name, values: [value] })
-    else if (!held.values.includes(value)) held.values.push(value)
-  }
-  return out
-}
-
-function _parameter(a: _Attribute): SourceParameter {
-  const value = a.values.join(', ')
-  const split = a.values.length === 1 ? splitMouserUnit(value) : null
-  return { name: a.name.slice(0, 100), value: (split?.value ?? value).slice(0, 500), unit: split?.unit ?? null }
+function _attributes(p: MouserPart): NamedValues[] {
+  return mergeByName((p.ProductAttributes ?? []).map((a) => [_clean(a.AttributeName), _clean(a.AttributeValue)] as const))
 }
 
 // ---------------------------------------------------------------------------
@@ -427,14 +399,6 @@ function _clean(value: string | null | undefined): string | null {
 
 function _clip(value: string | null | undefined, max: number): string | null {
   return _clean(value)?.slice(0, max) ?? null
-}
-
-/** `ROHSStatus` is a text ("RoHS Compliant", "RoHS Compliant By Exemption", "Not Compliant"); anything else is unknown. */
-function _rohs(value: string | null | undefined): boolean | null {
-  const text = _clean(value)?.toLowerCase() ?? ''
-  if (/non[- ]?compliant|not compliant/.test(text)) return false
-  if (/compliant/.test(text)) return true
-  return null
 }
 
 function _isTrue(value: string | boolean | null | undefined): boolean {

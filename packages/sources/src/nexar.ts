@@ -12,8 +12,10 @@ import {
 } from '@complib/core'
 import { ClientError, GraphQLClient, gql } from 'graphql-request'
 import * as z from 'zod'
+import { cleanText, clip, count, currencyCode, httpUrl, positive, priceBreaksOf, rohsCompliant } from './_internal/answer-fields'
 import { clientCredentialsToken, forgetToken } from './_internal/client-credentials'
-import { cleanText, clip, conform, count, httpUrl, issuePath, positive, scrub } from './_internal/answer-fields'
+import { credential, HttpUrl } from './_internal/config-fields'
+import { conform, hostAndPath, oneLine, readAnswer, scrub, scrubbed } from './_internal/errors'
 
 /*
  * Nexar's Supply API (Octopart's data, GraphQL), coded against Nexar's and
@@ -74,16 +76,9 @@ const ROOT_CATEGORY_ID = '4161'
  */
 const PART_ID = /^[0-9A-Za-z]{1,40}$/
 
-const HttpUrl = z.url({ protocol: /^https?$/, error: 'an http(s) URL' })
-
 const NexarConfig = z.strictObject({
-  clientId: z
-    .string()
-    .min(1)
-    .max(200)
-    .regex(/^\S+$/, { error: 'a client ID has no spaces' })
-    .meta({ description: 'The Client ID of a Nexar application with the supply scope (portal.nexar.com → Apps → Authorization)' }),
-  clientSecret: z.string().min(1).max(200).regex(/^\S+$/, { error: 'a client secret has no spaces' }).meta({ description: 'The Client Secret of the same application' }),
+  clientId: credential('a client ID', 'The Client ID of a Nexar application with the supply scope (portal.nexar.com → Apps → Authorization)'),
+  clientSecret: credential('a client secret', 'The Client Secret of the same application'),
   apiUrl: HttpUrl.default(NEXAR_API_URL).meta({ description: "Nexar's GraphQL endpoint, or a proxy or test fake" }),
   tokenUrl: HttpUrl.default(NEXAR_TOKEN_URL).meta({ description: "The OAuth2 token endpoint of Nexar's identity server" }),
   scope: z
@@ -265,12 +260,13 @@ export const nexarSource = defineSource({
   // recommendation: 300 (supply API rate limits article, above).
   limits: { requestsPerMinute: 300, requestsPerDay: null },
 
+  // The HTTP client scrubs what it is told, but the token helper's and Nexar's own words pass through scrubbed() whatever it was told.
   search(query, context, limit) {
-    return _guarded(context, () => _search(query, context, limit))
+    return scrubbed([context.config.clientSecret], () => _search(query, context, limit))
   },
 
   fetch(ref, context) {
-    return _guarded(context, () => _fetch(ref, context))
+    return scrubbed([context.config.clientSecret], () => _fetch(ref, context))
   },
 })
 
@@ -350,27 +346,12 @@ async function _ask(context: NexarContext, document: string, variables: Record<s
 
 /**
  * The access token, from the shared client-credentials helper (kept in the
- * memo for its 24 hours, as Nexar asks). The helper's `quota` and
- * `unavailable` errors do not carry the identity server's `Retry-After`, so
- * its answer is watched through the same bounded fetch and the wait added.
+ * memo for its 24 hours, as Nexar asks; a refusal carries the identity
+ * server's `Retry-After`).
  */
-async function _token(context: NexarContext): Promise<string> {
-  let last: Response | undefined
-  const watching: typeof globalThis.fetch = async (input, init) => (last = await context.http.fetch(input, init))
-  const watched: NexarContext = { ...context, http: { ...context.http, fetch: watching } }
+function _token(context: NexarContext): Promise<string> {
   const { tokenUrl, clientId, clientSecret, scope } = context.config
-  try {
-    return await clientCredentialsToken(watched, { tokenUrl, clientId, clientSecret, scope })
-  } catch (error) {
-    throw _withRetryAfter(error, last)
-  }
-}
-
-function _withRetryAfter(error: unknown, answer: Response | undefined): unknown {
-  if (!isSourceError(error) || error.retryAfter !== undefined || !answer) return error
-  const said = statusError(answer.status, answer.headers, error.message)
-  if (said.kind !== error.kind || said.retryAfter === undefined) return error
-  return new SourceError(error.kind, error.message, { retryAfter: said.retryAfter, cause: error })
+  return clientCredentialsToken(context, { tokenUrl, clientId, clientSecret, scope })
 }
 
 /** A refusal of the token itself: HTTP 401, or the documented AuthInvalidToken / AuthExpiredToken codes. */
@@ -383,9 +364,7 @@ const TOKEN_CODES = new Set(['AuthInvalidToken', 'AuthExpiredToken'])
 
 /** The data as `schema` describes it, or a `bad-answer`. */
 function _read<T>(schema: z.ZodType<T>, data: unknown, context: NexarContext, what: string): T {
-  const parsed = schema.safeParse(data)
-  if (!parsed.success) throw new SourceError('bad-answer', `${_where(context.config.apiUrl)} answered ${what} of a shape its schema does not describe (at ${issuePath(parsed.error)})`)
-  return parsed.data
+  return readAnswer(schema, data, `${_where(context.config.apiUrl)} answered ${what} of a shape its schema does not describe`)
 }
 
 // ---------------------------------------------------------------------------
@@ -460,8 +439,7 @@ const AUTH_CODES = new Set([...TOKEN_CODES, 'AUTH_NOT_AUTHENTICATED', 'AUTH_NOT_
 
 /** What Nexar said: its errors' messages, or the body's first line, bounded. */
 function _said(errors: GraphQLErrorEntry[], body: string): string {
-  const words = errors.length > 0 ? [...new Set(errors.map((e) => e.message.trim()).filter(Boolean))].join(' — ') : body
-  return words.replace(/\s+/g, ' ').trim().slice(0, 200)
+  return oneLine(errors.length > 0 ? [...new Set(errors.map((e) => e.message.trim()).filter(Boolean))].join(' — ') : body)
 }
 
 /** Seconds until the 1st of next month (UTC), when Nexar resets part limits. */
@@ -470,29 +448,9 @@ function _secondsToNextMonth(now: Date): number {
   return Math.max(1, Math.ceil((next - now.getTime()) / 1000))
 }
 
-/**
- * Runs a call, taking the secret out of any error's message: the HTTP client
- * scrubs what it is told, but the token helper and Nexar's own words pass
- * through here whatever the client was told.
- */
-async function _guarded<T>(context: NexarContext, call: () => Promise<T>): Promise<T> {
-  try {
-    return await call()
-  } catch (error) {
-    if (!isSourceError(error)) throw error
-    const message = scrub(error.message, [context.config.clientSecret])
-    if (message === error.message) throw error
-    throw new SourceError(error.kind, message, { retryAfter: error.retryAfter, cause: error })
-  }
-}
-
+/** Host and path of Nexar's endpoint, for messages. */
 function _where(url: string): string {
-  try {
-    const u = new URL(url)
-    return `${u.host}${u.pathname}`
-  } catch {
-    return 'Nexar'
-  }
+  return hostAndPath(url, 'Nexar')
 }
 
 // ---------------------------------------------------------------------------
@@ -578,10 +536,7 @@ function _offer(supplier: string, o: Offer, preferred: string, now: Date): Suppl
  * is not taken.
  */
 function _prices(points: PricePoint[], preferred: string): { currency: string | null; priceBreaks: SupplierOffer['priceBreaks'] } {
-  const currencyOf = (p: PricePoint) => {
-    const c = p.currency?.trim().toUpperCase()
-    return c && /^[A-Z]{3}$/.test(c) ? c : null
-  }
+  const currencyOf = (p: PricePoint) => currencyCode(p.currency)
   const currencies = points.map(currencyOf).filter((c): c is string => c !== null)
   const currency = currencies.includes(preferred) ? preferred : (currencies[0] ?? null)
   if (currency === null) return { currency: null, priceBreaks: [] }
@@ -591,11 +546,7 @@ function _prices(points: PricePoint[], preferred: string): { currency: string | 
     if (currencyOf(p) !== currency || quantity === null || typeof p.price !== 'number' || !Number.isFinite(p.price) || p.price < 0) continue
     if (!byQuantity.has(quantity)) byQuantity.set(quantity, p.price)
   }
-  const priceBreaks = [...byQuantity]
-    .sort(([a], [b]) => a - b)
-    .slice(0, 50)
-    .map(([quantity, price]) => ({ quantity, price }))
-  return { currency, priceBreaks }
+  return { currency, priceBreaks: priceBreaksOf(byQuantity) }
 }
 
 /**
@@ -679,8 +630,5 @@ export function nexarLifecycle(status: string | null | undefined): SourceLifecyc
 
 /** The `rohs` spec: "Compliant" (or "RoHS3 Compliant", "Compliant by Exemption") is compliant, "Non-Compliant" is not; anything else says nothing. */
 export function nexarRohs(value: string | null | undefined): boolean | null {
-  const text = cleanText(value)?.toLowerCase() ?? ''
-  if (/non[- ]?compliant|not compliant/.test(text)) return false
-  if (/compliant/.test(text)) return true
-  return null
+  return rohsCompliant(value)
 }

@@ -8,11 +8,13 @@ import {
   type SourceAnswer,
   type SourceContext,
   type SourceLifecycle,
-  type SourceParameter,
   type SupplierOffer,
 } from '@complib/core'
 import * as z from 'zod'
-import { conform, issuePath, scrub, count, positive, cleanText, clip } from './_internal/answer-fields'
+import { cleanText, clip, count, positive, priceBreaksOf } from './_internal/answer-fields'
+import { credential, HttpUrl } from './_internal/config-fields'
+import { answeredOk, conform, hostAndPath, issuePath, readAnswer, refusal, scrub } from './_internal/errors'
+import { mergeByName, parameterOf, type NamedValues } from './_internal/parameters'
 
 /*
  * TME API (the signed "v1" API: POST https://api.tme.eu/<Group>/<Action>.json),
@@ -51,20 +53,10 @@ const Code = (length: number, example: string) =>
     .regex(new RegExp(`^[A-Z]{${length}}$`), { error: `${length} capital letters` })
     .meta({ example })
 
-const Credential = (description: string) =>
-  z
-    .string()
-    .min(1)
-    .max(200)
-    .regex(/^\S+$/, { error: 'a credential has no spaces' })
-    .meta({ description })
-
 const TmeConfig = z.strictObject({
-  token: Credential('The private token of the application (developers.tme.eu → My applications); it identifies and authorises, so it is kept secret'),
-  appSecret: Credential("The application's secret the requests are signed with (HMAC-SHA1)"),
-  baseUrl: z
-    .url({ protocol: /^https?$/, error: 'an http(s) URL' })
-    .default(TME_BASE_URL)
+  token: credential('a credential', 'The private token of the application (developers.tme.eu → My applications); it identifies and authorises, so it is kept secret'),
+  appSecret: credential('a credential', "The application's secret the requests are signed with (HMAC-SHA1)"),
+  baseUrl: HttpUrl.default(TME_BASE_URL)
     .meta({ description: "TME's API host; change it only to go through a proxy or a test fake" }),
   country: Code(2, 'PL').default('PL').meta({ description: 'The country TME prices and stocks for (Utils/GetCountries), e.g. PL, DE, GB' }),
   language: Code(2, 'EN').default('EN').meta({ description: 'The language of descriptions and parameter names (Utils/GetLanguages)' }),
@@ -268,7 +260,7 @@ async function _call(context: SourceContext<TmeConfig>, action: TmeAction, param
     if (options.symbolRefusalIsNull && _refusesOnlySymbols(envelope)) return null
     throw _statusFailure(envelope, answer, where, secrets)
   }
-  if (answer.status < 200 || answer.status > 299) throw statusError(answer.status, answer.headers, `${where} answered ${answer.status}`)
+  if (!answeredOk(answer)) throw refusal(answer, where, '')
   if (!envelope) {
     const parsed = Envelope.safeParse(answer.json())
     throw new SourceError('bad-answer', `${where} answered a shape its documentation does not describe (${parsed.success ? 'no Data' : `at ${issuePath(parsed.error)}`})`)
@@ -304,7 +296,7 @@ function _statusFailure(envelope: Envelope, answer: SourceAnswer, where: string,
   if (kind === 'auth') return new SourceError('auth', `${where}: TME refused the token or its app secret (${said})`)
   if (kind === 'quota') return new SourceError('quota', `${where}: TME's request limit is spent (${said})`, { retryAfter: _retryAfter(answer) })
   if (kind === 'unavailable') return new SourceError('unavailable', `${where}: TME could not answer (${said})`, { retryAfter: _retryAfter(answer) })
-  if (answer.status < 200 || answer.status > 299) return statusError(answer.status, answer.headers, `${where} answered ${answer.status}: ${said}`)
+  if (!answeredOk(answer)) return statusError(answer.status, answer.headers, `${where} answered ${answer.status}: ${said}`)
   return new SourceError('refused', `${where} refused the request: ${said}`)
 }
 
@@ -350,19 +342,12 @@ async function _documents(context: SourceContext<TmeConfig>, symbol: string): Pr
 
 /** `Data` checked against the action's documented shape. */
 function _shaped<T>(schema: z.ZodType<T>, data: unknown, action: TmeAction): T {
-  const parsed = schema.safeParse(data)
-  if (!parsed.success) throw new SourceError('bad-answer', `TME answered ${action} in a shape its documentation does not describe (at ${issuePath(parsed.error)})`)
-  return parsed.data
+  return readAnswer(schema, data, `TME answered ${action} in a shape its documentation does not describe`)
 }
 
 /** Host and path, for messages: never the body, which carries the token. */
 function _where(url: string): string {
-  try {
-    const u = new URL(url)
-    return `${u.host}${u.pathname}`
-  } catch {
-    return 'TME'
-  }
+  return hostAndPath(url, 'TME')
 }
 
 // ---------------------------------------------------------------------------
@@ -403,7 +388,7 @@ function _part(product: TmeProduct, extras: _Extras): SourcePart | null {
     name: null,
     description: clip(product.Description, 10_000),
     categoryHints: category ? [category] : [],
-    parameters: parameters.map(_parameter).slice(0, 200),
+    parameters: parameters.map((p) => parameterOf(p, splitTmeUnit)).slice(0, 200),
     datasheetUrl: _datasheet(extras.documents),
     imageUrl: _url(product.Photo),
     productUrl,
@@ -452,10 +437,7 @@ function _priceBreaks(list: readonly z.infer<typeof TmePrice>[]): SupplierOffer[
     if (quantity === null || !Number.isFinite(p.PriceValue) || p.PriceValue < 0) continue
     if (!byQuantity.has(quantity)) byQuantity.set(quantity, p.PriceValue)
   }
-  return [...byQuantity]
-    .sort(([a], [b]) => a - b)
-    .slice(0, 50)
-    .map(([quantity, price]) => ({ quantity, price }))
+  return priceBreaksOf(byQuantity)
 }
 
 /**
@@ -481,29 +463,9 @@ function _statuses(product: TmeProduct): string[] {
   return (product.ProductStatusList ?? []).map((s) => s.trim().toUpperCase()).filter((s) => s.length > 0)
 }
 
-interface _Parameter {
-  name: string
-  values: string[]
-}
-
 /** ParameterList by name, in TME's order: a parameter of several values comes once per value (Kind of package: reel, tape). */
-function _mergedParameters(list: readonly TmeParameter[]): _Parameter[] {
-  const out: _Parameter[] = []
-  for (const p of list) {
-    const name = cleanText(p.ParameterName)
-    const value = cleanText(p.ParameterValue)
-    if (!name || !value) continue
-    const held = out.find((o) => o.name.toLowerCase() === name.toLowerCase())
-    if (!held) out.push({ name, values: [value] })
-    else if (!held.values.includes(value)) held.values.push(value)
-  }
-  return out
-}
-
-function _parameter(p: _Parameter): SourceParameter {
-  const value = p.values.join(', ')
-  const split = p.values.length === 1 ? splitTmeUnit(value) : null
-  return { name: p.name.slice(0, 100), value: (split?.value ?? value).slice(0, 500), unit: split?.unit ?? null }
+function _mergedParameters(list: readonly TmeParameter[]): NamedValues[] {
+  return mergeByName(list.map((p) => [cleanText(p.ParameterName), cleanText(p.ParameterValue)] as const))
 }
 
 /**

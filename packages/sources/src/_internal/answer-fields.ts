@@ -1,30 +1,10 @@
-import { SourceError, type SourceCandidate, type SourcePart } from '@complib/core'
-import type * as z from 'zod'
+import type { SourceCandidate, SourcePart, SupplierOffer } from '@complib/core'
 
 /**
- * What every built-in source does with a provider's answer once read: its
- * own normalised output checked against the contract, numbers and links
- * taken only when they are what they claim, credentials scrubbed from any
- * text repeated in a message.
+ * What every built-in source does with the fields of a provider's answer
+ * once read: numbers, links and codes taken only when they are what they
+ * claim, texts trimmed and bounded.
  */
-
-/** A value of ours checked against the contract: one out of its bounds came from an answer outside the provider's documented ones. */
-export function conform<T>(provider: string, schema: z.ZodType<T>, value: T, what: string): T {
-  const checked = schema.safeParse(value)
-  if (!checked.success) throw new SourceError('bad-answer', `${provider} answered ${what} out of bounds (at ${issuePath(checked.error)})`)
-  return checked.data
-}
-
-/** Where a zod check failed, for a message: `Products.0.Name`, or the answer as a whole. */
-export function issuePath(error: z.ZodError): string {
-  const issue = error.issues[0]
-  return issue && issue.path.length > 0 ? issue.path.join('.') : 'its top level'
-}
-
-/** `text` with every credential (of four characters or more) replaced by `…`: providers repeat what they were sent. */
-export function scrub(text: string, secrets: readonly string[]): string {
-  return secrets.filter((s) => s.length >= 4).reduce((out, secret) => out.split(secret).join('…'), text)
-}
 
 /** A whole number of at least 0, or null. */
 export function count(n: number | null | undefined): number | null {
@@ -51,6 +31,17 @@ export function httpUrl(value: string | null | undefined): string | null {
   }
 }
 
+/** A path on a server (`/media/…`) made an http(s) link against `base`, which ends in `/`; an absolute link as `httpUrl` takes it; else null. */
+export function absoluteUrl(path: string | null | undefined, base: string): string | null {
+  const text = cleanText(path)
+  if (!text) return null
+  try {
+    return httpUrl(new URL(text, base).href)
+  } catch {
+    return null
+  }
+}
+
 /** Trimmed text, or null for none. */
 export function cleanText(value: string | null | undefined): string | null {
   const text = value?.trim()
@@ -60,6 +51,28 @@ export function cleanText(value: string | null | undefined): string | null {
 /** Trimmed text cut to `max` characters, or null for none. */
 export function clip(value: string | null | undefined, max: number): string | null {
   return cleanText(value)?.slice(0, max) ?? null
+}
+
+/** A currency code (ISO 4217: three letters, any case, trimmed) in capitals, or null. */
+export function currencyCode(value: string | null | undefined): string | null {
+  const code = value?.trim().toUpperCase()
+  return code && /^[A-Z]{3}$/.test(code) ? code : null
+}
+
+/** A RoHS status in words ("RoHS3 Compliant", "Compliant by Exemption", "Non-Compliant", "Not Compliant"): compliant or not; anything else ("Not Applicable") says nothing. */
+export function rohsCompliant(value: string | null | undefined): boolean | null {
+  const text = cleanText(value)?.toLowerCase() ?? ''
+  if (/non[- ]?compliant|not compliant/.test(text)) return false
+  if (/compliant/.test(text)) return true
+  return null
+}
+
+/** Unit prices by quantity as the contract's price breaks: ascending by quantity, at most 50. */
+export function priceBreaksOf(byQuantity: ReadonlyMap<number, number>): SupplierOffer['priceBreaks'] {
+  return [...byQuantity]
+    .sort(([a], [b]) => a - b)
+    .slice(0, 50)
+    .map(([quantity, price]) => ({ quantity, price }))
 }
 
 /** A search's candidate from a part read whole, with the stock the provider gives for it. */

@@ -1,4 +1,4 @@
-import { SourceError, isSourceError, type SourceContext } from '@complib/core'
+import { SourceError, isSourceError, statusError, type SourceContext } from '@complib/core'
 import * as oauth from 'oauth4webapi'
 
 export interface ClientCredentialsOptions {
@@ -22,7 +22,8 @@ interface _Token {
  * from oauth4webapi, kept in the configured source's memo until a minute
  * before it expires. The token request goes through the source's bounded
  * fetch, so it is paced and timed like every other request. A refusal (400
- * `invalid_client`, 401) is an `auth` SourceError.
+ * `invalid_client`, 401) is an `auth` SourceError; a `quota` or
+ * `unavailable` one carries the token endpoint's `Retry-After`.
  */
 export async function clientCredentialsToken(context: SourceContext<unknown>, options: ClientCredentialsOptions): Promise<string> {
   const key = `${options.tokenUrl}\n${options.clientId}\n${options.clientSecret}\n${options.scope ?? ''}`
@@ -33,9 +34,12 @@ export async function clientCredentialsToken(context: SourceContext<unknown>, op
   const server: oauth.AuthorizationServer = { issuer: tokenUrl.origin, token_endpoint: tokenUrl.href }
   const client: oauth.Client = { client_id: options.clientId }
   const parameters = new URLSearchParams(options.scope ? { scope: options.scope } : {})
+  // The token endpoint's answer, watched for its `Retry-After`: oauth4webapi's errors do not carry it.
+  let last: Response | undefined
+  const watched: typeof globalThis.fetch = async (input, init) => (last = await context.http.fetch(input, init))
   try {
     const response = await oauth.clientCredentialsGrantRequest(server, client, oauth.ClientSecretPost(options.clientSecret), parameters, {
-      [oauth.customFetch]: context.http.fetch,
+      [oauth.customFetch]: watched,
       // Tests point the token URL at a local fake over plain HTTP; real providers are HTTPS.
       [oauth.allowInsecureRequests]: tokenUrl.protocol === 'http:',
       signal: context.signal,
@@ -45,7 +49,7 @@ export async function clientCredentialsToken(context: SourceContext<unknown>, op
     context.memo.set(MEMO_KEY, { accessToken: result.access_token, expiresAt: context.now().getTime() + Math.max(0, lifetime - 60) * 1000, key } satisfies _Token)
     return result.access_token
   } catch (error) {
-    throw _tokenError(error, tokenUrl)
+    throw _withRetryAfter(_tokenError(error, tokenUrl), last)
   }
 }
 
@@ -72,6 +76,14 @@ function _tokenError(error: unknown, tokenUrl: URL): SourceError {
     return new SourceError('bad-answer', `${where} answered a token response that is not OAuth2's: ${error.message}`)
   }
   return new SourceError('unavailable', `${where} could not be reached`, { cause: error })
+}
+
+/** The error with the answer's `Retry-After`, when it has none yet and the answer's status is of its kind (429 `quota`, 5xx `unavailable`). */
+function _withRetryAfter(error: SourceError, answer: Response | undefined): SourceError {
+  if (error.retryAfter !== undefined || !answer) return error
+  const said = statusError(answer.status, answer.headers, error.message)
+  if (said.kind !== error.kind || said.retryAfter === undefined) return error
+  return new SourceError(error.kind, error.message, { retryAfter: said.retryAfter, cause: error })
 }
 
 const MEMO_KEY = 'oauth2-client-credentials'
