@@ -1,5 +1,6 @@
 import type { EnrichChange, EnrichField } from '../../queries/offers'
-import { diffLines, fieldName, type DiffLine } from './enrich-values'
+import { diffLines, fieldName } from './enrich-values'
+import { ValueLines } from '../../ui/value-lines'
 
 /**
  * A dry run's differences, field by field: what the library holds, what the
@@ -35,28 +36,15 @@ export function EnrichDiff(props: { changes: readonly EnrichChange[]; sourceName
                 )}
               </th>
               <td>
-                <Lines lines={lines.current} mark="del" />
+                <ValueLines lines={lines.current} mark="del" />
               </td>
               <td>
-                <Lines lines={lines.proposed} mark="ins" />
+                <ValueLines lines={lines.proposed} mark="ins" />
               </td>
             </tr>
           )
         })}
       </tbody>
     </table>
-  )
-}
-
-/** A value's lines; those the other side lacks marked as removed or added. */
-function Lines({ lines, mark }: { lines: DiffLine[]; mark: 'del' | 'ins' }) {
-  if (lines.length === 0) return <span className="muted">(empty)</span>
-  const Mark = mark
-  return (
-    <ul className="plain value-lines">
-      {lines.map((l, i) => (
-        <li key={i}>{l.changed ? <Mark>{l.text}</Mark> : l.text}</li>
-      ))}
-    </ul>
   )
 }

@@ -5,8 +5,9 @@ import { api } from '../../api'
 import { importKeys } from '../../queries/imports'
 import { ErrorBox } from '../../ui/error-box'
 import { count } from '../../ui/format'
-import { diffLines, fieldName, type DiffLine } from '../component/enrich-values'
+import { diffLines, fieldName } from '../component/enrich-values'
 import type { ImportSession } from './session'
+import { ValueLines } from '../../ui/value-lines'
 
 /** Rows of the outcome table (the server pages every row: GET /api/imports/:id/rows). */
 const ROWS_SHOWN = 500
@@ -116,28 +117,15 @@ function Changes({ changes }: { changes: readonly Change[] }) {
             <tr key={c.field}>
               <th scope="row">{fieldName(c.field)}</th>
               <td>
-                <Lines lines={lines.current} mark="del" />
+                <ValueLines lines={lines.current} mark="del" />
               </td>
               <td>
-                <Lines lines={lines.proposed} mark="ins" />
+                <ValueLines lines={lines.proposed} mark="ins" />
               </td>
             </tr>
           )
         })}
       </tbody>
     </table>
-  )
-}
-
-/** A value's lines; those the other side lacks marked as removed or added. */
-function Lines({ lines, mark }: { lines: DiffLine[]; mark: 'del' | 'ins' }) {
-  if (lines.length === 0) return <span className="muted">(empty)</span>
-  const Mark = mark
-  return (
-    <ul className="plain value-lines">
-      {lines.map((l, i) => (
-        <li key={i}>{l.changed ? <Mark>{l.text}</Mark> : l.text}</li>
-      ))}
-    </ul>
   )
 }
