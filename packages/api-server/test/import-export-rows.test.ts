@@ -102,6 +102,7 @@ describe('GET /api/imports/:id/rows', () => {
       excludeFromBom: left,
       excludeFromBoard: left,
       excludeFromSim: left,
+      offers: left,
     })
 
     const rows = (await api.call('GET', `/api/imports/${second.body.id}/rows`)).body
