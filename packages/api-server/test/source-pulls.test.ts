@@ -212,6 +212,19 @@ describe('pulling a peer library', () => {
     }
   }, 120_000)
 
+  it('names a status move the lifecycle forbids in the preview, as an invalid row, rather than failing the commit', async () => {
+    const source = await configure()
+    await api.ok('POST', `/api/imports/${(await pull(source.id)).id}/commit`)
+    const [ref] = await api.storage.externalRefs.lookup(source.id, 'part', ['1'])
+    const c = await api.ok('GET', `/api/components/${ref!.target}`)
+    await api.ok('PATCH', `/api/components/${c.id}`, { status: 'obsolete' }, 200)
+    peer.parts[0]!.status = 'nrnd'
+    const resync = await pull(source.id)
+    expect(resync.summary.invalid).toBe(1)
+    expect(resync.errors).toEqual([{ row: 2, path: 'status', message: expect.stringMatching(/^status cannot change from obsolete to nrnd \(allowed from obsolete: active\)/) }])
+    expect((await api.call('POST', `/api/imports/${resync.id}/commit`)).status).toBe(400)
+  })
+
   it('answers 409 for a source whose type cannot pull, and 404 for no such source', async () => {
     const mouser = await api.ok('POST', '/api/sources', { type: 'mouser', name: 'Mouser', config: { apiKey: 'mouser-key-0000000000' } }, 201)
     const refused = await api.call('POST', `/api/sources/${mouser.id}/pulls`, { body: {} })

@@ -4,6 +4,7 @@ import { foldKey } from '../identifiers'
 import { ComponentCreate, ComponentPatch, type Component } from '../schemas/component'
 import type { ImportTarget, UpsertKey } from '../schemas/import'
 import type { SupplierOffer } from '../schemas/source'
+import { STATUS_TRANSITIONS, canTransition } from '../status'
 import type { StorageSession } from '../storage/types'
 import { createYielder } from '../yielder'
 import { findChanges, type ChangeLookups } from './changes'
@@ -172,6 +173,14 @@ export async function planImport(
     if (!parsed.success) {
       for (const issue of parsed.error.issues) errors.push({ row, path: issue.path.join('.') || '(row)', message: issue.message })
       // Every row of an invalid part is invalid, and says why: none of it is imported.
+      for (const other of group.rows.slice(1)) errors.push({ row: other, path: '(row)', message: `merged with row ${row} (the same ${upsertKey}), which is invalid` })
+      continue
+    }
+    // A status move the lifecycle forbids would fail the commit: the preview names it instead, as an invalid row.
+    const status = (parsed.data as { status?: Component['status'] | undefined }).status
+    if (existing && status !== undefined && !canTransition(existing.status, status)) {
+      const allowed = STATUS_TRANSITIONS[existing.status].join(', ')
+      errors.push({ row, path: 'status', column: keyColumn('status'), message: `status cannot change from ${existing.status} to ${status} (allowed from ${existing.status}: ${allowed}); change it in two steps, or leave it` })
       for (const other of group.rows.slice(1)) errors.push({ row: other, path: '(row)', message: `merged with row ${row} (the same ${upsertKey}), which is invalid` })
       continue
     }
