@@ -34,6 +34,7 @@ export default defineProject({
       'test/import-export-rows.test.ts',
       'test/import-jobs.test.ts',
       'test/source-pulls.test.ts',
+      'test/source-pulls-peers.test.ts',
       'test/source-refresh-servers.test.ts',
       'test/kicad-conformance.test.ts',
       'test/kicad.test.ts',
