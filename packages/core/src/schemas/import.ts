@@ -183,7 +183,7 @@ export const ImportSession = z
     rowCount: z.int(),
     encoding: z.string().meta({ description: 'How the file was read: `utf-8`, `utf-16le`, `utf-16be` or `windows-1252`' }),
     delimiter: z.string().nullable().meta({ description: 'The CSV delimiter found in the header row (`,` `;` or a tab); null for JSON' }),
-    preset: z.string().meta({ description: 'Which known format the columns were recognised as (`complib`, `inventree-parts`, `inventree-manufacturer-parts`, `inventree-supplier-parts`, `inventree-companies`, `partdb`, `spreadsheet`); it proposed the mapping' }),
+    preset: z.string().meta({ description: 'Which known format the columns were recognised as (`complib`, `inventree-parts`, `inventree-manufacturer-parts`, `inventree-supplier-parts`, `inventree-companies`, `partdb`, `spreadsheet`), or `pull` for a pull from a peer (`POST /api/sources/{id}/pulls`); it proposed the mapping' }),
     source: z.string().nullable().meta({ description: 'Whose keys the key columns (`sourceKey`, `partKey`, `manufacturerKey`) hold; null when the file is no peer\'s' }),
     columns: z.array(z.string()),
     unknownColumns: z
