@@ -1,9 +1,10 @@
-import { createSourceHttp, isSourceError, type SourceContext, type SourceError } from '@complib/core'
+import { createSourceHttp, type SourceContext } from '@complib/core'
 import { testSource } from '@complib/core/testing'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { digikeyLifecycle, digikeyRohs, digikeySource } from '../src/digikey'
 import { DIGIKEY_FAKE_CLIENT_ID, DIGIKEY_FAKE_SECRET, gatewayError, startDigikeyFake, type DigikeyFake } from './fakes/digikey'
 import { testFailureMatrix } from './fakes/failures'
+import { failure } from './source-failure'
 
 const NOW = new Date('2026-11-26T12:00:00.000Z')
 const WRONG_SECRET = 'wrong-digikey-secret-0000-1111'
@@ -34,15 +35,6 @@ function context(options: { config?: Record<string, unknown>; secrets?: boolean;
     memo: options.memo ?? new Map(),
     now: options.now ?? (() => NOW),
   }
-}
-
-async function failure(promise: Promise<unknown>): Promise<SourceError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  )
-  expect(isSourceError(error), `expected a SourceError, got ${String(error)}`).toBe(true)
-  return error as SourceError
 }
 
 /** Requests the fake saw from `from` on, split into token and API requests. */

@@ -1,9 +1,10 @@
-import { PeerPart, createSourceHttp, isSourceError, type SourceContext, type SourceError } from '@complib/core'
+import { PeerPart, createSourceHttp, type SourceContext } from '@complib/core'
 import { testSource } from '@complib/core/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { inventreeAttachmentKind, inventreeSource, inventreeTags } from '../src/inventree'
 import { testFailureMatrix } from './fakes/failures'
 import { INVENTREE_FAKE_TOKEN, inventreeFakeLibrary, startInventreeFake, type FakeTreeNode, type InventreeFake, type InventreeFakeDb } from './fakes/inventree'
+import { failure } from './source-failure'
 
 const NOW = new Date('2026-11-26T12:00:00.000Z')
 const WRONG_TOKEN = 'inv-0000wrong1111token2222-20260101'
@@ -39,15 +40,6 @@ async function pullAll(ctx: SourceContext<Config>): Promise<PeerPart[]> {
   const out: PeerPart[] = []
   for await (const part of inventreeSource.pull!(ctx)) out.push(part)
   return out
-}
-
-async function failure(promise: Promise<unknown>): Promise<SourceError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  )
-  expect(isSourceError(error), `expected a SourceError, got ${String(error)}`).toBe(true)
-  return error as SourceError
 }
 
 testSource(inventreeSource, {

@@ -1,10 +1,11 @@
-import { createSourceHttp, isSourceError, type SourceContext, type SourceError } from '@complib/core'
+import { createSourceHttp, type SourceContext } from '@complib/core'
 import { testSource } from '@complib/core/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mouserLifecycle, mouserSource, parseMouserPrice, parseMouserQuantity, splitMouserUnit } from '../src/mouser'
 import { testFailureMatrix } from './fakes/failures'
 import { MOUSER_FAKE_KEY, mouserRefusal, startMouserFake } from './fakes/mouser'
 import type { Fake } from './fakes/serve'
+import { failure } from './source-failure'
 
 const NOW = new Date('2026-11-26T12:00:00.000Z')
 const WRONG_KEY = 'wrong-mouser-key-0000-1111'
@@ -29,15 +30,6 @@ function context(options: { apiKey?: string; secrets?: boolean } = {}): SourceCo
     memo: new Map(),
     now: () => NOW,
   }
-}
-
-async function failure(promise: Promise<unknown>): Promise<SourceError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  )
-  expect(isSourceError(error), `expected a SourceError, got ${String(error)}`).toBe(true)
-  return error as SourceError
 }
 
 testSource(mouserSource, {

@@ -1,9 +1,10 @@
-import { createSourceHttp, isSourceError, type SourceContext, type SourceError } from '@complib/core'
+import { createSourceHttp, type SourceContext } from '@complib/core'
 import { testSource } from '@complib/core/testing'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { nexarLifecycle, nexarRohs, nexarSource } from '../src/nexar'
 import { testFailureMatrix } from './fakes/failures'
 import { NEXAR_FAKE_CLIENT_ID, NEXAR_FAKE_SECRET, NEXAR_GRAPHQL_PATH, NEXAR_TOKEN_PATH, startNexarFake, type NexarFake } from './fakes/nexar'
+import { failure } from './source-failure'
 
 const NOW = new Date('2026-11-26T12:00:00.000Z')
 const WRONG_SECRET = 'wrong-nexar-secret-0000-1111'
@@ -41,15 +42,6 @@ function context(options: { config?: Record<string, unknown>; secrets?: boolean;
     memo: options.memo ?? new Map(),
     now: options.now ?? (() => NOW),
   }
-}
-
-async function failure(promise: Promise<unknown>): Promise<SourceError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  )
-  expect(isSourceError(error), `expected a SourceError, got ${String(error)}`).toBe(true)
-  return error as SourceError
 }
 
 /** Requests the fake saw from `from` on, split into token and GraphQL requests. */

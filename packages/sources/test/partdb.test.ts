@@ -1,9 +1,10 @@
-import { createSourceHttp, isSourceError, type PeerPart, type SourceContext, type SourceError } from '@complib/core'
+import { createSourceHttp, type PeerPart, type SourceContext } from '@complib/core'
 import { testSource } from '@complib/core/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { partdbAttachmentKind, partdbLifecycle, partdbParameterValue, partdbSource, partdbStatus, partdbTags, partdbUnitPrice } from '../src/partdb'
 import { testFailureMatrix } from './fakes/failures'
 import { PARTDB_FAKE_REF, PARTDB_FAKE_TOKEN, startPartdbFake, type PartdbDb, type PartdbFake, type PartdbNode, type PartdbPart } from './fakes/partdb'
+import { failure } from './source-failure'
 
 const NOW = new Date('2026-11-26T12:00:00.000Z')
 const WRONG_TOKEN = 'tcp_00000000000000000000000000000000000000000000000000000000deadbeef'
@@ -36,15 +37,6 @@ async function pullAll(ctx: SourceContext<Config>): Promise<{ parts: PeerPart[];
   const progress: Array<[number, number | null]> = []
   for await (const part of partdbSource.pull!(ctx, (done, total) => progress.push([done, total]))) parts.push(part)
   return { parts, progress }
-}
-
-async function failure(promise: Promise<unknown>): Promise<SourceError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  )
-  expect(isSourceError(error), `expected a SourceError, got ${String(error)}`).toBe(true)
-  return error as SourceError
 }
 
 testSource(partdbSource, {

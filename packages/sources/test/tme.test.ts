@@ -1,10 +1,11 @@
-import { createSourceHttp, isSourceError, type SourceContext, type SourceError } from '@complib/core'
+import { createSourceHttp, type SourceContext } from '@complib/core'
 import { testSource } from '@complib/core/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { splitTmeUnit, tmeEncode, tmeLifecycle, tmeSignature, tmeSignatureBase, tmeSortedParams, tmeSource, tmeStatusKind, type TmeConfig } from '../src/tme'
 import { testFailureMatrix } from './fakes/failures'
 import type { Fake } from './fakes/serve'
 import { TME_FAKE_PRODUCTS, TME_FAKE_SECRET, TME_FAKE_TOKEN, startTmeFake, tmeRefusal } from './fakes/tme'
+import { failure } from './source-failure'
 
 const NOW = new Date('2026-11-26T12:00:00.000Z')
 const WRONG_SECRET = 'not-the-app-secret-0'
@@ -30,15 +31,6 @@ function context(options: { token?: string; appSecret?: string; currency?: strin
     memo: new Map(),
     now: () => NOW,
   }
-}
-
-async function failure(promise: Promise<unknown>): Promise<SourceError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  )
-  expect(isSourceError(error), `expected a SourceError, got ${String(error)}`).toBe(true)
-  return error as SourceError
 }
 
 /** The actions the source asked since `before`, in order. */
