@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { createClient } from '../src/index'
 import { fakeFetch } from './fake-fetch'
 
-// A filtered component list counts to 10,000 and says so in a header (the server's decision 0209).
+// A filtered component list counts to a bound and says so in a header (the server's decisions 0209 and 0212).
 describe('client-sdk: a page whose count stopped', () => {
   it('carries totalBounded from X-Total-Count-Bounded, and leaves it out when the count is exact', async () => {
     let bounded = true

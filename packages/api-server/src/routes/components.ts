@@ -18,6 +18,7 @@ import {
   NextIpnQuery,
   PageQuery,
   ComplibError,
+  COMPONENT_COUNT_BOUND,
   idSchema,
 } from '@complib/core'
 import * as z from 'zod'
@@ -43,7 +44,7 @@ export const componentRoutes = [
     permission: 'library:read',
     summary: 'List components',
     description:
-      'A JSON array of components, deleted ones left out unless `deleted=include` (`deleted=only`: the trash). `limit` defaults to 100; any value up to 100000 is accepted for a full listing (streamed). The next page is in the `Link` header, the total in `X-Total-Count`: with filters, counted up to 10000 and no further (`X-Total-Count-Bounded: true` says more match).',
+      `A JSON array of components, deleted ones left out unless \`deleted=include\` (\`deleted=only\`: the trash). \`limit\` defaults to 100; any value up to 100000 is accepted for a full listing (streamed). The next page is in the \`Link\` header, the total in \`X-Total-Count\`: with filters, counted up to ${COMPONENT_COUNT_BOUND} and no further (\`X-Total-Count-Bounded: true\` says more match).`,
     query: ComponentListQuery,
     responses: { 200: { description: 'Components', schema: z.array(Component), headers: BOUNDED_PAGE_HEADERS } },
     handler: async ({ query, services, url }) => {

@@ -1,3 +1,4 @@
+import { COMPONENT_COUNT_BOUND } from '@complib/core'
 /**
  * Paging headers of a list: `X-Total-Count`, and `Link: <…>; rel="next"` when
  * more items follow (the same URL with the storage's next cursor). The storage
@@ -27,6 +28,6 @@ export const BOUNDED_PAGE_HEADERS = {
   'x-total-count': { description: 'Number of components matching the filters, over all pages; with `X-Total-Count-Bounded`, a lower bound' },
   'x-total-count-bounded': {
     description:
-      '`true` when the count stopped at `X-Total-Count` (10000) and more components match; absent when the count is exact. Only a filtered list stops counting; the unfiltered count is exact, and so is a first page that holds every match.',
+      `\`true\` when the count stopped at \`X-Total-Count\` (${COMPONENT_COUNT_BOUND}) and more components match; absent when the count is exact. Only a filtered list stops counting; the unfiltered count is exact, and so is a first page that holds every match.`,
   },
 }

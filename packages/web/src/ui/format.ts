@@ -30,7 +30,7 @@ export function plural(n: number, one: string, many = `${one}s`): string {
   return `${count(n)} ${n === 1 ? one : many}`
 }
 
-/** A count the server may have stopped at (`X-Total-Count-Bounded`): "more than 10,000 components" then, else as plural. */
+/** A count the server may have stopped at (`X-Total-Count-Bounded`): "more than 1,000 components" then, else as plural. */
 export function pluralAtLeast(n: number, bounded: boolean, one: string, many = `${one}s`): string {
   return bounded ? `more than ${count(n)} ${many}` : plural(n, one, many)
 }

@@ -70,6 +70,21 @@ describe('filtered list plans', () => {
     expect(common.filter((line) => line.includes('TEMP B-TREE'))).toEqual([])
   })
 
+  it('do not test again, on each part an index listed, the filter that index answers (decision 0212)', async () => {
+    // Testing the tag again made a count of 10,001 parts 38 ms instead of 9 at a million.
+    for (const filters of [{ tag: 'smd' }, { manufacturer: 'yageo' }, { parameter: 'Resistance:2k..15k' }]) {
+      statements = []
+      await storage.components.listIds(ComponentListQuery.parse({ limit: '1', ...filters }))
+      const counts = statements.filter((sql) => /SELECT count\(\*\) FROM \(SELECT 1 FROM .* CROSS JOIN components c/.test(sql))
+      expect(counts, JSON.stringify(filters)).toHaveLength(1)
+      expect(counts[0], JSON.stringify(filters)).not.toContain('EXISTS')
+    }
+    // A second filter is tested on each part the first one's index listed.
+    statements = []
+    await storage.components.listIds(ComponentListQuery.parse({ limit: '1', tag: 'rare', manufacturer: 'yageo' }))
+    expect(statements.filter((sql) => /CROSS JOIN components c/.test(sql) && sql.includes('EXISTS (SELECT 1 FROM mpns m'))).not.toEqual([])
+  })
+
   it('list a tag or a manufacturer from its own index', async () => {
     expect(await plansOf({ tag: 'SMD' })).toContainEqual(expect.stringContaining('SEARCH d USING COVERING INDEX component_tags_tag (tag_id=?)'))
     expect(await plansOf({ manufacturer: 'yageo' })).toContainEqual(expect.stringContaining('USING INDEX mpns_manufacturer (manufacturer_id=?)'))
