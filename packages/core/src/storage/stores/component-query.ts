@@ -140,7 +140,7 @@ async function _pageQuery(
   const driver = unfiltered || deleted !== 'exclude' ? undefined : await _cheapestDriver(ex, query)
   // The driver lists exactly its filter's parts: that filter is not tested again on each (at a
   // million parts, testing a tag again made counting 10,001 of its parts 38 ms instead of 9).
-  const rest = driver ? conds.filter((c) => c.filter === undefined || c.filter !== driver.covers) : conds
+  const rest = driver ? conds.filter((c) => c.filter !== driver.covers) : conds
   const restParams = rest.flatMap((c) => c.params)
   const joined = driver ? [driver.sql, 'c.id = d.component_id', ...rest.map((c) => c.sql)] : []
   const driverCount = driver ? `(SELECT count(*) FROM (SELECT 1 FROM ${driver.from} CROSS JOIN components c WHERE ${joined.join(' AND ')} LIMIT ${bound}) AS counted)` : ''
@@ -273,7 +273,7 @@ async function _cheapestDriver(ex: SqlExecutor, query: ComponentListQuery): Prom
       from: `(SELECT DISTINCT p.component_id FROM component_parameters p WHERE p.type = ? AND ${bounds.join(' AND ')}) d`,
       sql: '1 = 1',
       params: [condition.type, ...(condition.min !== undefined ? [condition.min] : []), ...(condition.max !== undefined ? [condition.max] : [])],
-      // A condition is a range or a value (ComponentParameterFilter), never both: the range is all of it.
+      // The range is all of a condition unless it also names a value (the query schema never makes one so).
       covers: condition.eq === undefined ? `parameter ${i}` : '',
     })
   }
