@@ -58,22 +58,11 @@ const QUICK_LEAVES_OUT: Record<string, true | string[]> = {
  * What the second CI run (on Node 24, `COMPLIB_TEST_NODE_SCOPE=1`) leaves out:
  * what does not change with Node's version. The browser's end-to-end tests
  * drive the same server the API and command-line tests start on that Node,
- * the PostgreSQL runs repeat, on a driver written in JavaScript, suites
- * that also run on SQLite there, and most in-process route tests are
- * JavaScript over a binding core's tests cover. Node 20's run has all of it
- * (decision 0004).
+ * and the PostgreSQL runs repeat, on a driver written in JavaScript, suites
+ * that also run on SQLite there. Node 20's run has all of it (decision 0004).
  */
 const NODE_SCOPE_LEAVES_OUT: Record<string, string[]> = {
   'packages/web': ['test/e2e/**'],
-  // The API's route tests that call the app in process over the storage (harness.ts, no socket,
-  // process or file of their own): JavaScript over the same SQLite binding whose contract
-  // core's tests run on Node 24. The component routes and the permission walk stay as a check.
-  'packages/api-server': [
-    'test/{audit,bounded-counts,bulk,categories,connector-run-batches,connectors-outbound-policy,connectors-run-events,connectors}.test.ts',
-    'test/{docs,export-filtered,hardening-logs,identifiers,import-export-hostile,import-export-peers,import-export-roundtrip,import-export-rows,import-export}.test.ts',
-    'test/{kicad-cache,kicad-conformance,kicad-remote,kicad-settings,kicad,library-items,library-table,locations,manufacturers,mpns}.test.ts',
-    'test/{page-limits,parameter-templates,parameters,route-inputs,search,system,tags,tokens,users,views}.test.ts',
-  ],
   'packages/core': ['src/storage/postgres/**/*.test.ts', 'test/postgres-engine.test.ts'],
 }
 

@@ -10,9 +10,8 @@ export default function setup() {
   process.env.COMPLIB_ROUTE_COVERAGE = file
   return async () => {
     const seen = readCoverage(file)
-    // Only a full run of the api-server tests can judge coverage (not `-t` or one file, nor CI's
-    // Node 24 run, which leaves the in-process route tests to Node 20's: vitest.config.ts).
-    if (process.env.COMPLIB_CHECK_ROUTE_COVERAGE !== '1' || process.env.COMPLIB_TEST_NODE_SCOPE === '1') return
+    // Only a full run of the api-server tests can judge coverage (not `-t` or one file).
+    if (process.env.COMPLIB_CHECK_ROUTE_COVERAGE !== '1') return
     const storage = await createSqliteStorage()
     const doc = (await (await createApp({ storage }).fetch(new Request('http://x/api/docs'))).json()) as { paths: Record<string, Record<string, { operationId: string }>> }
     await storage.close()
