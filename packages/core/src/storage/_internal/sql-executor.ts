@@ -61,6 +61,17 @@ export interface BytesRow {
  * the rest; an engine's executor carries its dialect (`ex.dialect`). Stores
  * never branch on an engine's name (decision 0100).
  */
+/**
+ * The list's text filter: `sql` tests a part of `components c`; `driver`, where
+ * the engine keeps an index that lists the matches (alias `d`, joined to `c`
+ * by `join`), is what component-query.ts may count and page from.
+ */
+export interface TextFilter {
+  sql: string
+  params: SqlParam[]
+  driver?: { from: string; sql: string; params: SqlParam[]; join: string }
+}
+
 export interface Dialect {
   /** The engine's name, for messages and debugging; stores never branch on it. */
   readonly name: 'sqlite' | 'postgres'
@@ -140,7 +151,7 @@ export interface Dialect {
 
   // --- search --------------------------------------------------------------
   /** A filter over `components c` for the words of `q` (each a word prefix), or null when nothing searchable is left. */
-  textFilter(q: string): { sql: string; params: SqlParam[] } | null
+  textFilter(ex: SqlExecutor, q: string): Promise<TextFilter | null>
   /** Suggestion candidates among components, cheapest tier first, while fewer than `limit` rank (stores/search-store.ts). */
   componentCandidates(ex: SqlExecutor, needle: Needle, limit: number): Promise<Candidate[]>
   /** Suggestion candidates among manufacturer part numbers. */

@@ -37,7 +37,7 @@ export const postgresDialect: Dialect = {
   databaseBytes: 'pg_database_size(current_database())',
   highestDefaultIpn: `SELECT substr(ipn_key, 5) AS digits FROM components WHERE ipn_key ~ '^cmp-[0-9]+$' ORDER BY substr(ipn_key, 5)::numeric DESC LIMIT 1`,
 
-  textFilter: (q) => {
+  textFilter: async (_ex, q) => {
     const match = toTsQuery(q)
     if (match === null) return null
     return { sql: `(${PG_WORDS('c')} @@ ?::tsquery OR EXISTS (SELECT 1 FROM mpns m WHERE m.component_id = c.id AND ${PG_PART_WORDS('m')} @@ ?::tsquery))`, params: [match, match] }

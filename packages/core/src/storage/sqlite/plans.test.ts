@@ -96,6 +96,17 @@ describe('filtered list plans', () => {
     expect(plans.filter((line) => /^SEARCH c USING (COVERING )?INDEX components_status/.test(line))).toEqual([])
   })
 
+  it('count a text search from the word index and test each part by its rowid, never copying every match (decision 0213)', async () => {
+    // At a million parts, `rowid IN (SELECT … MATCH …)` copied the 250,010 matches of `resistor` into a temporary index per page.
+    for (let i = 0; i < 10; i++) await storage.components.create({ name: `Part ${i}`, description: i < 8 ? 'thick film resistor' : 'resistors' })
+    const plans = await plansOf({ q: 'resistor', sort: 'name' })
+    expect(plans.filter((line) => line.includes('LIST SUBQUERY'))).toEqual([])
+    // Counted from the word index, each match looked up by its rowid; the page along the sort, each part tested by its rowid.
+    expect(plans).toContainEqual(expect.stringMatching(/^SCAN d VIRTUAL TABLE INDEX/))
+    expect(plans).toContainEqual(expect.stringMatching(/^SCAN components_fts EXISTS VIRTUAL TABLE INDEX 0:=M/))
+    expect(plans).toContainEqual(expect.stringMatching(/^SCAN c USING INDEX components_name/))
+  })
+
   it('start from the filter whose index lists the fewest parts', async () => {
     // 10 resistors, 4 parts tagged rare: the tag drives, the category is a test of each part.
     const plans = await plansOf({ category: 'Passives/Resistors', tag: 'rare' })

@@ -1,21 +1,110 @@
-import type { SqlExecutor, SqlParam } from '../_internal/sql-executor'
+import type { SqlExecutor, TextFilter } from '../_internal/sql-executor'
 import { chunks, likeEscape, placeholders } from '../stores/_shared'
 import { searchWords } from '../stores/component-query'
 import { loadComponentCandidates, mpnCandidateRows } from '../stores/search-candidates'
 import { type Candidate, countRanked, type Needle, tierSize } from '../stores/search-rank'
 
 /**
- * Search on SQLite: FTS4 tables kept beside the components (components_fts
- * for words, components_grams for 3-character windows of names, ipns and part
- * numbers, mpn_grams for those of part numbers alone; schema.ts), written
- * by reindexComponent on every change of a component's text.
+ * Search on SQLite: components_fts (FTS5) for words of name, ipn, description
+ * and part numbers, with components_terms listing every word it holds;
+ * components_grams for 3-character windows of names, ipns and part numbers,
+ * mpn_grams for those of part numbers alone (FTS4; schema.ts). All are written
+ * by reindexComponent on every change of a component's text (decision 0213).
  */
 
-/** The full-text filter of a component list: every word of `q` a word prefix. */
-export function textFilter(q: string): { sql: string; params: SqlParam[] } | null {
-  const match = toFtsMatch(q)
-  if (match === null) return null
-  return { sql: 'c.rowid IN (SELECT docid FROM components_fts WHERE components_fts MATCH ?)', params: [match] }
+/**
+ * A word prefix stands for at most this many words of the library before it
+ * is matched as a prefix: FTS5 reads a word's list of parts as it goes, and
+ * merges the lists of every word a prefix stands for, whole, before the first.
+ */
+const EXPANSION_MAX = 64
+/** components_fts keeps prefix indexes of 1 to 3 characters (schema.ts): such a prefix is one list already. */
+const INDEXED_PREFIX = 3
+
+/**
+ * The FTS5 query of `text` (every word a word prefix, all of them), and
+ * whether FTS5 reads it as it goes: `lazy` is false when a word was left a
+ * long prefix, which FTS5 answers by merging whole lists. `none` when a word
+ * is the prefix of no word in the library. Null when nothing searchable is left.
+ */
+export interface TextMatch {
+  match: string
+  lazy: boolean
+  none: boolean
+}
+
+export async function textMatch(ex: SqlExecutor, text: string, column?: 'mpns'): Promise<TextMatch | null> {
+  const words = searchWords(text)
+  if (words.length === 0) return null
+  let lazy = true
+  const parts: string[] = []
+  for (const word of words) {
+    const tokens = wordTokens(word)
+    const only = tokens.length === 1 ? tokens[0]! : undefined
+    // ASCII alone: the tokenizer lower-cases it and nothing else, so the words found are exact.
+    if (only !== undefined && only.length > INDEXED_PREFIX && /^[a-z0-9]+$/.test(only)) {
+      const terms = await ex.all<{ term: string }>('SELECT term FROM components_terms WHERE term >= ? AND term < ? LIMIT ?', [only, _successor(only), EXPANSION_MAX + 1])
+      if (terms.length === 0) return { match: '', lazy: true, none: true }
+      if (terms.length <= EXPANSION_MAX) {
+        parts.push(`(${terms.map((t) => `"${t.term}"`).join(' OR ')})`)
+        continue
+      }
+    }
+    if (only === undefined || only.length > INDEXED_PREFIX) lazy = false
+    // FTS5 tokenizes a quoted string itself; a `*` after it makes its last token a prefix.
+    parts.push(`"${word.replace(/"/g, '""')}"*`)
+  }
+  const match = parts.join(' AND ')
+  return { match: column ? `{${column}} : (${match})` : match, lazy, none: false }
+}
+
+/**
+ * The list's full-text filter over `components c`: every word of `q` a word
+ * prefix. `sql` tests one part; `driver` lists the matching parts in rowid
+ * order, which component-query.ts counts from and, when few match, pages from.
+ * Testing one part reads each word's list up to it, when FTS5 reads them as it
+ * goes; else the matches are read once into a temporary index.
+ */
+export async function textFilter(ex: SqlExecutor, q: string): Promise<TextFilter | null> {
+  const m = await textMatch(ex, q)
+  if (m === null) return null
+  if (m.none) return { sql: '1 = 0', params: [] }
+  return {
+    sql: m.lazy
+      ? 'EXISTS (SELECT 1 FROM components_fts WHERE components_fts MATCH ? AND rowid = c.rowid)'
+      : 'c.rowid IN (SELECT rowid FROM components_fts WHERE components_fts MATCH ?)',
+    params: [m.match],
+    driver: { from: 'components_fts d', sql: 'd.components_fts MATCH ?', params: [m.match], join: 'c.rowid = d.rowid' },
+  }
+}
+
+/**
+ * A word's tokens as SQLite's unicode61 tokenizer cuts them: runs of letters,
+ * digits and private-use characters, lower-cased. For ASCII this is exact.
+ */
+export function wordTokens(word: string): string[] {
+  return word.toLowerCase().split(/[^\p{L}\p{N}\p{Co}]+/u).filter(Boolean)
+}
+
+/**
+ * The words a text adds to components_terms: each token, and the same without
+ * its diacritics as the tokenizer folds them. Outside ASCII both are kept, so
+ * the list holds the tokenizer's word whichever it chose; a word listed that
+ * the index does not hold matches nothing.
+ */
+export function indexTerms(text: string): string[] {
+  const terms = new Set<string>()
+  for (const token of wordTokens(text)) {
+    terms.add(token)
+    const folded = token.normalize('NFD').replace(/\p{M}/gu, '')
+    if (folded) terms.add(folded)
+  }
+  return [...terms]
+}
+
+/** The first string after every string that starts with `word` (ASCII). */
+function _successor(word: string): string {
+  return word.slice(0, -1) + String.fromCharCode(word.charCodeAt(word.length - 1) + 1)
 }
 
 /**
@@ -44,7 +133,7 @@ export async function componentCandidates(ex: SqlExecutor, needle: Needle, limit
   const found = await loadComponentCandidates(ex, [...ids])
   if (ids.size >= limit) return found
 
-  for await (const chunk of _wordTierIds(ex, text, 'components_fts')) {
+  for await (const chunk of _wordTierIds(ex, text)) {
     found.push(...await loadComponentCandidates(ex, chunk.filter((id) => !ids.has(id))))
     chunk.forEach((id) => ids.add(id))
     if (countRanked(found, needle, 1) >= limit) return found
@@ -90,34 +179,21 @@ export async function mpnCandidates(ex: SqlExecutor, needle: Needle, limit: numb
  * WORD_TIER_MAX_ROWS), in chunks, by docid. `column` limits the match to the
  * part numbers.
  */
-async function* _wordTierIds(ex: SqlExecutor, text: string, column: 'components_fts' | 'mpns'): AsyncGenerator<string[]> {
-  const match = toFtsMatch(text)
-  if (!match) return
+async function* _wordTierIds(ex: SqlExecutor, text: string, column?: 'mpns'): AsyncGenerator<string[]> {
+  const m = await textMatch(ex, text, column)
+  if (!m || m.none) return
   let after = 0
   for (let read = 0; read < WORD_TIER_MAX_ROWS; read += WORD_TIER_CHUNK) {
     const rows = await ex.all<{ id: string; docid: number }>(
-      `SELECT c.id AS id, f.docid AS docid FROM components_fts f JOIN components c ON c.rowid = f.docid
-       WHERE f.${column} MATCH ? AND f.docid > ? AND c.deleted_at IS NULL ORDER BY f.docid LIMIT ?`,
-      [match, after, WORD_TIER_CHUNK],
+      `SELECT c.id AS id, f.rowid AS docid FROM components_fts f JOIN components c ON c.rowid = f.rowid
+       WHERE f.components_fts MATCH ? AND f.rowid > ? AND c.deleted_at IS NULL ORDER BY f.rowid LIMIT ?`,
+      [m.match, after, WORD_TIER_CHUNK],
     )
     if (rows.length === 0) return
     yield rows.map((r) => r.id)
     if (rows.length < WORD_TIER_CHUNK) return
     after = rows.at(-1)!.docid
   }
-}
-
-/**
- * Turns user text into an FTS4 query: every word must match as a prefix.
- * Quotes are dropped and each word is quoted, so no input can be FTS syntax.
- * Control characters separate words too: SQLite reads the MATCH text as a C
- * string, so a NUL inside a quoted word cut it short and left a dangling quote.
- * Returns null when nothing searchable is left.
- */
-export function toFtsMatch(text: string): string | null {
-  const words = searchWords(text)
-  if (words.length === 0) return null
-  return words.map((w) => `"${w}*"`).join(' ')
 }
 
 /**
@@ -136,7 +212,7 @@ export function toGramMatch(text: string): string {
   return [...grams].join(' ')
 }
 
-/** Re-writes the search entries of a component (components_fts: name, ipn, description, part numbers; components_grams: name, ipn, part numbers; mpn_grams: part numbers) when that text changed. */
+/** Re-writes the search entries of a component (components_fts and components_terms: name, ipn, description, part numbers; components_grams: name, ipn, part numbers; mpn_grams: part numbers) when that text changed. */
 export async function reindexComponent(ex: SqlExecutor, id: string): Promise<void> {
   // rowid is the FTS docid; components is never VACUUMed, so rowids stay put.
   const row = await ex.get<{ rowid: number; name: string; ipn: string; description: string | null }>(
@@ -148,10 +224,13 @@ export async function reindexComponent(ex: SqlExecutor, id: string): Promise<voi
   const next = { name: row.name, ipn: row.ipn, description: row.description ?? '', mpns: mpns?.list ?? '' }
   // Most changes (status, tags, parameters, stock) leave the indexed text alone:
   // rewriting the two FTS documents anyway would double the cost of every write.
-  const indexed = await ex.get<typeof next>('SELECT name, ipn, description, mpns FROM components_fts WHERE docid = ?', [row.rowid])
+  const indexed = await ex.get<typeof next>('SELECT name, ipn, description, mpns FROM components_fts WHERE rowid = ?', [row.rowid])
   if (indexed && indexed.name === next.name && indexed.ipn === next.ipn && indexed.description === next.description && indexed.mpns === next.mpns) return
-  await ex.run('DELETE FROM components_fts WHERE docid = ?', [row.rowid])
-  await ex.run('INSERT INTO components_fts (docid, name, ipn, description, mpns) VALUES (?, ?, ?, ?, ?)', [row.rowid, next.name, next.ipn, next.description, next.mpns])
+  await ex.run('DELETE FROM components_fts WHERE rowid = ?', [row.rowid])
+  await ex.run('INSERT INTO components_fts (rowid, name, ipn, description, mpns) VALUES (?, ?, ?, ?, ?)', [row.rowid, next.name, next.ipn, next.description, next.mpns])
+  // Words are only added: one no part holds any more matches nothing (textMatch).
+  const terms = indexTerms(`${next.name} ${next.ipn} ${next.description} ${next.mpns}`)
+  for (const part of chunks(terms)) await ex.run(`INSERT OR IGNORE INTO components_terms (term) VALUES ${part.map(() => '(?)').join(', ')}`, part)
   if (indexed && indexed.name === next.name && indexed.ipn === next.ipn && indexed.mpns === next.mpns) return
   if (!indexed || indexed.mpns !== next.mpns) {
     await ex.run('DELETE FROM mpn_grams WHERE docid = ?', [row.rowid])
@@ -181,7 +260,7 @@ export async function reindexComponent(ex: SqlExecutor, id: string): Promise<voi
 
 /** Drops the search entries of a component that is purged. */
 export async function unindexComponent(ex: SqlExecutor, rowid: number): Promise<void> {
-  await ex.run('DELETE FROM components_fts WHERE docid = ?', [rowid])
+  await ex.run('DELETE FROM components_fts WHERE rowid = ?', [rowid])
   await ex.run('DELETE FROM components_grams WHERE docid = ?', [rowid])
   await ex.run('DELETE FROM mpn_grams WHERE docid = ?', [rowid])
 }

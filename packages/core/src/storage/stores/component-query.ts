@@ -67,10 +67,12 @@ async function _pageQuery(
   const deleted = query.deleted ?? (query.includeDeleted ? 'include' : 'exclude')
   if (deleted === 'exclude') add('c.deleted_at IS NULL')
   else if (deleted === 'only') add('c.deleted_at IS NOT NULL')
+  let textDriver: Driver | undefined
   if (query.q) {
-    const match = ex.dialect.textFilter(query.q)
+    const match = await ex.dialect.textFilter(ex, query.q)
     if (match === null) add('1 = 0')
-    else add(match.sql, match.params)
+    else add(match.sql, match.params, 'text')
+    if (match?.driver) textDriver = { ...match.driver, covers: 'text' }
   }
   if (query.status?.length) {
     // A test of each row, which no index answers (`|| ''`): SQLite's planner, without statistics,
@@ -137,12 +139,12 @@ async function _pageQuery(
   // When few match, the page is read from those parts and sorted; else along the sort's index,
   // where enough matches come soon (a filter that holds for few parts read every part there to
   // fill a page, or to prove it empty).
-  const driver = unfiltered || deleted !== 'exclude' ? undefined : await _cheapestDriver(ex, query)
+  const driver = unfiltered || deleted !== 'exclude' ? undefined : await _cheapestDriver(ex, query, textDriver)
   // The driver lists exactly its filter's parts: that filter is not tested again on each (at a
   // million parts, testing a tag again made counting 10,001 of its parts 38 ms instead of 9).
   const rest = driver ? conds.filter((c) => c.filter !== driver.covers) : conds
   const restParams = rest.flatMap((c) => c.params)
-  const joined = driver ? [driver.sql, 'c.id = d.component_id', ...rest.map((c) => c.sql)] : []
+  const joined = driver ? [driver.sql, driver.join ?? 'c.id = d.component_id', ...rest.map((c) => c.sql)] : []
   const driverCount = driver ? `(SELECT count(*) FROM (SELECT 1 FROM ${driver.from} CROSS JOIN components c WHERE ${joined.join(' AND ')} LIMIT ${bound}) AS counted)` : ''
   if (driver && ex.dialect.plannerHasStatistics) {
     // PostgreSQL plans the count and the page from its statistics: one statement, as before.
@@ -237,6 +239,8 @@ interface Driver {
   params: SqlParam[]
   /** The filter (as _pageQuery names its conditions) whose parts it lists, exactly. */
   covers: string
+  /** How its rows meet `components c`; by default its `component_id`. */
+  join?: string
 }
 
 /**
@@ -244,12 +248,12 @@ interface Driver {
  * a tag, symbol, footprint or location (their link table's `(key,
  * component_id)` index), a manufacturer or a numeric parameter range (each
  * part once), a status or a category (indexes of live parts; a category is
- * one range of its folded index). Of
- * those, the one listing the fewest parts, each counted from its index alone
+ * one range of its folded index), the words of a text search (the engine's
+ * full-text index, in the order it keeps). Of those, the one listing the fewest parts, each counted from its index alone
  * up to the bound; SQLite keeps a CROSS JOIN's order, PostgreSQL plans it.
  */
-async function _cheapestDriver(ex: SqlExecutor, query: ComponentListQuery): Promise<Driver | undefined> {
-  const drivers: Driver[] = []
+async function _cheapestDriver(ex: SqlExecutor, query: ComponentListQuery, text: Driver | undefined): Promise<Driver | undefined> {
+  const drivers: Driver[] = text ? [text] : []
   if (query.tag) drivers.push({ from: 'component_tags d', sql: 'd.tag_id IN (SELECT t.id FROM tags t WHERE t.name_key = ?)', params: [foldKey(query.tag)], covers: 'tag' })
   if (query.symbolId) drivers.push({ from: 'component_symbols d', sql: 'd.item_id = ?', params: [query.symbolId], covers: 'symbol' })
   if (query.footprintId) drivers.push({ from: 'component_footprints d', sql: 'd.item_id = ?', params: [query.footprintId], covers: 'footprint' })

@@ -1,0 +1,132 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { ComponentListQuery } from '../../schemas/component'
+import { searchWords } from '../stores/component-query'
+import { openSqlite } from './engine/driver'
+import { SCHEMA_VERSION } from './schema'
+import { createSqliteStorage, type SqliteStorage } from './storage'
+
+// The list's text filter on SQLite (decision 0213): a long word prefix is
+// turned into the words of the library it stands for (components_terms), a
+// prefix standing for more than 64 words or a word outside ASCII is matched as
+// a prefix, and a filter many parts match is tested part by part. Whichever
+// way a query goes, it must find what "every word a prefix of a word of the
+// part" finds.
+
+const dirs: string[] = []
+const open: SqliteStorage[] = []
+afterEach(async () => {
+  for (const s of open.splice(0)) await s.close()
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
+})
+
+const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()
+const tokens = (s: string) => fold(s).split(/[^\p{L}\p{N}]+/u).filter(Boolean)
+
+interface Part {
+  id: string
+  name: string
+  text: string
+}
+
+/**
+ * What the filter must find: every word of `q` the prefix of a word of the
+ * part; a word of several tokens (`rc3-3`) a phrase whose last token is a prefix.
+ */
+function expected(parts: Part[], q: string): string[] {
+  const words = searchWords(q).map(tokens)
+  const holds = (doc: string[], word: string[]) =>
+    doc.some((_, j) => word.every((t, k) => (k === word.length - 1 ? doc[j + k]?.startsWith(t) : doc[j + k] === t)))
+  return parts.filter((p) => words.every((w) => holds(tokens(p.text), w))).map((p) => p.id)
+}
+
+async function listAll(storage: SqliteStorage, q: string, sort: string): Promise<{ ids: string[]; total: number | undefined }> {
+  const ids: string[] = []
+  let cursor: string | undefined
+  let total: number | undefined
+  do {
+    const page = await storage.components.listIds(ComponentListQuery.parse({ q, sort, limit: '7', ...(cursor ? { cursor } : {}) }))
+    ids.push(...page.items)
+    total ??= page.total
+    cursor = page.nextCursor ?? undefined
+  } while (cursor)
+  return { ids, total }
+}
+
+/** A library whose words share prefixes: `wide` stands for 70 words, `resist` for three. */
+async function library(storage: SqliteStorage): Promise<Part[]> {
+  const parts: Part[] = []
+  for (let i = 0; i < 140; i++) {
+    const name = `${['Resistor', 'Capacitor', 'Résistance', 'Inductor'][i % 4]} ${i}`
+    const description = `wide${i % 70} ${i % 3 ? 'resistors' : 'resist'} x${i % 11} ${i % 5 ? '' : 'rare'}`
+    const partNumber = `RC${i % 9}-${i}`
+    const c = await storage.components.create({ name, description, mpns: [{ manufacturer: 'Yageo', partNumber }] })
+    parts.push({ id: c.id, name, text: `${name} ${c.ipn} ${description} ${partNumber}` })
+  }
+  return parts
+}
+
+const QUERIES = ['wide', 'wide1', 'wide13', 'resist', 'resistor', 'resistors', 'res', 're', 'r', 'rési', 'RÉSISTANCE', 'résistance 12', 'rare', 'rare resist', 'wide x1', 'x10', 'rc3', 'rc3-3', 'zzzz', 'ca', 'capa wide2']
+
+describe('the word index', () => {
+  it('finds what every word as a prefix finds, along any sort, with exact counts', async () => {
+    const storage = await createSqliteStorage()
+    open.push(storage)
+    const parts = await library(storage)
+    for (const q of QUERIES) {
+      const want = expected(parts, q)
+      for (const sort of ['id', 'name']) {
+        const got = await listAll(storage, q, sort)
+        expect([...got.ids].sort(), `${q} by ${sort}`).toEqual([...want].sort())
+        expect(got.total, `${q} by ${sort}`).toBe(want.length)
+      }
+    }
+    // The cases the filter takes different ways: more than 64 words, some, none, outside ASCII.
+    expect(expected(parts, 'wide').length).toBe(140)
+    expect(expected(parts, 'rare').length).toBe(28)
+    expect(expected(parts, 'zzzz')).toEqual([])
+    expect(expected(parts, 'rc3-3').length).toBe(3)
+  })
+
+  it('finds the words a part is given later, and not those it lost', async () => {
+    const storage = await createSqliteStorage()
+    open.push(storage)
+    const a = await storage.components.create({ name: 'Resistor', description: 'thick film' })
+    const b = await storage.components.create({ name: 'Capacitor', description: 'ceramic' })
+    await storage.components.update(a.id, { description: 'zebra stripes' })
+    expect((await listAll(storage, 'zebr', 'id')).ids).toEqual([a.id])
+    await storage.components.update(b.id, { name: 'Zebrafish sensor' })
+    expect((await listAll(storage, 'zebr', 'id')).ids.sort()).toEqual([a.id, b.id].sort())
+    await storage.components.update(a.id, { description: 'plain' })
+    expect((await listAll(storage, 'zebra', 'id')).ids).toEqual([b.id])
+    expect((await listAll(storage, 'thick', 'id')).ids).toEqual([])
+  })
+
+  it('moves a library whose words are in FTS4 to FTS5 with the list of its words', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'complib-word-index-'))
+    dirs.push(dir)
+    const before = await createSqliteStorage({ dir })
+    const parts = await library(before)
+    await before.close()
+
+    // The words as the step before held them: FTS4 with prefixes of 1 and 2, no list of words.
+    const db = openSqlite(join(dir, 'complib.db'))
+    db.exec(`DROP TABLE components_terms;
+      ALTER TABLE components_fts RENAME TO components_fts5;
+      CREATE VIRTUAL TABLE components_fts USING fts4 (name, ipn, description, mpns, tokenize=unicode61, prefix="1,2");
+      INSERT INTO components_fts (docid, name, ipn, description, mpns) SELECT rowid, name, ipn, description, mpns FROM components_fts5;
+      DROP TABLE components_fts5;`)
+    db.prepare(`UPDATE meta SET value = ? WHERE key = 'schema_version'`).run(String(SCHEMA_VERSION - 1))
+    db.close()
+
+    const after = await createSqliteStorage({ dir })
+    open.push(after)
+    const sql = after.database.db.prepare(`SELECT sql FROM sqlite_master WHERE name = 'components_fts'`).get() as { sql: string }
+    expect(sql.sql).toContain('fts5')
+    const words = after.database.db.prepare(`SELECT term FROM components_terms WHERE term >= 'wide' AND term < 'widf'`).all()
+    expect(words).toHaveLength(70)
+    for (const q of ['wide13', 'resist', 'résistance 12', 'rc3']) expect((await listAll(after, q, 'id')).ids.sort(), q).toEqual(expected(parts, q).sort())
+  })
+})
