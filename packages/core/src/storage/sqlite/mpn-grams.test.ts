@@ -13,7 +13,7 @@ beforeEach(async () => {
 afterEach(async () => await storage.close())
 
 const partNumbers = async (q: string) => (await storage.search.suggest('mpns', q, 10)).map((s) => s.label)
-const documents = () => storage.database.db.prepare('SELECT docid FROM mpn_grams ORDER BY docid').all().length
+const documents = () => storage.database.db.prepare('SELECT rowid FROM mpn_grams ORDER BY rowid').all().length
 
 describe('the part numbers\' own windows (mpn_grams)', () => {
   it('follow every change of a component\'s part numbers, and only its part numbers', async () => {

@@ -576,7 +576,7 @@ const MIGRATIONS: ReadonlyArray<Migration> = [
       PRIMARY KEY (component_id, field)
     )`,
   ],
-  // Words in FTS5, with the list of every word it holds (decision 0213). FTS4 merged the
+  // Search in FTS5, words with the list of every word it holds (decision 0213). FTS4 merged the
   // whole list of a word's parts before the first match, so a list filtered by a common
   // word read a quarter of a million entries per page at a million parts; FTS5 reads a
   // word's list as it goes, and components_terms turns a long prefix into its words.
@@ -594,6 +594,14 @@ const MIGRATIONS: ReadonlyArray<Migration> = [
       "CREATE VIRTUAL TABLE temp.components_fts_vocab USING fts5vocab(main, components_fts, 'row')",
       'INSERT OR IGNORE INTO components_terms (term) SELECT term FROM temp.components_fts_vocab',
       'DROP TABLE temp.components_fts_vocab',
+      // The 3-character windows too: FTS5 reads the lists of a query's windows together, a
+      // part at a time, where FTS4 merged each whole first. Their positions are never asked.
+      ...['components_grams', 'mpn_grams'].flatMap((table) => [
+        `ALTER TABLE ${table} RENAME TO ${table}4`,
+        `CREATE VIRTUAL TABLE ${table} USING fts5 (grams, tokenize='ascii', detail='none')`,
+        `INSERT INTO ${table} (rowid, grams) SELECT rowid, grams FROM ${table}4`,
+        `DROP TABLE ${table}4`,
+      ]),
     ]) ex.run(statement)
   },
 ]

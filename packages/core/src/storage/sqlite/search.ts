@@ -5,10 +5,11 @@ import { loadComponentCandidates, mpnCandidateRows } from '../stores/search-cand
 import { type Candidate, countRanked, type Needle, tierSize } from '../stores/search-rank'
 
 /**
- * Search on SQLite: components_fts (FTS5) for words of name, ipn, description
- * and part numbers, with components_terms listing every word it holds;
- * components_grams for 3-character windows of names, ipns and part numbers,
- * mpn_grams for those of part numbers alone (FTS4; schema.ts). All are written
+ * Search on SQLite, in FTS5 tables kept beside the components (rowid = the
+ * component's rowid; schema.ts): components_fts for words of name, ipn,
+ * description and part numbers, with components_terms listing every word it
+ * holds; components_grams for 3-character windows of names, ipns and part
+ * numbers, mpn_grams for those of part numbers alone. All are written
  * by reindexComponent on every change of a component's text (decision 0213).
  */
 
@@ -142,7 +143,7 @@ export async function componentCandidates(ex: SqlExecutor, needle: Needle, limit
   if (countRanked(found, needle, 2) >= limit) return found
   const like = `%${likeEscape(text)}%`
   const rows = await ex.all<{ id: string }>(
-    `SELECT c.id AS id FROM components_grams g JOIN components c ON c.rowid = g.docid
+    `SELECT c.id AS id FROM components_grams g JOIN components c ON c.rowid = g.rowid
      WHERE components_grams MATCH ?1 AND c.deleted_at IS NULL
        AND (c.name LIKE ?2 ESCAPE '\\' OR c.ipn LIKE ?2 ESCAPE '\\' OR EXISTS (SELECT 1 FROM mpns m WHERE m.component_id = c.id AND m.part_number LIKE ?2 ESCAPE '\\'))
      LIMIT ?3`,
@@ -165,7 +166,7 @@ export async function mpnCandidates(ex: SqlExecutor, needle: Needle, limit: numb
 
   if (countRanked(found, needle, 2) >= limit) return found
   const rows = await ex.all<{ id: string }>(
-    `SELECT m.id AS id FROM mpn_grams g JOIN components c ON c.rowid = g.docid JOIN mpns m ON m.component_id = c.id
+    `SELECT m.id AS id FROM mpn_grams g JOIN components c ON c.rowid = g.rowid JOIN mpns m ON m.component_id = c.id
      WHERE mpn_grams MATCH ?1 AND c.deleted_at IS NULL AND m.part_number LIKE ?2 ESCAPE '\\' LIMIT ?3`,
     [toGramMatch(text), `%${likeEscape(text)}%`, take + found.length],
   )
@@ -233,17 +234,17 @@ export async function reindexComponent(ex: SqlExecutor, id: string): Promise<voi
   for (const part of chunks(terms)) await ex.run(`INSERT OR IGNORE INTO components_terms (term) VALUES ${part.map(() => '(?)').join(', ')}`, part)
   if (indexed && indexed.name === next.name && indexed.ipn === next.ipn && indexed.mpns === next.mpns) return
   if (!indexed || indexed.mpns !== next.mpns) {
-    await ex.run('DELETE FROM mpn_grams WHERE docid = ?', [row.rowid])
+    await ex.run('DELETE FROM mpn_grams WHERE rowid = ?', [row.rowid])
     // The windows of the part numbers alone (mpn_grams in schema.ts); a component without one has no document.
     await ex.run(
       `WITH RECURSIVE
         f(t) AS (SELECT lower(part_number) || char(1, 1) FROM mpns WHERE component_id = ?2),
         g(t, i) AS (SELECT t, 1 FROM f UNION ALL SELECT t, i + 1 FROM g WHERE i + 3 <= length(t))
-      INSERT INTO mpn_grams (docid, grams) SELECT ?1, grams FROM (SELECT group_concat(DISTINCT hex(substr(t, i, 3))) AS grams FROM g) WHERE grams IS NOT NULL`,
+      INSERT INTO mpn_grams (rowid, grams) SELECT ?1, grams FROM (SELECT group_concat(DISTINCT hex(substr(t, i, 3))) AS grams FROM g) WHERE grams IS NOT NULL`,
       [row.rowid, id],
     )
   }
-  await ex.run('DELETE FROM components_grams WHERE docid = ?', [row.rowid])
+  await ex.run('DELETE FROM components_grams WHERE rowid = ?', [row.rowid])
   // The same 3-character windows as the components_grams migration (schema.ts): suggest's substring tier.
   await ex.run(
     `WITH RECURSIVE
@@ -253,7 +254,7 @@ export async function reindexComponent(ex: SqlExecutor, id: string): Promise<voi
         UNION ALL SELECT lower(part_number) || char(1, 1) FROM mpns WHERE component_id = ?2
       ),
       g(t, i) AS (SELECT t, 1 FROM f UNION ALL SELECT t, i + 1 FROM g WHERE i + 3 <= length(t))
-    INSERT INTO components_grams (docid, grams) SELECT ?1, group_concat(DISTINCT hex(substr(t, i, 3))) FROM g`,
+    INSERT INTO components_grams (rowid, grams) SELECT ?1, group_concat(DISTINCT hex(substr(t, i, 3))) FROM g`,
     [row.rowid, id],
   )
 }
@@ -261,8 +262,8 @@ export async function reindexComponent(ex: SqlExecutor, id: string): Promise<voi
 /** Drops the search entries of a component that is purged. */
 export async function unindexComponent(ex: SqlExecutor, rowid: number): Promise<void> {
   await ex.run('DELETE FROM components_fts WHERE rowid = ?', [rowid])
-  await ex.run('DELETE FROM components_grams WHERE docid = ?', [rowid])
-  await ex.run('DELETE FROM mpn_grams WHERE docid = ?', [rowid])
+  await ex.run('DELETE FROM components_grams WHERE rowid = ?', [rowid])
+  await ex.run('DELETE FROM mpn_grams WHERE rowid = ?', [rowid])
 }
 
 

@@ -111,20 +111,31 @@ describe('the word index', () => {
     const parts = await library(before)
     await before.close()
 
-    // The words as the step before held them: FTS4 with prefixes of 1 and 2, no list of words.
+    // The search tables as the step before held them: FTS4, words with prefixes of 1 and 2, no list of words.
     const db = openSqlite(join(dir, 'complib.db'))
     db.exec(`DROP TABLE components_terms;
       ALTER TABLE components_fts RENAME TO components_fts5;
       CREATE VIRTUAL TABLE components_fts USING fts4 (name, ipn, description, mpns, tokenize=unicode61, prefix="1,2");
       INSERT INTO components_fts (docid, name, ipn, description, mpns) SELECT rowid, name, ipn, description, mpns FROM components_fts5;
       DROP TABLE components_fts5;`)
+    for (const table of ['components_grams', 'mpn_grams']) {
+      db.exec(`ALTER TABLE ${table} RENAME TO ${table}5;
+        CREATE VIRTUAL TABLE ${table} USING fts4 (grams, tokenize=simple);
+        INSERT INTO ${table} (docid, grams) SELECT rowid, grams FROM ${table}5;
+        DROP TABLE ${table}5;`)
+    }
     db.prepare(`UPDATE meta SET value = ? WHERE key = 'schema_version'`).run(String(SCHEMA_VERSION - 1))
     db.close()
 
     const after = await createSqliteStorage({ dir })
     open.push(after)
-    const sql = after.database.db.prepare(`SELECT sql FROM sqlite_master WHERE name = 'components_fts'`).get() as { sql: string }
-    expect(sql.sql).toContain('fts5')
+    for (const table of ['components_fts', 'components_grams', 'mpn_grams']) {
+      const sql = after.database.db.prepare(`SELECT sql FROM sqlite_master WHERE name = ?`).get(table) as { sql: string }
+      expect(sql.sql, table).toContain('fts5')
+    }
+    // The substring tiers of suggestions read the windows.
+    expect((await after.search.suggest('mpns', 'c3-3', 10)).map((s) => s.label).sort()).toEqual(['RC3-3', 'RC3-30', 'RC3-39'])
+    expect((await after.search.suggest('components', 'sistance 1', 3)).map((s) => s.label)).toHaveLength(3)
     const words = after.database.db.prepare(`SELECT term FROM components_terms WHERE term >= 'wide' AND term < 'widf'`).all()
     expect(words).toHaveLength(70)
     for (const q of ['wide13', 'resist', 'résistance 12', 'rc3']) expect((await listAll(after, q, 'id')).ids.sort(), q).toEqual(expected(parts, q).sort())
