@@ -168,7 +168,7 @@ export type DeletedFilter = z.infer<typeof DeletedFilter>
 
 /** The filters of the list, its ids, the side call and the export (decisions 0444, 0620): one schema so they cannot drift. */
 export const ComponentFilters = z.object({
-  q: z.string().trim().min(1).max(200).optional().meta({ description: 'Text search in name, ipn, description and part numbers' }),
+  q: z.string().trim().min(1).max(200).optional().meta({ description: 'Text search in name, ipn, description and part numbers: each word of q starts a word of the part (`res 06` finds "Resistor 0603")' }),
   status: z.array(ComponentStatus).or(ComponentStatus.transform((s) => [s])).optional(),
   tag: z.string().trim().min(1).max(64).optional(),
   category: z.string().trim().min(1).max(200).optional().meta({ description: 'A category path; its descendants are included (`Passives` finds `Passives/Resistors/Thick film`)' }),

@@ -70,6 +70,12 @@ export interface TextFilter {
   sql: string
   params: SqlParam[]
   driver?: { from: string; sql: string; params: SqlParam[]; join: string }
+  /**
+   * Where `sql` tests each part on its own at a cost (a lookup in the index
+   * per part): the same test of the part whose rowid is `rowid`, and the same
+   * filter as one copy of every match, cheap per part once made.
+   */
+  perPart?: { test: (rowid: string) => string; params: SqlParam[]; copied: string; copiedParams: SqlParam[] }
 }
 
 export interface Dialect {

@@ -589,6 +589,9 @@ const MIGRATIONS: ReadonlyArray<Migration> = [
       'ALTER TABLE components_fts RENAME TO components_fts4',
       "CREATE VIRTUAL TABLE components_fts USING fts5 (name, ipn, description, mpns, tokenize='unicode61', prefix='1 2 3')",
       'INSERT INTO components_fts (rowid, name, ipn, description, mpns) SELECT rowid, name, ipn, description, mpns FROM components_fts4',
+      // One segment: a part is tested against each segment's lists (at a million parts, a page
+      // testing 200 parts took 12–25 ms before and 7 ms after; 7 s once).
+      "INSERT INTO components_fts (components_fts) VALUES ('optimize')",
       'DROP TABLE components_fts4',
       'CREATE TABLE IF NOT EXISTS components_terms (term TEXT PRIMARY KEY) WITHOUT ROWID',
       "CREATE VIRTUAL TABLE temp.components_fts_vocab USING fts5vocab(main, components_fts, 'row')",
@@ -600,6 +603,7 @@ const MIGRATIONS: ReadonlyArray<Migration> = [
         `ALTER TABLE ${table} RENAME TO ${table}4`,
         `CREATE VIRTUAL TABLE ${table} USING fts5 (grams, tokenize='ascii', detail='none')`,
         `INSERT INTO ${table} (rowid, grams) SELECT rowid, grams FROM ${table}4`,
+        `INSERT INTO ${table} (${table}) VALUES ('optimize')`,
         `DROP TABLE ${table}4`,
       ]),
     ]) ex.run(statement)

@@ -70,12 +70,13 @@ export async function textFilter(ex: SqlExecutor, q: string): Promise<TextFilter
   const m = await textMatch(ex, q)
   if (m === null) return null
   if (m.none) return { sql: '1 = 0', params: [] }
+  const copied = 'c.rowid IN (SELECT rowid FROM components_fts WHERE components_fts MATCH ?)'
+  const test = (rowid: string) => `EXISTS (SELECT 1 FROM components_fts WHERE components_fts MATCH ? AND rowid = ${rowid})`
   return {
-    sql: m.lazy
-      ? 'EXISTS (SELECT 1 FROM components_fts WHERE components_fts MATCH ? AND rowid = c.rowid)'
-      : 'c.rowid IN (SELECT rowid FROM components_fts WHERE components_fts MATCH ?)',
+    sql: m.lazy ? test('c.rowid') : copied,
     params: [m.match],
     driver: { from: 'components_fts d', sql: 'd.components_fts MATCH ?', params: [m.match], join: 'c.rowid = d.rowid' },
+    ...(m.lazy ? { perPart: { test, params: [m.match], copied, copiedParams: [m.match] } } : {}),
   }
 }
 
@@ -184,10 +185,12 @@ async function* _wordTierIds(ex: SqlExecutor, text: string, column?: 'mpns'): As
   const m = await textMatch(ex, text, column)
   if (!m || m.none) return
   let after = 0
+  // Numbers are bound as REAL, and FTS5 drops a rowid bound given as REAL beside a MATCH (an
+  // equality, at least, as SQLite 3.53 does): the bound is made an integer in the statement.
   for (let read = 0; read < WORD_TIER_MAX_ROWS; read += WORD_TIER_CHUNK) {
     const rows = await ex.all<{ id: string; docid: number }>(
       `SELECT c.id AS id, f.rowid AS docid FROM components_fts f JOIN components c ON c.rowid = f.rowid
-       WHERE f.components_fts MATCH ? AND f.rowid > ? AND c.deleted_at IS NULL ORDER BY f.rowid LIMIT ?`,
+       WHERE f.components_fts MATCH ? AND f.rowid > CAST(? AS INTEGER) AND c.deleted_at IS NULL ORDER BY f.rowid LIMIT ?`,
       [m.match, after, WORD_TIER_CHUNK],
     )
     if (rows.length === 0) return

@@ -68,7 +68,7 @@ async function library(storage: SqliteStorage): Promise<Part[]> {
   return parts
 }
 
-const QUERIES = ['wide', 'wide1', 'wide13', 'resist', 'resistor', 'resistors', 'res', 're', 'r', 'rési', 'RÉSISTANCE', 'résistance 12', 'rare', 'rare resist', 'wide x1', 'x10', 'rc3', 'rc3-3', 'zzzz', 'ca', 'capa wide2']
+const QUERIES = ['wide', 'resistance', 'inductor', 'inductor wide1', 'wide1', 'wide13', 'resist', 'resistor', 'resistors', 'res', 're', 'r', 'rési', 'RÉSISTANCE', 'résistance 12', 'rare', 'rare resist', 'wide x1', 'x10', 'rc3', 'rc3-3', 'zzzz', 'ca', 'capa wide2']
 
 describe('the word index', () => {
   it('finds what every word as a prefix finds, along any sort, with exact counts', async () => {
