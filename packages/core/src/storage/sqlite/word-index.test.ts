@@ -55,12 +55,12 @@ async function listAll(storage: SqliteStorage, q: string, sort: string): Promise
   return { ids, total }
 }
 
-/** A library whose words share prefixes: `wide` stands for 70 words, `resist` for three. */
+/** A library whose words share prefixes: `wide` stands for 70 words (more than a part is tested against, fewer than a prefix is turned into), `resist` for three, `long` for 600. */
 async function library(storage: SqliteStorage): Promise<Part[]> {
   const parts: Part[] = []
   for (let i = 0; i < 140; i++) {
     const name = `${['Resistor', 'Capacitor', 'Résistance', 'Inductor'][i % 4]} ${i}`
-    const description = `wide${i % 70} ${i % 3 ? 'resistors' : 'resist'} x${i % 11} ${i % 5 ? '' : 'rare'}`
+    const description = `wide${i % 70} ${i % 3 ? 'resistors' : 'resist'} x${i % 11} ${i % 5 ? '' : 'rare'} ${Array.from({ length: 5 }, (_, k) => `long${i * 5 + k}`).join(' ')}`
     const partNumber = `RC${i % 9}-${i}`
     const c = await storage.components.create({ name, description, mpns: [{ manufacturer: 'Yageo', partNumber }] })
     parts.push({ id: c.id, name, text: `${name} ${c.ipn} ${description} ${partNumber}` })
@@ -68,7 +68,7 @@ async function library(storage: SqliteStorage): Promise<Part[]> {
   return parts
 }
 
-const QUERIES = ['wide', 'resistance', 'inductor', 'inductor wide1', 'wide1', 'wide13', 'resist', 'resistor', 'resistors', 'res', 're', 'r', 'rési', 'RÉSISTANCE', 'résistance 12', 'rare', 'rare resist', 'wide x1', 'x10', 'rc3', 'rc3-3', 'zzzz', 'ca', 'capa wide2']
+const QUERIES = ['long', 'long1', 'long12 wide', 'wide', 'resistance', 'inductor', 'inductor wide1', 'wide1', 'wide13', 'resist', 'resistor', 'resistors', 'res', 're', 'r', 'rési', 'RÉSISTANCE', 'résistance 12', 'rare', 'rare resist', 'wide x1', 'x10', 'rc3', 'rc3-3', 'zzzz', 'ca', 'capa wide2']
 
 describe('the word index', () => {
   it('finds what every word as a prefix finds, along any sort, with exact counts', async () => {
