@@ -73,9 +73,10 @@ export interface TextFilter {
   /**
    * Where `sql` tests each part on its own at a cost (a lookup in the index
    * per part): the same test of the part whose rowid is `rowid`, and the same
-   * filter as one copy of every match, cheap per part once made.
+   * filter as one copy of every match, cheap per part once made; both take
+   * `params`.
    */
-  perPart?: { test: (rowid: string) => string; params: SqlParam[]; copied: string; copiedParams: SqlParam[] }
+  perPart?: { test: (rowid: string) => string; copied: string }
 }
 
 export interface Dialect {

@@ -82,7 +82,7 @@ export async function textFilter(ex: SqlExecutor, q: string): Promise<TextFilter
     sql: m.lazy ? test('c.rowid') : copied,
     params: [m.match],
     driver: { from: 'components_fts d', sql: 'd.components_fts MATCH ?', params: [m.match], join: 'c.rowid = d.rowid' },
-    ...(m.lazy ? { perPart: { test, params: [m.match], copied, copiedParams: [m.match] } } : {}),
+    ...(m.lazy ? { perPart: { test, copied } } : {}),
   }
 }
 

@@ -182,7 +182,7 @@ async function _pageQuery(
       // Many match. The word index lists them by rowid: the 1,001st counted at rowid `last` says
       // what share of the parts match, and so how many parts along the sort a page reads.
       const budget = _perPartBudget(query.limit, counted, Number(row.last ?? 0))
-      const copy = conds.map((c) => (c.filter === 'text' ? { ...c, sql: text!.perPart!.copied, params: text!.perPart!.copiedParams } : c))
+      const copy = conds.map((c) => (c.filter === 'text' ? { ...c, sql: text!.perPart!.copied } : c))
       if (budget === undefined) {
         keyed = copy.map((c) => c.sql)
         keyedParams = copy.flatMap((c) => c.params)
@@ -190,7 +190,7 @@ async function _pageQuery(
         const others = conds.filter((c) => c.filter !== 'text')
         keyed = others.map((c) => c.sql)
         keyedParams = others.flatMap((c) => c.params)
-        perPart = { budget, test: text.perPart.test('b.r'), params: text.perPart.params }
+        perPart = { budget, test: text.perPart.test('b.r'), params: text.params }
         retryConds = copy
       }
     }
