@@ -43,6 +43,8 @@ export async function libraryFolder(size: number, log: (line: string) => void): 
   mkdirSync(building, { recursive: true })
   const storage = await createSqliteStorage({ dir: building })
   await seedLibrary(storage, size)
+  // The word indexes merged, as a server leaves them a moment after its writes (index-merge.ts).
+  await storage.indexMerges.settled()
   await storage.close()
   rmSync(join(building, 'complib.lock'), { force: true })
   // Another bench process may have made the same library meanwhile: the first one made is kept.

@@ -31,7 +31,7 @@ describe('run counts migration', () => {
     const db = openSqlite(join(dir, 'complib.db'))
     const version = Number((db.prepare(`SELECT value FROM meta WHERE key = 'schema_version'`).get() as { value: string }).value)
     // The steps after the run counts undone too (newest first), then the run counts.
-    // The FTS5 step runs again on a table already in FTS5 (schema.ts): only its list of words goes.
+    // The FTS5 steps run again on tables already in FTS5 (schema.ts): only the list of words goes.
     db.exec('DROP TABLE components_terms')
     for (const table of ['sources', 'component_offers', 'field_provenance']) db.exec(`DROP TABLE ${table}`)
     db.exec('DROP TABLE mpn_grams')
@@ -50,7 +50,7 @@ describe('run counts migration', () => {
     db.exec('DROP INDEX components_cmp_number')
     for (const column of ['sent', 'skipped']) db.exec(`ALTER TABLE run_batches DROP COLUMN ${column}`)
     db.exec('ALTER TABLE runs DROP COLUMN entities_skipped')
-    db.prepare(`UPDATE meta SET value = ? WHERE key = 'schema_version'`).run(String(version - 12))
+    db.prepare(`UPDATE meta SET value = ? WHERE key = 'schema_version'`).run(String(version - 13))
     db.close()
 
     const after = await createSqliteStorage({ dir })

@@ -24,6 +24,41 @@ import { addIdentifierKeys } from '../stores/identifier-keys'
 export const KICAD_VIEW_UPGRADE = `UPDATE component_events SET snapshot = replace(snapshot, ',"createdAt":', ',"kicadValue":null,"excludeFromBom":false,"excludeFromBoard":false,"excludeFromSim":false,"createdAt":') WHERE snapshot IS NOT NULL`
 
 /**
+ * Search in FTS5, words with the list of every word it holds (decision 0213). FTS4 merged the
+ * whole list of a word's parts before the first match, so a list filtered by a common
+ * word read a quarter of a million entries per page at a million parts; FTS5 reads a
+ * word's list as it goes, and components_terms turns a long prefix into its words.
+ * reindexComponent writes the same. The step reads the old table by rowid and keeps the
+ * words listed, so it runs the same on a table already in FTS5 (tests that undo later steps).
+ */
+function searchInFts5(ex: SyncSqlExecutor, log?: (message: string) => void): void {
+  const { n } = ex.get<{ n: number }>('SELECT count(*) AS n FROM components')!
+  if (n >= 100_000) log?.(`[storage] rebuilding the word index of ${n.toLocaleString('en')} components in FTS5 (once; about a minute per million)`)
+  for (const statement of [
+    'ALTER TABLE components_fts RENAME TO components_fts4',
+    "CREATE VIRTUAL TABLE components_fts USING fts5 (name, ipn, description, mpns, tokenize='unicode61', prefix='1 2 3')",
+    'INSERT INTO components_fts (rowid, name, ipn, description, mpns) SELECT rowid, name, ipn, description, mpns FROM components_fts4',
+    // One segment: a part is tested against each segment's lists (at a million parts, a page
+    // testing 200 parts took 12–25 ms before and 7 ms after; 7 s once).
+    "INSERT INTO components_fts (components_fts) VALUES ('optimize')",
+    'DROP TABLE components_fts4',
+    'CREATE TABLE IF NOT EXISTS components_terms (term TEXT PRIMARY KEY) WITHOUT ROWID',
+    "CREATE VIRTUAL TABLE temp.components_fts_vocab USING fts5vocab(main, components_fts, 'row')",
+    'INSERT OR IGNORE INTO components_terms (term) SELECT term FROM temp.components_fts_vocab',
+    'DROP TABLE temp.components_fts_vocab',
+    // The 3-character windows too: FTS5 reads the lists of a query's windows together, a
+    // part at a time, where FTS4 merged each whole first. Their positions are never asked.
+    ...['components_grams', 'mpn_grams'].flatMap((table) => [
+      `ALTER TABLE ${table} RENAME TO ${table}4`,
+      `CREATE VIRTUAL TABLE ${table} USING fts5 (grams, tokenize='ascii', detail='none')`,
+      `INSERT INTO ${table} (rowid, grams) SELECT rowid, grams FROM ${table}4`,
+      `INSERT INTO ${table} (${table}) VALUES ('optimize')`,
+      `DROP TABLE ${table}4`,
+    ]),
+  ]) ex.run(statement)
+}
+
+/**
  * The category tree from the components' category paths: one record per
  * path prefix, names compared by foldKey among siblings (the first spelling
  * met, by component id, names the record). The components keep their paths.
@@ -576,38 +611,10 @@ const MIGRATIONS: ReadonlyArray<Migration> = [
       PRIMARY KEY (component_id, field)
     )`,
   ],
-  // Search in FTS5, words with the list of every word it holds (decision 0213). FTS4 merged the
-  // whole list of a word's parts before the first match, so a list filtered by a common
-  // word read a quarter of a million entries per page at a million parts; FTS5 reads a
-  // word's list as it goes, and components_terms turns a long prefix into its words.
-  // reindexComponent writes the same. The step reads the old table by rowid and keeps the
-  // words listed, so it runs the same on a table already in FTS5 (tests that undo later steps).
-  (ex, log) => {
-    const { n } = ex.get<{ n: number }>('SELECT count(*) AS n FROM components')!
-    if (n >= 100_000) log?.(`[storage] rebuilding the word index of ${n.toLocaleString('en')} components in FTS5 (once; about a minute per million)`)
-    for (const statement of [
-      'ALTER TABLE components_fts RENAME TO components_fts4',
-      "CREATE VIRTUAL TABLE components_fts USING fts5 (name, ipn, description, mpns, tokenize='unicode61', prefix='1 2 3')",
-      'INSERT INTO components_fts (rowid, name, ipn, description, mpns) SELECT rowid, name, ipn, description, mpns FROM components_fts4',
-      // One segment: a part is tested against each segment's lists (at a million parts, a page
-      // testing 200 parts took 12–25 ms before and 7 ms after; 7 s once).
-      "INSERT INTO components_fts (components_fts) VALUES ('optimize')",
-      'DROP TABLE components_fts4',
-      'CREATE TABLE IF NOT EXISTS components_terms (term TEXT PRIMARY KEY) WITHOUT ROWID',
-      "CREATE VIRTUAL TABLE temp.components_fts_vocab USING fts5vocab(main, components_fts, 'row')",
-      'INSERT OR IGNORE INTO components_terms (term) SELECT term FROM temp.components_fts_vocab',
-      'DROP TABLE temp.components_fts_vocab',
-      // The 3-character windows too: FTS5 reads the lists of a query's windows together, a
-      // part at a time, where FTS4 merged each whole first. Their positions are never asked.
-      ...['components_grams', 'mpn_grams'].flatMap((table) => [
-        `ALTER TABLE ${table} RENAME TO ${table}4`,
-        `CREATE VIRTUAL TABLE ${table} USING fts5 (grams, tokenize='ascii', detail='none')`,
-        `INSERT INTO ${table} (rowid, grams) SELECT rowid, grams FROM ${table}4`,
-        `INSERT INTO ${table} (${table}) VALUES ('optimize')`,
-        `DROP TABLE ${table}4`,
-      ]),
-    ]) ex.run(statement)
-  },
+  searchInFts5,
+  // The word indexes merge two segments of a level (FTS5 waits for four): the background merges
+  // (index-merge.ts) then leave one per level, which a part's test reads each of (decision 0213).
+  ['components_fts', 'components_grams', 'mpn_grams'].map((table) => `INSERT INTO ${table} (${table}, rank) VALUES ('usermerge', 2)`),
 ]
 
 /**
@@ -634,6 +641,8 @@ export const SCHEMA_VERSION = MIGRATIONS.length
 export const SCHEMA_VERSION_BEFORE_CATEGORY_RECORDS = MIGRATIONS.indexOf(addCategoryRecords)
 /** The schema version of a library from before identifier keys (addIdentifierKeys is the next step). */
 export const SCHEMA_VERSION_BEFORE_IDENTIFIER_KEYS = MIGRATIONS.indexOf(addIdentifierKeys)
+/** The schema version of a library from before search in FTS5. */
+export const SCHEMA_VERSION_BEFORE_FTS5 = MIGRATIONS.indexOf(searchInFts5)
 /** The schema version of a library from before the KiCad fields. */
 export const SCHEMA_VERSION_BEFORE_KICAD_FIELDS = MIGRATIONS.findIndex((m) => Array.isArray(m) && m.includes(KICAD_VIEW_UPGRADE))
 

@@ -5,6 +5,7 @@ import { Readable } from 'node:stream'
 import { defineStorage } from '../define'
 import { DATABASE_FILE, SqliteDatabase } from './engine/database'
 import { Reader } from './engine/reader'
+import { IndexMerger } from './index-merge'
 import type { FlushFile } from './engine/wal-sync'
 import { migrate } from './schema'
 import { currentChange } from '../../change-context'
@@ -26,6 +27,8 @@ export interface SqliteStorageOptions {
   log?: ((message: string) => void) | undefined
   /** Run the reads whose cost grows with the library on a thread of their own (default true; see OFF_THREAD_READS). */
   readerThread?: boolean | undefined
+  /** How long after a burst of writes begins its FTS5 segments are merged (default 1 s; index-merge.ts). */
+  indexMergeDelayMs?: number | undefined
 }
 
 /**
@@ -53,6 +56,8 @@ export interface SqliteStorage extends Storage {
   readonly database: SqliteDatabase
   /** The reader thread (null for a library in memory, or with `readerThread: false`): how many calls it ran, for tests. */
   readonly reader: Pick<Reader, 'calls'> | null
+  /** The background merges of the word indexes: tests and the bench wait for them to settle. */
+  readonly indexMerges: Pick<IndexMerger, 'settled' | 'pending'>
 }
 
 
@@ -66,7 +71,11 @@ export interface SqliteStorage extends Storage {
  * await storage.close()
  */
 export async function createSqliteStorage(options: SqliteStorageOptions = {}): Promise<SqliteStorage> {
-  const db = SqliteDatabase.open({ ...options, migrate: (ex) => migrate(ex, options.log) })
+  let merger: IndexMerger | undefined
+  const db = SqliteDatabase.open({ ...options, migrate: (ex) => migrate(ex, options.log), onCommit: () => merger?.committed() })
+  merger = new IndexMerger(db, options.indexMergeDelayMs)
+  // A library closed before its last writes were merged is merged once it is opened.
+  if (merger.pending()) merger.schedule()
   // An in-memory library has no file another connection could open: everything runs here.
   const reader = options.dir && options.readerThread !== false ? new Reader(join(options.dir, DATABASE_FILE)) : null
   const root = bindSession((fn, _access, name, args) => (reader?.usable && readsOffThread(name, args) ? reader.run(fn) : db.run(fn)))
@@ -74,6 +83,7 @@ export async function createSqliteStorage(options: SqliteStorageOptions = {}): P
     name: NAME,
     database: db,
     reader,
+    indexMerges: merger,
     ...root,
     transaction<T>(fn: (tx: StorageSession) => Promise<T>): Promise<T> {
       const change = currentChange()
@@ -100,6 +110,7 @@ export async function createSqliteStorage(options: SqliteStorageOptions = {}): P
     },
     writesStopped: () => db.writesStopped,
     close: async () => {
+      await merger.stop()
       await reader?.close()
       await db.close()
     },

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { ComponentListQuery } from '../../schemas/component'
 import { searchWords } from '../stores/component-query'
 import { openSqlite } from './engine/driver'
-import { SCHEMA_VERSION } from './schema'
+import { SCHEMA_VERSION_BEFORE_FTS5 } from './schema'
 import { createSqliteStorage, type SqliteStorage } from './storage'
 
 // The list's text filter on SQLite (decision 0213): a long word prefix is
@@ -124,7 +124,7 @@ describe('the word index', () => {
         INSERT INTO ${table} (docid, grams) SELECT rowid, grams FROM ${table}5;
         DROP TABLE ${table}5;`)
     }
-    db.prepare(`UPDATE meta SET value = ? WHERE key = 'schema_version'`).run(String(SCHEMA_VERSION - 1))
+    db.prepare(`UPDATE meta SET value = ? WHERE key = 'schema_version'`).run(String(SCHEMA_VERSION_BEFORE_FTS5))
     db.close()
 
     const after = await createSqliteStorage({ dir })

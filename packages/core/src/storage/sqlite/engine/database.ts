@@ -24,6 +24,8 @@ export interface SqliteDatabaseOptions {
   /** How the WAL is flushed: `fs.fdatasync` unless a test injects a failure. */
   flushFile?: FlushFile | undefined
   log?: ((message: string) => void) | undefined
+  /** Called after each transaction that wrote is durable (the storage's background index merges start from it). */
+  onCommit?: (() => void) | undefined
 }
 
 /** The database file in the data folder. */
@@ -144,6 +146,7 @@ export class SqliteDatabase {
         }
       }
       await this._afterCommit()
+      this.options.onCommit?.()
     }
     return result
   }
