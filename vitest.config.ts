@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs'
 import { Socket } from 'node:net'
 import { availableParallelism } from 'node:os'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from 'vitest/config'
 
@@ -55,22 +55,39 @@ const QUICK_LEAVES_OUT: Record<string, true | string[]> = {
 }
 
 /**
+ * The files `npm test` runs one at a time, after the rest has run a file per
+ * core (decision 0013): a browser, servers killed with -9 or cut off by a
+ * filesystem in user space, load and fuzzing at many connections, signals,
+ * and timeouts measured against a trickled body, which a second file's work
+ * on the same cores would stretch. By project folder: a whole project
+ * (`true`) or some of its files.
+ */
+const ONE_AT_A_TIME: Record<string, true | string[]> = {
+  'packages/web': true,
+  'packages/core': ['test/crash.test.ts', 'test/checkpointer.test.ts'],
+  'packages/api-server': ['test/reliability/**/*.test.ts', 'test/signals.test.ts', 'test/http-timeouts.test.ts'],
+}
+
+/**
  * What the second CI run (on Node 24, `COMPLIB_TEST_NODE_SCOPE=1`) leaves out:
  * what does not change with Node's version. The browser's end-to-end tests
- * drive the same server the API and command-line tests start on that Node,
- * and the PostgreSQL runs repeat, on a driver written in JavaScript, suites
- * that also run on SQLite there. Node 20's run has all of it (decision 0004).
+ * drive the same server the API and command-line tests start on that Node;
+ * the PostgreSQL runs repeat, on a driver written in JavaScript, suites that
+ * also run on SQLite there (several servers on one PostgreSQL database
+ * among them); the load run measures the server the rest of the suite has
+ * tested on that Node. Node 20's run has all of it (decision 0004).
  */
 const NODE_SCOPE_LEAVES_OUT: Record<string, string[]> = {
   'packages/web': ['test/e2e/**'],
   'packages/core': ['src/storage/postgres/**/*.test.ts', 'test/postgres-engine.test.ts'],
+  'packages/api-server': ['test/reliability/multi-server.test.ts', 'test/reliability/load.test.ts'],
 }
 
 export default defineConfig(async () => {
   const quick = process.env.COMPLIB_QUICK === '1'
   if (!quick && process.env.COMPLIB_TEST_NODE_SCOPE === '1') {
-    console.warn('[complib] COMPLIB_TEST_NODE_SCOPE=1: the browser tests and the PostgreSQL runs are left out (decision 0004)')
-    return { test: { projects: _nodeScopeProjects() } }
+    console.warn('[complib] COMPLIB_TEST_NODE_SCOPE=1: the browser tests, the PostgreSQL runs and the load run are left out (decision 0004)')
+    return { test: { projects: _fullProjects(NODE_SCOPE_LEAVES_OUT, false) } }
   }
   const reachable = !quick && (await _reachable(POSTGRES_URL))
   if (!quick && !reachable && process.env.CI !== 'true') {
@@ -80,41 +97,58 @@ export default defineConfig(async () => {
     test: {
       // By default vitest keeps a core free; the quick run is waited on, and much of it waits on timers and sockets.
       ...(quick ? { maxWorkers: availableParallelism() } : {}),
-      projects: quick
-        ? _quickProjects()
-        : ['packages/*', 'examples/*', ...(reachable || process.env.CI === 'true' ? ['packages/api-server/vitest.postgres.config.ts'] : [])],
+      projects: quick ? _quickProjects() : _fullProjects({}, reachable || process.env.CI === 'true'),
     },
   }
 })
 
-/** Each package's and example's own project, less what QUICK_LEAVES_OUT names. */
-function _quickProjects(): TestProjectInlineConfiguration[] {
-  const folders = ['packages', 'examples'].flatMap((dir) =>
-    _folders(dir).filter((folder) => existsSync(join(ROOT, folder, 'vitest.config.ts')) && QUICK_LEAVES_OUT[folder] !== true),
-  )
-  return folders.map((folder) => {
-    const leaves = QUICK_LEAVES_OUT[folder]
-    return {
-      extends: join(ROOT, folder, 'vitest.config.ts'),
-      test: {
-        root: join(ROOT, folder),
-        exclude: [...configDefaults.exclude, ...(Array.isArray(leaves) ? leaves : [])],
-        // The files a worker runs share the modules it loaded (the server's load once per
-        // worker, not once per file): most of the quick run's time was loading. `npm test`
-        // isolates every file, so a test that needs fresh modules still gets a run that says so.
-        isolate: false,
-      },
-    }
+/**
+ * `npm test`'s projects: each package's and example's own, less `leaveOut`,
+ * split in two. First everything that runs in process, a file per core (the
+ * files mostly wait on sockets and timers: one at a time, the suite used
+ * three quarters of one core of two); then ONE_AT_A_TIME's files, one at a
+ * time. Every file is isolated. Vitest runs the groups in `sequence.groupOrder`.
+ */
+function _fullProjects(leaveOut: Record<string, string[]>, postgres: boolean): TestProjectInlineConfiguration[] {
+  const inParallel = { maxWorkers: Math.max(1, availableParallelism()), sequence: { groupOrder: 0 } }
+  const oneAtATime = { maxWorkers: 1, sequence: { groupOrder: 1 } }
+  const projects = _configuredFolders().flatMap((folder): TestProjectInlineConfiguration[] => {
+    const alone = ONE_AT_A_TIME[folder]
+    const exclude = [...configDefaults.exclude, ...(leaveOut[folder] ?? [])]
+    const base = { extends: join(ROOT, folder, 'vitest.config.ts') }
+    if (alone === true) return [{ ...base, test: { root: join(ROOT, folder), exclude, ...oneAtATime } }]
+    return [
+      { ...base, test: { root: join(ROOT, folder), exclude: [...exclude, ...(alone ?? [])], ...inParallel } },
+      ...(alone ? [{ ...base, test: { root: join(ROOT, folder), name: `${basename(folder)} (one at a time)`, include: alone, exclude, ...oneAtATime } }] : []),
+    ]
   })
+  if (postgres) projects.push({ extends: join(ROOT, 'packages/api-server/vitest.postgres.config.ts'), test: { ...inParallel } })
+  return projects
 }
 
-/** Every package's and example's own project, isolated as `npm test` runs them, less NODE_SCOPE_LEAVES_OUT. */
-function _nodeScopeProjects(): TestProjectInlineConfiguration[] {
-  const folders = ['packages', 'examples'].flatMap((dir) => _folders(dir).filter((folder) => existsSync(join(ROOT, folder, 'vitest.config.ts'))))
-  return folders.map((folder) => ({
-    extends: join(ROOT, folder, 'vitest.config.ts'),
-    test: { root: join(ROOT, folder), exclude: [...configDefaults.exclude, ...(NODE_SCOPE_LEAVES_OUT[folder] ?? [])] },
-  }))
+/** Each package's and example's own project, less what QUICK_LEAVES_OUT names. */
+function _quickProjects(): TestProjectInlineConfiguration[] {
+  return _configuredFolders()
+    .filter((folder) => QUICK_LEAVES_OUT[folder] !== true)
+    .map((folder) => {
+      const leaves = QUICK_LEAVES_OUT[folder]
+      return {
+        extends: join(ROOT, folder, 'vitest.config.ts'),
+        test: {
+          root: join(ROOT, folder),
+          exclude: [...configDefaults.exclude, ...(Array.isArray(leaves) ? leaves : [])],
+          // The files a worker runs share the modules it loaded (the server's load once per
+          // worker, not once per file): most of the quick run's time was loading. `npm test`
+          // isolates every file, so a test that needs fresh modules still gets a run that says so.
+          isolate: false,
+        },
+      }
+    })
+}
+
+/** The packages and examples with a vitest.config.ts. */
+function _configuredFolders(): string[] {
+  return ['packages', 'examples'].flatMap((dir) => _folders(dir).filter((folder) => existsSync(join(ROOT, folder, 'vitest.config.ts'))))
 }
 
 function _folders(dir: string): string[] {
