@@ -118,7 +118,7 @@ export class IndexMerger {
  * record is not one this code reads.
  */
 export function ftsLevels(block: Uint8Array): Array<{ segments: number; merging: number }> | undefined {
-  // A 4-byte configuration cookie; the record's second version follows it with a marker, and has five more numbers per segment.
+  // A 4-byte configuration cookie; the record's second version (tables that delete without their text) follows it with a marker, and has five more numbers per segment.
   let at = 4
   const v2 = block[4] === 0xff && block[5] === 0 && block[6] === 0 && block[7] === 1
   if (v2) at += 4
@@ -135,7 +135,6 @@ export function ftsLevels(block: Uint8Array): Array<{ segments: number; merging:
   const count = varint()
   varint() // segments in all
   varint() // the write counter
-  if (v2) varint() // the origin counter
   const levels: Array<{ segments: number; merging: number }> = []
   for (let level = 0; level < count && at <= block.length; level++) {
     const merging = varint()

@@ -48,7 +48,8 @@ function searchInFts5(ex: SyncSqlExecutor, log?: (message: string) => void): voi
     'DROP TABLE temp.components_fts_vocab',
     // The 3-character windows too: FTS5 reads the lists of a query's windows together, a
     // part at a time, where FTS4 merged each whole first. Their positions are never asked.
-    ...['components_grams', 'mpn_grams'].flatMap((table) => [
+    // (A table already without its text, as windowsWithoutText leaves it, has none to copy: it stays.)
+    ...['components_grams', 'mpn_grams'].filter((table) => !_contentless(ex, table)).flatMap((table) => [
       `ALTER TABLE ${table} RENAME TO ${table}4`,
       `CREATE VIRTUAL TABLE ${table} USING fts5 (grams, tokenize='ascii', detail='none')`,
       `INSERT INTO ${table} (rowid, grams) SELECT rowid, grams FROM ${table}4`,
@@ -56,6 +57,36 @@ function searchInFts5(ex: SyncSqlExecutor, log?: (message: string) => void): voi
       `DROP TABLE ${table}4`,
     ]),
   ]) ex.run(statement)
+}
+
+/**
+ * The 3-character windows without their text: FTS5 kept a copy of each
+ * part's windows as the table's content, which no query reads (the windows
+ * are written anew from the part on each change, search.ts), 404 MB of the
+ * 489 MB the two tables took at a million parts. `content=''` drops it;
+ * `contentless_delete=1` lets a part's row be deleted by its rowid. And every
+ * FTS5 table merges two segments of a level (FTS5 waits for four): the
+ * background merges (index-merge.ts) then leave one per level, each of which
+ * a part's test looks up (decision 0213).
+ */
+function windowsWithoutText(ex: SyncSqlExecutor, log?: (message: string) => void): void {
+  const { n } = ex.get<{ n: number }>('SELECT count(*) AS n FROM components')!
+  if (n >= 100_000) log?.(`[storage] rewriting the suggestion indexes of ${n.toLocaleString('en')} components without their text (once; under a minute per million)`)
+  for (const table of ['components_grams', 'mpn_grams']) {
+    if (_contentless(ex, table)) continue
+    ex.run(`ALTER TABLE ${table} RENAME TO ${table}_with_text`)
+    ex.run(`CREATE VIRTUAL TABLE ${table} USING fts5 (grams, tokenize='ascii', detail='none', content='', contentless_delete=1)`)
+    ex.run(`INSERT INTO ${table} (rowid, grams) SELECT rowid, grams FROM ${table}_with_text`)
+    ex.run(`INSERT INTO ${table} (${table}) VALUES ('optimize')`)
+    ex.run(`DROP TABLE ${table}_with_text`)
+  }
+  for (const table of ['components_fts', 'components_grams', 'mpn_grams']) ex.run(`INSERT INTO ${table} (${table}, rank) VALUES ('usermerge', 2)`)
+}
+
+/** Whether an FTS5 table keeps no copy of its text (`content=''`). */
+function _contentless(ex: SyncSqlExecutor, table: string): boolean {
+  const row = ex.get<{ sql: string }>(`SELECT sql FROM sqlite_master WHERE name = ?`, [table])
+  return /content\s*=\s*''/.test(row?.sql ?? '')
 }
 
 /**
@@ -612,9 +643,7 @@ const MIGRATIONS: ReadonlyArray<Migration> = [
     )`,
   ],
   searchInFts5,
-  // The word indexes merge two segments of a level (FTS5 waits for four): the background merges
-  // (index-merge.ts) then leave one per level, which a part's test reads each of (decision 0213).
-  ['components_fts', 'components_grams', 'mpn_grams'].map((table) => `INSERT INTO ${table} (${table}, rank) VALUES ('usermerge', 2)`),
+  windowsWithoutText,
 ]
 
 /**

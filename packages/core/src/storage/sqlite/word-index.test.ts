@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { ComponentListQuery } from '../../schemas/component'
 import { searchWords } from '../stores/component-query'
 import { openSqlite } from './engine/driver'
-import { SCHEMA_VERSION_BEFORE_FTS5 } from './schema'
+import { SCHEMA_VERSION, SCHEMA_VERSION_BEFORE_FTS5 } from './schema'
 import { createSqliteStorage, type SqliteStorage } from './storage'
 
 // The list's text filter on SQLite (decision 0213): a long word prefix is
@@ -40,6 +40,30 @@ function expected(parts: Part[], q: string): string[] {
   const holds = (doc: string[], word: string[]) =>
     doc.some((_, j) => word.every((t, k) => (k === word.length - 1 ? doc[j + k]?.startsWith(t) : doc[j + k] === t)))
   return parts.filter((p) => words.every((w) => holds(tokens(p.text), w))).map((p) => p.id)
+}
+
+/** A part's 3-character windows as search.ts writes them: each text lower-cased (ASCII, as SQLite's lower()) and ended by two \x01 characters, each window's UTF-8 in hex. */
+function windows(texts: string[]): string {
+  const all = new Set<string>()
+  for (const text of texts) {
+    const chars = [...`${text.replace(/[A-Z]/g, (c) => c.toLowerCase())}\x01\x01`]
+    for (let i = 0; i + 3 <= chars.length; i++) all.add(Buffer.from(chars.slice(i, i + 3).join(''), 'utf8').toString('hex'))
+  }
+  return [...all].join(',')
+}
+
+/** Makes the window tables anew with their text kept (`using`, e.g. FTS4's or FTS5's), as the steps before the last held them. */
+function windowTablesWithText(db: ReturnType<typeof openSqlite>, using: string, key: 'docid' | 'rowid'): void {
+  const rows = db.prepare(`SELECT c.rowid AS rowid, c.name AS name, c.ipn AS ipn, (SELECT group_concat(part_number, char(9)) FROM mpns WHERE component_id = c.id) AS mpns FROM components c`).all() as Array<{ rowid: number; name: string; ipn: string; mpns: string | null }>
+  for (const table of ['components_grams', 'mpn_grams']) {
+    db.exec(`DROP TABLE ${table}; CREATE VIRTUAL TABLE ${table} USING ${using};`)
+    const insert = db.prepare(`INSERT INTO ${table} (${key}, grams) VALUES (?, ?)`)
+    for (const row of rows) {
+      const mpns = row.mpns ? row.mpns.split('\t') : []
+      if (table === 'mpn_grams' && mpns.length === 0) continue
+      insert.run(row.rowid, windows(table === 'mpn_grams' ? mpns : [row.name, row.ipn, ...mpns]))
+    }
+  }
 }
 
 async function listAll(storage: SqliteStorage, q: string, sort: string): Promise<{ ids: string[]; total: number | undefined }> {
@@ -118,12 +142,8 @@ describe('the word index', () => {
       CREATE VIRTUAL TABLE components_fts USING fts4 (name, ipn, description, mpns, tokenize=unicode61, prefix="1,2");
       INSERT INTO components_fts (docid, name, ipn, description, mpns) SELECT rowid, name, ipn, description, mpns FROM components_fts5;
       DROP TABLE components_fts5;`)
-    for (const table of ['components_grams', 'mpn_grams']) {
-      db.exec(`ALTER TABLE ${table} RENAME TO ${table}5;
-        CREATE VIRTUAL TABLE ${table} USING fts4 (grams, tokenize=simple);
-        INSERT INTO ${table} (docid, grams) SELECT rowid, grams FROM ${table}5;
-        DROP TABLE ${table}5;`)
-    }
+    // The windows with their text, as FTS4 kept them (the tables now keep none: written anew from the parts).
+    windowTablesWithText(db, 'fts4 (grams, tokenize=simple)', 'docid')
     db.prepare(`UPDATE meta SET value = ? WHERE key = 'schema_version'`).run(String(SCHEMA_VERSION_BEFORE_FTS5))
     db.close()
 
@@ -139,5 +159,45 @@ describe('the word index', () => {
     const words = after.database.db.prepare(`SELECT term FROM components_terms WHERE term >= 'wide' AND term < 'widf'`).all()
     expect(words).toHaveLength(70)
     for (const q of ['wide13', 'resist', 'résistance 12', 'rc3']) expect((await listAll(after, q, 'id')).ids.sort(), q).toEqual(expected(parts, q).sort())
+  })
+
+  it('drops the text of the windows of a library from before, and its suggestions still find the same', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'complib-word-index-'))
+    dirs.push(dir)
+    const before = await createSqliteStorage({ dir })
+    await library(before)
+    const asked = ['c3-3', 'c3-39', 'rc3-1']
+    const found = await Promise.all(asked.map(async (q) => (await before.search.suggest('mpns', q, 10)).map((s) => s.label).sort()))
+    const components = (await before.search.suggest('components', 'sistance 1', 10)).map((s) => s.label).sort()
+    await before.close()
+
+    // The window tables as the step before left them: FTS5, with a copy of their text.
+    const db = openSqlite(join(dir, 'complib.db'))
+    windowTablesWithText(db, "fts5 (grams, tokenize='ascii', detail='none')", 'rowid')
+    db.prepare(`UPDATE meta SET value = ? WHERE key = 'schema_version'`).run(String(SCHEMA_VERSION - 1))
+    db.close()
+
+    const after = await createSqliteStorage({ dir })
+    open.push(after)
+    for (const table of ['components_grams', 'mpn_grams']) {
+      const { sql } = after.database.db.prepare(`SELECT sql FROM sqlite_master WHERE name = ?`).get(table) as { sql: string }
+      expect(sql, table).toContain("content=''")
+      expect(after.database.db.prepare(`SELECT count(*) AS n FROM sqlite_master WHERE name = ?`).get(`${table}_content`), table).toEqual({ n: 0 })
+    }
+    for (const table of ['components_fts', 'components_grams', 'mpn_grams']) {
+      expect(after.database.db.prepare(`SELECT v FROM ${table}_config WHERE k = 'usermerge'`).get(), table).toEqual({ v: 2 })
+    }
+    expect(await Promise.all(asked.map(async (q) => (await after.search.suggest('mpns', q, 10)).map((s) => s.label).sort()))).toEqual(found)
+    expect((await after.search.suggest('components', 'sistance 1', 10)).map((s) => s.label).sort()).toEqual(components)
+    expect(found[0]).toEqual(['RC3-3', 'RC3-30', 'RC3-39'])
+    // A part renamed and one purged: their rows are deleted by rowid, without the text.
+    const [first, second] = await after.search.suggest('components', 'sistance 1', 10)
+    await after.components.update(first!.id, { name: 'Quokka plain part' })
+    await after.components.delete(second!.id)
+    await after.components.purge(second!.id)
+    const left = (await after.search.suggest('components', 'sistance 1', 10)).map((s) => s.id)
+    expect(left).not.toContain(first!.id)
+    expect(left).not.toContain(second!.id)
+    expect((await after.search.suggest('components', 'okka plai', 10)).map((s) => s.id)).toEqual([first!.id])
   })
 })
