@@ -17,6 +17,9 @@ vi.mock('node:crypto', async (importOriginal) => {
     },
   }
 })
+// The quick tier runs a worker's files without isolation: a file before this one may have loaded
+// the module with the real node:crypto already. Loaded afresh, it takes the mock.
+vi.resetModules()
 const { SCRYPT_PARAMS, hashPassword, needsRehash, verifyPassword } = await import('../src/auth/passwords')
 
 describe('password hashing (decision 1502)', () => {
