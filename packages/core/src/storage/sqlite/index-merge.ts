@@ -80,14 +80,18 @@ export class IndexMerger {
 
   /** Whether some table has segments to merge: a read, so a pass with nothing to do writes nothing. */
   pending(): boolean {
-    return MERGED_TABLES.some((table) => _hasWork(this.db.db.prepare(`SELECT block FROM ${table}_data WHERE id = 10`).get() as { block: Uint8Array } | undefined))
+    return MERGED_TABLES.some((table) => _hasWork(this._structure(table)))
+  }
+
+  /** The table's structure record: its segments, level by level (ftsLevels). */
+  private _structure(table: string): { block: Uint8Array } | undefined {
+    return this.db.db.prepare(`SELECT block FROM ${table}_data WHERE id = 10`).get() as { block: Uint8Array } | undefined
   }
 
   private async _pass(): Promise<void> {
     for (const table of MERGED_TABLES) {
-      const structure = this.db.db.prepare(`SELECT block FROM ${table}_data WHERE id = 10`)
       for (let step = 0; step < MAX_STEPS && !this.stopped; step++) {
-        if (!_hasWork(structure.get() as { block: Uint8Array } | undefined)) break
+        if (!_hasWork(this._structure(table))) break
         let merged: boolean
         let counted = false
         try {
