@@ -26,11 +26,15 @@ const SETTLE_MS = FULL ? 10_000 : 3_000
  * of purged components, and SQLite's page cache holds more of a bigger file;
  * `GET /api/stats` reports the file's size (`databaseBytes`), and its growth is
  * taken off. What is left is what a leak would show: two full runs send ~150k
- * requests, so a leak of 1 KiB per request adds ~150 MiB, far above this; run-to-run
- * noise (V8's heap, the allocator) stays below it. The bounded CI runs (~10k
- * requests) only catch leaks of several KiB per request.
+ * requests, so a leak of 1 KiB per request adds ~150 MiB, far above this. Run-to-run
+ * noise (V8's heap, the allocator) is what the bounded CI runs (~10k requests) must
+ * stay above: measured on 2026-11-27 over eight 5-s runs on this 2-core machine, the
+ * growth beyond the data went from -13.8 to +48.1 MiB (with the storage's background
+ * index merges: -13.8, 23.4, 27.1, 43.1, 45.2, 48.1; without them: 34.5, 36.2), so
+ * 48 MiB failed a run that leaked nothing. The bounded runs catch leaks of about
+ * 7 KiB per request and more; the full run's ~150k requests, of well under 1 KiB.
  */
-const TOLERANCE_BYTES = 48 * 1024 * 1024
+const TOLERANCE_BYTES = 72 * 1024 * 1024
 
 let server: ServeProcess
 
