@@ -27,7 +27,7 @@ export interface SqliteStorageOptions {
   log?: ((message: string) => void) | undefined
   /** Run the reads whose cost grows with the library on a thread of their own (default true; see OFF_THREAD_READS). */
   readerThread?: boolean | undefined
-  /** How long after a burst of writes begins its FTS5 segments are merged (default 1 s; index-merge.ts). */
+  /** How long after a burst of writes begins its FTS5 segments are merged (default 2 s; index-merge.ts). */
   indexMergeDelayMs?: number | undefined
 }
 
