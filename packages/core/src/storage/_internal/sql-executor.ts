@@ -1,4 +1,5 @@
 import type { Candidate, Needle } from '../stores/search-rank'
+import type { Component } from '../../schemas/component'
 
 export type SqlParam = string | number | null | Uint8Array | boolean | undefined
 export type SqlValue = string | number | bigint | null | Uint8Array
@@ -163,8 +164,19 @@ export interface Dialect {
   componentCandidates(ex: SqlExecutor, needle: Needle, limit: number): Promise<Candidate[]>
   /** Suggestion candidates among manufacturer part numbers. */
   mpnCandidates(ex: SqlExecutor, needle: Needle, limit: number): Promise<Candidate[]>
-  /** Re-writes search entries the engine keeps in tables of its own after a component's text changed (none where indexes are expressions over the tables). */
-  reindexComponent(ex: SqlExecutor, id: string): Promise<void>
+  /**
+   * Re-writes the search entries the engine keeps of a component after a
+   * write to it; `changes` names the fields the write changed (a field of its
+   * words: name, ipn, description, mpns; touchComponent).
+   */
+  reindexComponent(ex: SqlExecutor, id: string, changes: readonly string[]): Promise<void>
+  /**
+   * The assignment that writes a component's words into its own row, by the
+   * UPDATE that writes the change (PostgreSQL's words column), from the view
+   * the change leads to; reindexComponent then has nothing to do. Undefined
+   * where the engine keeps the words in tables of its own (SQLite).
+   */
+  componentWords?(view: Component): { sql: string; params: SqlParam[] }
   /** Drops those entries of a purged component. */
   unindexComponent(ex: SqlExecutor, rowid: number): Promise<void>
   /**

@@ -1,5 +1,7 @@
 import type { Dialect, SqlExecutor, ViewPageQuery } from '../_internal/sql-executor'
-import { pgComponentCandidates, pgMpnCandidates, PG_PART_WORDS, PG_WORDS, toTsQuery } from './search'
+import { changesWords } from '../stores/component-core'
+import { componentWordsSql, wordsOf } from './schema'
+import { pgComponentCandidates, pgMpnCandidates, toTsQuery } from './search'
 import { nocase } from './sql'
 
 /** What PostgreSQL says its own way (the seam: Dialect, _internal/sql-executor.ts). */
@@ -40,12 +42,25 @@ export const postgresDialect: Dialect = {
   textFilter: async (_ex, q) => {
     const match = toTsQuery(q)
     if (match === null) return null
-    return { sql: `(${PG_WORDS('c')} @@ ?::tsquery OR EXISTS (SELECT 1 FROM mpns m WHERE m.component_id = c.id AND ${PG_PART_WORDS('m')} @@ ?::tsquery))`, params: [match, match] }
+    // One stored column, part numbers included: a test of each part is cheap, and the planner
+    // estimates the words from that column's statistics (a rare word goes to the GIN index).
+    return { sql: 'c.words @@ ?::tsquery', params: [match] }
   },
   componentCandidates: pgComponentCandidates,
   mpnCandidates: pgMpnCandidates,
-  // The search indexes are expressions over the tables themselves (schema.ts): nothing to keep in step.
-  reindexComponent: async () => {},
+  // The words column (schema.ts), written again only after a write to the text it comes from:
+  // most writes (status, tags, parameters, stock) leave it alone, with no statement more.
+  reindexComponent: async (ex, id, changes) => {
+    if (!changesWords(changes)) return
+    await ex.run(`UPDATE components c SET words = w.words FROM (SELECT ${componentWordsSql('x')} AS words FROM components x WHERE x.id = ?) w WHERE c.id = ? AND c.words IS DISTINCT FROM w.words`, [id, id])
+  },
+  // A patch of the row's own fields writes the words by its own UPDATE, from the view it leads
+  // to: the same text as componentWordsSql, part numbers in the view's order.
+  componentWords: (view) => ({
+    sql: `words = ${wordsOf('?')}`,
+    params: [[view.name, view.ipn, view.description ?? '', view.mpns.map((m) => m.partNumber).join(' ')].join(' ')],
+  }),
+  // The row goes, and its words with it.
   unindexComponent: async () => {},
   viewPage: _viewPage,
 
@@ -86,6 +101,8 @@ export const postgresDialect: Dialect = {
        WHERE v.component_id = c.id AND c.view_seq IS DISTINCT FROM v.seq`,
     )
     await ex.run('UPDATE component_totals SET live = (SELECT count(*) FROM components WHERE deleted_at IS NULL) WHERE id = 1')
+    // Rows from SQLite come without the words column; a PostgreSQL library brings its own.
+    await ex.run(`UPDATE components c SET words = ${componentWordsSql('c')} WHERE c.words IS NULL`)
     for (const [table, trigger] of _ROW_TRIGGERS) await ex.run(`ALTER TABLE ${table} ENABLE TRIGGER ${trigger}`)
     // Identity columns go on after the highest copied value.
     for (const { table, column } of await ex.all<{ table: string; column: string }>(

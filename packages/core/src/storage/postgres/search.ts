@@ -10,11 +10,11 @@ import { type Candidate, countRanked, type Needle, tierSize } from '../stores/se
  * contract (search-rank.ts ranks the candidates both engines find): index
  * range scans for a whole-field prefix, a `simple` tsvector for word
  * prefixes, pg_trgm for a substring. The indexes are expressions over the
- * tables (postgres/schema.ts), so no write keeps a search table in step.
+ * tables (postgres/schema.ts), but for the components' words: a column the
+ * dialect's reindexComponent keeps (componentWordsSql), as it holds the part
+ * numbers' words too.
  */
 
-/** A component's words, as indexed by components_words. */
-export const PG_WORDS = (c: string) => `to_tsvector('simple', ${c}.name || ' ' || ${c}.ipn::text || ' ' || coalesce(${c}.description, ''))`
 /** A part number's words, as indexed by mpns_words. */
 export const PG_PART_WORDS = (m: string) => `to_tsvector('simple', ${m}.part_number::text)`
 
@@ -55,11 +55,8 @@ export async function pgComponentCandidates(ex: SqlExecutor, needle: Needle, lim
 
   const query = toTsQuery(text)
   if (query) {
-    // UNION ALL, each side on its own GIN index and LIMITed, so the read stops at the limit
-    // rows (a UNION hashed every match first, however many there were).
-    const words = (n: number) =>
-      `(SELECT c.id AS id FROM components c WHERE c.deleted_at IS NULL AND ${PG_WORDS('c')} @@ ?1::tsquery LIMIT ${n})
-       UNION ALL (SELECT c.id FROM mpns m JOIN components c ON c.id = m.component_id WHERE c.deleted_at IS NULL AND ${PG_PART_WORDS('m')} @@ ?1::tsquery LIMIT ${n})`
+    // The words column holds the part numbers' words too (schema.ts): one index, LIMITed.
+    const words = (n: number) => `SELECT c.id AS id FROM components c WHERE c.deleted_at IS NULL AND c.words @@ ?1::tsquery LIMIT ${n}`
     const first = await componentCandidateRows(ex, `c.id IN (${words(WORD_TIER_CHUNK)})`, [query])
     push(first)
     if (countRanked(found, needle, 1) >= limit) return found
@@ -87,7 +84,7 @@ export async function pgComponentCandidates(ex: SqlExecutor, needle: Needle, lim
   return found
 }
 
-/** The ids of `rows` not in `seen`, each once (a UNION ALL can give one twice). */
+/** The ids of `rows` not in `seen`, each once. */
 function _unseen(rows: readonly { id: string }[], seen: ReadonlySet<string>): string[] {
   return [...new Set(rows.map((r) => r.id))].filter((id) => !seen.has(id))
 }

@@ -312,16 +312,26 @@ export async function touchComponent(
     JSON.stringify(component),
     ...changeValues(),
   ])
-  await ex.dialect.reindexComponent(ex, id)
+  await ex.dialect.reindexComponent(ex, id, changes)
   return component
+}
+
+/** The fields whose text a component's words hold (the list's `q`, suggest's word tier). */
+const SEARCHED_FIELDS = new Set(['name', 'ipn', 'description', 'mpns'])
+
+/** Whether a write that changed `changes` changed the text of a component's words. */
+export function changesWords(changes: readonly string[]): boolean {
+  return changes.some((field) => SEARCHED_FIELDS.has(field))
 }
 
 /** touchComponent of a change whose next view the caller gives: the row's UPDATE and the event, no view built. */
 async function _touchKnown(ex: SqlExecutor, id: string, op: ComponentEventOp, changes: readonly string[], at: string, sets: ComponentSets, next: Component): Promise<Component> {
   const snapshot = JSON.stringify(next)
   const event = [id, op, next.version, at, JSON.stringify(changes), snapshot, ...changeValues()]
-  const update = `UPDATE components SET ${[...sets.columns, 'version = version + 1', 'updated_at = ?'].join(', ')} WHERE id = ? AND version = ?`
-  const values = [...sets.values, at, id, next.version - 1]
+  // Where the engine keeps the words in the row, the same UPDATE writes them (no round trip more).
+  const words = changesWords(changes) ? ex.dialect.componentWords?.(next) : undefined
+  const update = `UPDATE components SET ${[...sets.columns, ...(words ? [words.sql] : []), 'version = version + 1', 'updated_at = ?'].join(', ')} WHERE id = ? AND version = ?`
+  const values = [...sets.values, ...(words?.params ?? []), at, id, next.version - 1]
   let changed: number
   if (ex.dialect.writableCte) {
     // One statement: the event's trigger sets view_seq once the UPDATE has run (AFTER triggers fire at the statement's end).
@@ -337,6 +347,6 @@ async function _touchKnown(ex: SqlExecutor, id: string, op: ComponentEventOp, ch
   }
   // The caller read the row at version - 1 in this transaction, under the write lock: a miss is a bug, not a race.
   if (changed !== 1) throw new Error(`[storage] component ${id} is not at version ${next.version - 1} as read`)
-  await ex.dialect.reindexComponent(ex, id)
+  if (!words) await ex.dialect.reindexComponent(ex, id, changes)
   return next
 }
