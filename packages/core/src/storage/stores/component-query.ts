@@ -160,6 +160,8 @@ async function _pageQuery(
   // of the sort (_perPartBudget), tried first; `retry`, the page with every match copied once.
   let perPart: { budget: number; test: string; params: SqlParam[] } | undefined
   let retryConds: typeof conds | undefined
+  let everyMatch: { from: string; where: string[]; params: SqlParam[] } | undefined
+  let liveParts = 0
   if (driver && ex.dialect.plannerHasStatistics) {
     // PostgreSQL plans the page from its statistics, and the count too where the driver reads
     // the components themselves (their filters' statistics describe them: decision 0321).
@@ -201,6 +203,11 @@ async function _pageQuery(
         perPart = { budget, test: text.perPart.test('b.r'), params: text.params }
         retryConds = copy
       }
+    } else {
+      // Many match, read along the sort; in another order than the ids', from a budget first
+      // (below), and from every match the driver lists when that leaves the page short.
+      everyMatch = { from: `${driver.from} CROSS JOIN components c`, where: joined, params: [...driver.params, ...restParams] }
+      liveParts = Number(row.live ?? 0)
     }
   }
 
@@ -249,8 +256,8 @@ async function _pageQuery(
   // through the live-ipn index and a temporary b-tree of every row (decision 0206).
   if (!Number.isSafeInteger(query.limit)) throw new Error(`[storage] not a page size: ${query.limit}`)
   const literal = ex.dialect.literalLimit
-  const page = (where: string[], params: SqlParam[]) => ({
-    sql: `SELECT c.id AS id, ${key} AS k, c.view_seq AS view_seq FROM ${from} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ${literal ? query.limit + 1 : '?'}`,
+  const page = (where: string[], params: SqlParam[], source = from) => ({
+    sql: `SELECT c.id AS id, ${key} AS k, c.view_seq AS view_seq FROM ${source} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ${literal ? query.limit + 1 : '?'}`,
     params: literal ? params : [...params, query.limit + 1],
   })
   const outerOrder = (alias: string) => (key === 'c.id' ? `${alias}.id ${dir}` : `${alias}.k ${dir}${last}, ${alias}.id ${dir}`)
@@ -265,8 +272,20 @@ async function _pageQuery(
     : page(pageWhere, pageParams)
   // A page the budget left short is read again with every match copied: it may be the last, or
   // the matches may come later along the sort than their share says (names of one kind together).
-  const retry = retryConds ? page([...retryConds.map((c) => c.sql), ...after], [...retryConds.flatMap((c) => c.params), ...afterParams]) : undefined
-  if (ex.dialect.plannerHasStatistics && !unfiltered && key !== 'c.id') {
+  let retry = retryConds ? page([...retryConds.map((c) => c.sql), ...after], [...retryConds.flatMap((c) => c.params), ...afterParams]) : undefined
+  if (everyMatch && key !== 'c.id' && sort.indexed) {
+    // SQLite, many matches in an order of their own: they may all come late along it (the
+    // resistors' names after three quarters of the library; a parameter range sorted by name took
+    // 514 ms at 100,000 parts). The first read tests at most a budget of parts along the sort,
+    // each looked up by its rowid; a page it leaves short is read again from every match.
+    const along = [...(deleted === 'exclude' ? ['c.deleted_at IS NULL'] : []), ...after]
+    read = {
+      sql: `SELECT b.id AS id, b.k AS k, b.view_seq AS view_seq FROM (SELECT c.id AS id, ${key} AS k, c.view_seq AS view_seq, c.rowid AS r FROM components c ${along.length ? `WHERE ${along.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ?) AS b CROSS JOIN components c ON c.rowid = b.r WHERE ${keyed.join(' AND ')} ORDER BY ${outerOrder('b')} LIMIT ?`,
+      params: [...afterParams, _alongSortBudget(query.limit, liveParts), ...keyedParams, query.limit + 1],
+    }
+    retry = page([...everyMatch.where, ...after], [...everyMatch.params, ...afterParams], everyMatch.from)
+  }
+  if (ex.dialect.plannerHasStatistics && !unfiltered && key !== 'c.id' && sort.indexed) {
     // PostgreSQL, a filtered page in an order of its own: the planner takes the parts along the
     // sort's index when its statistics say that matches are spread along it, but they cannot say
     // that the matches come late (the resistors' names after three quarters of the library:
@@ -279,7 +298,7 @@ async function _pageQuery(
     const where = (conditions: string[]) => (conditions.length ? `WHERE ${conditions.join(' AND ')}` : '')
     read = {
       sql: `WITH a AS MATERIALIZED (
-          SELECT c.id AS id, c.k AS k, c.view_seq AS view_seq FROM (SELECT c.*, ${key} AS k FROM components c ${where(along)} ORDER BY ${order} LIMIT ${_alongSortBudget(query.limit)}) AS c
+          SELECT c.id AS id, c.k AS k, c.view_seq AS view_seq FROM (SELECT c.*, ${key} AS k FROM components c ${where(along)} ORDER BY ${order} LIMIT (SELECT ${_alongSortBudgetSql(query.limit)} FROM component_totals WHERE id = 1)) AS c
           ${where(keyed)} ORDER BY ${outerOrder('c')} LIMIT ${n})
         SELECT u.id AS id, u.k AS k, u.view_seq AS view_seq FROM (
           SELECT a.id, a.k, a.view_seq FROM a WHERE (SELECT count(*) FROM a) = ${n}
@@ -330,13 +349,20 @@ interface PageQuery {
 }
 
 /**
- * How many parts along its sort PostgreSQL's first read of a filtered page
- * tests: enough for a filter one part in forty holds. At a few µs a part that
- * is a few ms; a page it leaves short costs that much more than sorting every
- * match would have.
+ * How many parts along its sort the first read of a filtered page tests
+ * (PostgreSQL's always, SQLite's when many match), of `live` parts: a tenth
+ * of the library, and at least enough for a filter one part in forty holds.
+ * Matches spread along the sort fill a page long before that; matches that
+ * all come late cost that tenth more than reading every match would have,
+ * where reading along the sort alone could read the whole library.
  */
-function _alongSortBudget(limit: number): number {
-  return Math.max(2_000, 40 * (limit + 1))
+function _alongSortBudget(limit: number, live: number): number {
+  return Math.max(40 * (limit + 1), Math.ceil(live / 10))
+}
+
+/** _alongSortBudget as SQL, `live` being component_totals' column. */
+function _alongSortBudgetSql(limit: number): string {
+  return `greatest(${40 * (limit + 1)}, (live + 9) / 10)`
 }
 
 /**

@@ -14,15 +14,17 @@ export interface SortKey {
   numeric: boolean
   /** The key compares case-insensitively: the cursor's value is compared the same way. */
   nocase: boolean
+  /** Both engines keep an index in this order (key, then id): a page can be read along it. */
+  indexed?: true
 }
 
 const text = (expr: string): SortKey => ({ expr, nullable: false, numeric: false, nocase: false })
 
 const COLUMNS: Record<ComponentSortField, (d: Dialect) => SortKey> = {
-  id: () => text('c.id'),
-  name: (d) => ({ ...text(d.nocase('c.name')), nocase: true }),
-  ipn: () => text('c.ipn'),
-  updatedAt: () => text('c.updated_at'),
+  id: () => ({ ...text('c.id'), indexed: true }),
+  name: (d) => ({ ...text(d.nocase('c.name')), nocase: true, indexed: true }),
+  ipn: () => ({ ...text('c.ipn'), indexed: true }),
+  updatedAt: () => ({ ...text('c.updated_at'), indexed: true }),
   createdAt: () => text('c.created_at'),
   status: () => text('c.status'),
   category: (d) => ({ expr: d.nocase('c.category'), nullable: true, numeric: false, nocase: true }),
