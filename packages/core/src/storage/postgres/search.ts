@@ -2,6 +2,7 @@ import type { SqlExecutor } from '../_internal/sql-executor'
 import { chunks, likeEscape } from '../stores/_shared'
 import { searchWords } from '../stores/component-query'
 import { componentCandidateRows, loadComponentCandidates, mpnCandidateRows } from '../stores/search-candidates'
+import { wordsOf } from './schema'
 import { nocase } from './sql'
 import { type Candidate, countRanked, type Needle, tierSize } from '../stores/search-rank'
 
@@ -16,7 +17,7 @@ import { type Candidate, countRanked, type Needle, tierSize } from '../stores/se
  */
 
 /** A part number's words, as indexed by mpns_words. */
-export const PG_PART_WORDS = (m: string) => `to_tsvector('simple', ${m}.part_number::text)`
+export const PG_PART_WORDS = (m: string) => wordsOf(`${m}.part_number::text`)
 
 /** User text as a tsquery in which every word must start a word; null when nothing searchable is left. */
 export function toTsQuery(text: string): string | null {
