@@ -212,6 +212,8 @@ export interface ViewPageQuery {
   /** A scalar subquery of the total, and its parameters. */
   totalSql: string
   totalParams: SqlParam[]
+  /** The page's rows carry the total as a column `n`: totalSql is needed only when there are none. */
+  totalInRows?: boolean
   limit: number
   /** The sort key's expression over `components c`. */
   key: string

@@ -127,10 +127,10 @@ function _json(expr: string): string {
 async function _viewPage(ex: SqlExecutor, page: ViewPageQuery): Promise<{ json: Uint8Array; total: number; nextCursor: string | null } | undefined> {
   const row = (await ex.get<{ seqs: string | null; row_count: string; missing: string; last_id: string | null; last_k: string | null; n: number }>(
     `WITH p AS (${page.sql}),
-     q AS (SELECT p.id, p.k, p.view_seq, row_number() OVER (ORDER BY ${page.outerOrder}) AS r FROM p)
+     q AS (SELECT p.id, p.k, p.view_seq, ${page.totalInRows ? 'p.n' : 'NULL::bigint AS n'}, row_number() OVER (ORDER BY ${page.outerOrder}) AS r FROM p)
      SELECT string_agg(q.view_seq::text, ',' ORDER BY q.r) FILTER (WHERE q.r <= ${page.limit}) AS seqs, count(*) AS row_count,
        count(*) FILTER (WHERE q.r <= ${page.limit} AND q.view_seq IS NULL) AS missing, max(q.id) FILTER (WHERE q.r = ${page.limit}) AS last_id,
-       max(q.k::text) FILTER (WHERE q.r = ${page.limit}) AS last_k, ${page.totalSql} AS n
+       max(q.k::text) FILTER (WHERE q.r = ${page.limit}) AS last_k, ${page.totalInRows ? `coalesce(max(q.n), ${page.totalSql})` : page.totalSql} AS n
      FROM q`,
     [...page.params, ...page.totalParams],
   ))!

@@ -285,34 +285,43 @@ async function _pageQuery(
     }
     retry = page([...everyMatch.where, ...after], [...everyMatch.params, ...afterParams], everyMatch.from)
   }
-  if (ex.dialect.plannerHasStatistics && !unfiltered && key !== 'c.id' && sort.indexed) {
-    // PostgreSQL, a filtered page in an order of its own: the planner takes the parts along the
-    // sort's index when its statistics say that matches are spread along it, but they cannot say
-    // that the matches come late (the resistors' names after three quarters of the library:
-    // 76,270 parts read and tested for a page, 490 ms at 100,000). So the page is first read from
-    // at most a budget of parts along the sort (`a`); only a page that leaves short is read from
-    // every match (OFFSET 0 plans them on their own: a hash join, a bitmap), then sorted. One
-    // statement: each branch runs only when its one-time condition holds.
+  let totalInRows = false
+  if (ex.dialect.plannerHasStatistics && !unfiltered && sort.indexed) {
+    // PostgreSQL, a filtered page, in one statement whose branches each run only when their
+    // one-time condition holds (decision 0321):
+    // - counted up to the bound first; up to it, the page is read from every match, planned on
+    //   their own (OFFSET 0: a bitmap, a join from the filter's index), then sorted. Estimates of
+    //   few matches can be far off (a word no part holds, estimated at 5,000 of a million parts,
+    //   had the page read every part along the ids: 250 ms), a count cannot;
+    // - past it, along the sort's index, testing at most a budget of parts (`a`): statistics
+    //   cannot say that the matches come late along the sort (the resistors' names after three
+    //   quarters of the library: 76,270 parts tested for a page at 100,000, 490 ms). A page the
+    //   budget leaves short is read from every match too.
+    // The count goes out with the rows, so the page's statement does not count again.
     const n = query.limit + 1
     const along = [...(deleted === 'exclude' ? ['c.deleted_at IS NULL'] : []), ...after]
     const where = (conditions: string[]) => (conditions.length ? `WHERE ${conditions.join(' AND ')}` : '')
     read = {
-      sql: `WITH a AS MATERIALIZED (
+      sql: `WITH total AS MATERIALIZED (SELECT ${totalSql} AS n),
+        a AS MATERIALIZED (
           SELECT c.id AS id, c.k AS k, c.view_seq AS view_seq FROM (SELECT c.*, ${key} AS k FROM components c ${where(along)} ORDER BY ${order} LIMIT (SELECT ${_alongSortBudgetSql(query.limit)} FROM component_totals WHERE id = 1)) AS c
           ${where(keyed)} ORDER BY ${outerOrder('c')} LIMIT ${n})
-        SELECT u.id AS id, u.k AS k, u.view_seq AS view_seq FROM (
-          SELECT a.id, a.k, a.view_seq FROM a WHERE (SELECT count(*) FROM a) = ${n}
+        SELECT u.id AS id, u.k AS k, u.view_seq AS view_seq, (SELECT total.n FROM total) AS n FROM (
+          SELECT a.id, a.k, a.view_seq FROM a WHERE (SELECT total.n FROM total) > ${COMPONENT_COUNT_BOUND} AND (SELECT count(*) FROM a) = ${n}
           UNION ALL
-          SELECT m.id, m.k, m.view_seq FROM (SELECT c.id AS id, ${key} AS k, c.view_seq AS view_seq FROM components c ${where(pageWhere)} OFFSET 0) AS m WHERE (SELECT count(*) FROM a) < ${n}
+          SELECT m.id, m.k, m.view_seq FROM (SELECT c.id AS id, ${key} AS k, c.view_seq AS view_seq FROM components c ${where(pageWhere)} OFFSET 0) AS m
+          WHERE (SELECT total.n FROM total) <= ${COMPONENT_COUNT_BOUND} OR (SELECT count(*) FROM a) < ${n}
         ) AS u ORDER BY ${outerOrder('u')} LIMIT ${n}`,
-      params: [...afterParams, ...keyedParams, ...pageParams],
+      params: [...totalParams, ...afterParams, ...keyedParams, ...pageParams],
     }
+    totalInRows = true
   }
   return {
     ...read,
     ...(retry ? { retry } : {}),
     totalSql,
     totalParams,
+    ...(totalInRows ? { totalInRows } : {}),
     bounded: !unfiltered,
     // Both engines hand the last row's key over as text (the PostgreSQL page casts it): a number goes back into the cursor as one.
     cursorOf: (id, k) => encodeCursor(key === 'c.id' ? [id] : [k !== null && sort.numeric ? Number(k) : k, id]),
@@ -342,6 +351,8 @@ interface PageQuery {
   retry?: { sql: string; params: SqlParam[] }
   totalSql: string
   totalParams: SqlParam[]
+  /** The page's rows carry the total as a column `n` (null when there are none: then totalSql counts). */
+  totalInRows?: boolean
   bounded: boolean
   cursorOf: (id: string, k: string | null) => string
   key: string
