@@ -334,6 +334,22 @@ describe.skipIf(unreachable !== null)(`the PostgreSQL engine${unreachable ? ` (s
     }
   })
 
+  it('refuses to start on a schema a newer complib migrated, and leaves its version alone', async () => {
+    const newer = `complib_n_${randomBytes(6).toString('hex')}`
+    const s = await createPostgresStorage({ url, schema: newer, poolSize: 2 })
+    try {
+      const version = await s.database.run(async (ex) => {
+        await ex.run(`UPDATE meta SET value = (value::int + 1)::text WHERE key = 'schema_version'`)
+        return (await ex.get<{ value: string }>(`SELECT value FROM meta WHERE key = 'schema_version'`))!.value
+      })
+      await expect(createPostgresStorage({ url, schema: newer, poolSize: 2 })).rejects.toThrow(`the PostgreSQL schema is at version ${version}, newer than this complib's ${Number(version) - 1}`)
+      const after = await s.database.run(async (ex) => (await ex.get<{ value: string }>(`SELECT value FROM meta WHERE key = 'schema_version'`))!.value, 'snapshot')
+      expect(after).toBe(version)
+    } finally {
+      await s.dropSchema()
+    }
+  })
+
   it('plans a range of parameter values for its values, and counts a tag’s parts by looking each one up', async () => {
     // A generic plan hashed every value of the type in range before a page (40 ms at 100,000
     // parts, against 5); a count joined by the planner hashed every part of the tag.

@@ -584,6 +584,12 @@ export async function migratePostgres(client: PoolClient): Promise<boolean> {
     await client.query('CREATE TABLE IF NOT EXISTS meta (key text PRIMARY KEY, value text NOT NULL)')
     const row = (await client.query<{ value: string }>(`SELECT value FROM meta WHERE key = 'schema_version'`)).rows[0]
     const current = row ? Number(row.value) : 0
+    // A newer complib migrated this database: this one would not keep what the newer steps
+    // added (the words column, written by every write of a part's text), and writing its own
+    // version back made the next newer server run those steps again, and fail.
+    if (current > MIGRATIONS.length) {
+      throw new Error(`[storage] the PostgreSQL schema is at version ${current}, newer than this complib's ${MIGRATIONS.length}: run the newer complib (on every server)`)
+    }
     for (let i = current; i < MIGRATIONS.length; i++) await client.query(MIGRATIONS[i]!)
     if (current !== MIGRATIONS.length) {
       await client.query(`INSERT INTO meta (key, value) VALUES ('schema_version', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [String(MIGRATIONS.length)])
