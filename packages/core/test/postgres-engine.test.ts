@@ -308,18 +308,21 @@ describe.skipIf(unreachable !== null)(`the PostgreSQL engine${unreachable ? ` (s
     expect(sent.filter((s) => s.text.includes('words'))).toEqual([])
   })
 
-  it('fills the words of a library made before the words column, and gives the planner statistics of values and categories', async () => {
+  it('fills the words of a library made before the words column, gives the planner statistics of values and categories, and orders a category by name', async () => {
     const older = `complib_w_${randomBytes(6).toString('hex')}`
     let s = await createPostgresStorage({ url, schema: older, poolSize: 2 })
     try {
       const part = await s.components.create({ name: 'Echidna relay', category: 'Relays', mpns: [{ manufacturer: 'Spiny', partNumber: 'EK-1' }] })
-      // The schema as the step before left it: no column, the expression index, no statistics.
+      // The schema as the steps before left it: no column, the expression index, no statistics,
+      // the category's index without the name.
       await s.database.run(async (ex) => {
+        await ex.run('DROP INDEX components_category_folded')
+        await ex.run(`CREATE INDEX components_category_folded ON components (lower(category) COLLATE "C") WHERE deleted_at IS NULL`)
         await ex.run('ALTER TABLE components DROP COLUMN words')
         await ex.run(`CREATE INDEX components_words ON components USING gin (to_tsvector('simple', name || ' ' || ipn::text || ' ' || coalesce(description, '')))`)
         await ex.run('DROP INDEX component_parameters_type_component')
         await ex.run('DROP STATISTICS component_parameters_type_numeric, components_category_folded')
-        await ex.run(`UPDATE meta SET value = (value::int - 1)::text WHERE key = 'schema_version'`)
+        await ex.run(`UPDATE meta SET value = (value::int - 2)::text WHERE key = 'schema_version'`)
       })
       await s.close()
       s = await createPostgresStorage({ url, schema: older, poolSize: 2 })
@@ -329,6 +332,8 @@ describe.skipIf(unreachable !== null)(`the PostgreSQL engine${unreachable ? ` (s
         'snapshot',
       )
       expect(objects.map((o) => o.name)).toEqual(['component_parameters_type_numeric', 'components_category_folded'])
+      const index = await s.database.run(async (ex) => await ex.get<{ def: string }>(`SELECT indexdef AS def FROM pg_indexes WHERE schemaname = current_schema() AND indexname = 'components_category_folded'`), 'snapshot')
+      expect(index?.def).toContain('lower(name)')
     } finally {
       await s.dropSchema()
     }

@@ -546,6 +546,11 @@ const MIGRATIONS: readonly string[] = [
   CREATE STATISTICS components_category_folded ON (lower(category)) FROM components;
   ANALYZE components, component_parameters;
   `,
+  // A category's live parts in name order, as in sqlite/schema.ts (decision 0321).
+  /* sql */ `
+  DROP INDEX IF EXISTS components_category_folded;
+  CREATE INDEX components_category_folded ON components (lower(category) COLLATE "C", lower(name) COLLATE "C", id) WHERE deleted_at IS NULL;
+  `,
 ]
 
 /**

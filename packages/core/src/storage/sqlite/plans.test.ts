@@ -56,6 +56,13 @@ describe('filtered list plans', () => {
     expect(plans).toContainEqual(expect.stringContaining('SEARCH p USING INDEX component_parameters_type (type=? AND numeric>? AND numeric<?)'))
   })
 
+  it('read a category no part lies below, sorted by name, along its index in name order; one with parts below, not', async () => {
+    const leaf = await plansOf({ category: 'passives/resistors', sort: 'name' })
+    expect(leaf).toContainEqual(expect.stringMatching(/SEARCH c USING INDEX components_category_folded \(category=\?\)/))
+    const parent = await plansOf({ category: 'Passives', sort: 'name' })
+    expect(parent.filter((line) => line.includes('(category=?)'))).toEqual([])
+  })
+
   it('count a category as one range of its folded index', async () => {
     const plans = await plansOf({ category: 'passives/resistors', sort: 'name' })
     expect(plans).toContainEqual(expect.stringMatching(/SEARCH components USING (COVERING )?INDEX components_category_folded \(category>\? AND category<\?\)/))

@@ -644,6 +644,13 @@ const MIGRATIONS: ReadonlyArray<Migration> = [
   ],
   searchInFts5,
   windowsWithoutText,
+  // A category's live parts in name order (decision 0321): a page of a category no part lies
+  // below, sorted by name, is read along this index; the category's range reads it as before,
+  // and now finds each part's id in it too.
+  [
+    'DROP INDEX IF EXISTS components_category_folded',
+    'CREATE INDEX components_category_folded ON components (category COLLATE NOCASE, name COLLATE NOCASE, id) WHERE deleted_at IS NULL',
+  ],
 ]
 
 /**
@@ -672,6 +679,8 @@ export const SCHEMA_VERSION_BEFORE_CATEGORY_RECORDS = MIGRATIONS.indexOf(addCate
 export const SCHEMA_VERSION_BEFORE_IDENTIFIER_KEYS = MIGRATIONS.indexOf(addIdentifierKeys)
 /** The schema version of a library from before search in FTS5. */
 export const SCHEMA_VERSION_BEFORE_FTS5 = MIGRATIONS.indexOf(searchInFts5)
+/** The schema version just before the window tables lost their text (tests of that step). */
+export const SCHEMA_VERSION_BEFORE_WINDOWS_WITHOUT_TEXT = MIGRATIONS.indexOf(windowsWithoutText)
 /** The schema version of a library from before the KiCad fields. */
 export const SCHEMA_VERSION_BEFORE_KICAD_FIELDS = MIGRATIONS.findIndex((m) => Array.isArray(m) && m.includes(KICAD_VIEW_UPGRADE))
 

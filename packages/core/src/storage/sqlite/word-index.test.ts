@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { ComponentListQuery } from '../../schemas/component'
 import { searchWords } from '../stores/component-query'
 import { openSqlite } from './engine/driver'
-import { SCHEMA_VERSION, SCHEMA_VERSION_BEFORE_FTS5 } from './schema'
+import { SCHEMA_VERSION_BEFORE_FTS5, SCHEMA_VERSION_BEFORE_WINDOWS_WITHOUT_TEXT } from './schema'
 import { createSqliteStorage, type SqliteStorage } from './storage'
 
 // The list's text filter on SQLite (decision 0213): a long word prefix is
@@ -174,7 +174,7 @@ describe('the word index', () => {
     // The window tables as the step before left them: FTS5, with a copy of their text.
     const db = openSqlite(join(dir, 'complib.db'))
     windowTablesWithText(db, "fts5 (grams, tokenize='ascii', detail='none')", 'rowid')
-    db.prepare(`UPDATE meta SET value = ? WHERE key = 'schema_version'`).run(String(SCHEMA_VERSION - 1))
+    db.prepare(`UPDATE meta SET value = ? WHERE key = 'schema_version'`).run(String(SCHEMA_VERSION_BEFORE_WINDOWS_WITHOUT_TEXT))
     db.close()
 
     const after = await createSqliteStorage({ dir })

@@ -92,11 +92,29 @@ async function _pageQuery(
   if (query.tag) {
     add('EXISTS (SELECT 1 FROM component_tags ct JOIN tags t ON t.id = ct.tag_id WHERE ct.component_id = c.id AND t.name_key = ?)', [foldKey(query.tag)], 'tag')
   }
+  // A category's own parts in name order, where its index lists them so (category, name, id):
+  // the parts a page sorted by name reads along when no live part lies below the category (below).
+  let categoryByName: { sql: string; params: SqlParam[]; below: { sql: string; params: SqlParam[] } } | undefined
   if (query.category) {
     // Categories are paths (Passives/Resistors/Thick film): a category takes in its descendants.
     // Here a test of each row; the range of its index is a driver (_cheapestDriver).
-    const subtree = categorySubtree(ex.dialect, 'c.category', query.category.replace(/\/+$/, ''))
-    add(subtree.scan.sql, subtree.scan.params, 'category')
+    const path = query.category.replace(/\/+$/, '')
+    const subtree = categorySubtree(ex.dialect, 'c.category', path)
+    if (deleted === 'exclude' && /^-?name$/.test(query.sort)) {
+      const folded = ex.dialect.nocase('category')
+      const p = ex.dialect.nocase('?')
+      categoryByName = {
+        sql: `${ex.dialect.nocase('c.category')} = ${p}`,
+        params: [path],
+        below: { sql: `SELECT 1 FROM components WHERE ${folded} > ${p} AND ${folded} < ${p} AND deleted_at IS NULL`, params: [`${path}/`, `${path}0`] },
+      }
+    }
+    // SQLite asks whether any part lies below (one step of the index, in process); PostgreSQL asks
+    // in the page's statement (a second statement would cost a round trip and a snapshot).
+    const leaf = categoryByName && !ex.dialect.plannerHasStatistics && !(await ex.get(`${categoryByName.below.sql} LIMIT 1`, categoryByName.below.params))
+    if (leaf) add(categoryByName!.sql, categoryByName!.params, 'category')
+    else add(subtree.scan.sql, subtree.scan.params, 'category')
+    if (!leaf && !ex.dialect.plannerHasStatistics) categoryByName = undefined
   }
   if (query.manufacturer) {
     add('EXISTS (SELECT 1 FROM mpns m JOIN manufacturers f ON f.id = m.manufacturer_id WHERE m.component_id = c.id AND f.name_key = ?)', [foldKey(query.manufacturer)], 'manufacturer')
@@ -278,10 +296,10 @@ async function _pageQuery(
     // resistors' names after three quarters of the library; a parameter range sorted by name took
     // 514 ms at 100,000 parts). The first read tests at most a budget of parts along the sort,
     // each looked up by its rowid; a page it leaves short is read again from every match.
-    const along = [...(deleted === 'exclude' ? ['c.deleted_at IS NULL'] : []), ...after]
+    const along = [...(deleted === 'exclude' ? ['c.deleted_at IS NULL'] : []), ...(categoryByName ? [categoryByName.sql] : []), ...after]
     read = {
       sql: `SELECT b.id AS id, b.k AS k, b.view_seq AS view_seq FROM (SELECT c.id AS id, ${key} AS k, c.view_seq AS view_seq, c.rowid AS r FROM components c ${along.length ? `WHERE ${along.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ?) AS b CROSS JOIN components c ON c.rowid = b.r WHERE ${keyed.join(' AND ')} ORDER BY ${outerOrder('b')} LIMIT ?`,
-      params: [...afterParams, _alongSortBudget(query.limit, liveParts), ...keyedParams, query.limit + 1],
+      params: [...(categoryByName?.params ?? []), ...afterParams, _alongSortBudget(query.limit, liveParts), ...keyedParams, query.limit + 1],
     }
     retry = page([...everyMatch.where, ...after], [...everyMatch.params, ...afterParams], everyMatch.from)
   }
@@ -298,21 +316,32 @@ async function _pageQuery(
     //   quarters of the library: 76,270 parts tested for a page at 100,000, 490 ms). A page the
     //   budget leaves short is read from every match too.
     // The count goes out with the rows, so the page's statement does not count again.
+    // A category sorted by name is read along its own index (category, name, id) when no live part
+    // lies below it, else along the name's: two arms, the one-time condition `leaf` picks one.
     const n = query.limit + 1
-    const along = [...(deleted === 'exclude' ? ['c.deleted_at IS NULL'] : []), ...after]
+    const live = deleted === 'exclude' ? ['c.deleted_at IS NULL'] : []
     const where = (conditions: string[]) => (conditions.length ? `WHERE ${conditions.join(' AND ')}` : '')
+    const budgeted = (along: string[], guard: string) =>
+      `SELECT c.id AS id, c.k AS k, c.view_seq AS view_seq FROM (SELECT c.*, ${key} AS k FROM components c ${where(along)} ORDER BY ${order} LIMIT (SELECT ${_alongSortBudgetSql(query.limit)} FROM component_totals WHERE id = 1)) AS c
+          ${where([...keyed, ...(guard ? [guard] : [])])} ORDER BY ${outerOrder('c')} LIMIT ${n}`
+    const byCategory = categoryByName
+    const a = byCategory
+      ? `(${budgeted([...live, byCategory.sql, ...after], '(SELECT leaf.yes FROM leaf)')}) UNION ALL (${budgeted([...live, ...after], 'NOT (SELECT leaf.yes FROM leaf)')})`
+      : budgeted([...live, ...after], '')
+    const aParams = byCategory
+      ? [...byCategory.params, ...afterParams, ...keyedParams, ...afterParams, ...keyedParams]
+      : [...afterParams, ...keyedParams]
     read = {
       sql: `WITH total AS MATERIALIZED (SELECT ${totalSql} AS n),
-        a AS MATERIALIZED (
-          SELECT c.id AS id, c.k AS k, c.view_seq AS view_seq FROM (SELECT c.*, ${key} AS k FROM components c ${where(along)} ORDER BY ${order} LIMIT (SELECT ${_alongSortBudgetSql(query.limit)} FROM component_totals WHERE id = 1)) AS c
-          ${where(keyed)} ORDER BY ${outerOrder('c')} LIMIT ${n})
+        ${byCategory ? `leaf AS MATERIALIZED (SELECT NOT EXISTS (${byCategory.below.sql}) AS yes),` : ''}
+        a AS MATERIALIZED (${a})
         SELECT u.id AS id, u.k AS k, u.view_seq AS view_seq, (SELECT total.n FROM total) AS n FROM (
           SELECT a.id, a.k, a.view_seq FROM a WHERE (SELECT total.n FROM total) > ${COMPONENT_COUNT_BOUND} AND (SELECT count(*) FROM a) = ${n}
           UNION ALL
           SELECT m.id, m.k, m.view_seq FROM (SELECT c.id AS id, ${key} AS k, c.view_seq AS view_seq FROM components c ${where(pageWhere)} OFFSET 0) AS m
           WHERE (SELECT total.n FROM total) <= ${COMPONENT_COUNT_BOUND} OR (SELECT count(*) FROM a) < ${n}
         ) AS u ORDER BY ${outerOrder('u')} LIMIT ${n}`,
-      params: [...totalParams, ...afterParams, ...keyedParams, ...pageParams],
+      params: [...totalParams, ...(byCategory ? byCategory.below.params : []), ...aParams, ...pageParams],
     }
     totalInRows = true
   }
@@ -357,6 +386,21 @@ interface PageQuery {
   cursorOf: (id: string, k: string | null) => string
   key: string
   outerOrder: string
+}
+
+/**
+ * Whether no live part lies below the category `path` (in `path/…`): then its
+ * parts are those of its own value, which its index (category, name, id)
+ * lists in name order. One step of that index.
+ */
+async function _noLiveDescendant(ex: SqlExecutor, path: string): Promise<boolean> {
+  const folded = ex.dialect.nocase('category')
+  const p = ex.dialect.nocase('?')
+  const row = await ex.get<{ n: number | string }>(
+    `SELECT count(*) AS n FROM (SELECT 1 FROM components WHERE ${folded} > ${p} AND ${folded} < ${p} AND deleted_at IS NULL LIMIT 1) AS below`,
+    [`${path}/`, `${path}0`],
+  )
+  return Number(row?.n ?? 0) === 0
 }
 
 /**

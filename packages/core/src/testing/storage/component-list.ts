@@ -140,13 +140,15 @@ export function componentListSuite(storage: () => Storage): void {
       // exactly its parts, in order.
       const s = storage()
       await s.transaction(async (tx) => {
-        for (let i = 0; i < 2_100; i++) await tx.components.create({ name: `A ${String(i).padStart(4, '0')}` })
+        for (let i = 0; i < 2_100; i++) await tx.components.create({ name: `A ${String(i).padStart(4, '0')}`, category: i % 2 ? 'Early' : 'Later' })
         for (let i = 0; i < 400; i++) {
-          await tx.components.create({ name: `Z ${String(i).padStart(3, '0')}`, description: 'zygote', tags: ['late'], parameters: [{ type: 'Resistance', value: '10k' }] })
+          await tx.components.create({ name: `Z ${String(i).padStart(3, '0')}`, description: 'zygote', category: 'Late/Zed', tags: ['late'], parameters: [{ type: 'Resistance', value: '10k' }] })
         }
       })
       const late = Array.from({ length: 400 }, (_, i) => `Z ${String(i).padStart(3, '0')}`)
-      for (const filter of [{ tag: 'late' }, { q: 'zygote' }, { parameter: 'Resistance:1k..100k' }]) {
+      // A category no part lies below is read along its own index in name order; one above it, not;
+      // `Later` merely starts alike.
+      for (const filter of [{ tag: 'late' }, { q: 'zygote' }, { parameter: 'Resistance:1k..100k' }, { category: 'late/zed' }, { category: 'Late' }]) {
         const first = await s.components.list(q({ ...filter, sort: 'name', limit: '50' }))
         expect(first.items.map((c) => c.name), JSON.stringify(filter)).toEqual(late.slice(0, 50))
         expect(first.total).toBe(400)
