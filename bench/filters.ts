@@ -17,6 +17,8 @@ export const LIST_FILTERS = [
   'parameter=Resistance:1k..10k',
   'q=resistor',
   'tag=eol-watch&category=ICs',
+  // The library table's most common view: a category by name (its index's order, decision 0321).
+  'category=Resistors&sort=name',
 ]
 
 export interface FilterTimes {
