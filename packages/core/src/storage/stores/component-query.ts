@@ -92,29 +92,29 @@ async function _pageQuery(
   if (query.tag) {
     add('EXISTS (SELECT 1 FROM component_tags ct JOIN tags t ON t.id = ct.tag_id WHERE ct.component_id = c.id AND t.name_key = ?)', [foldKey(query.tag)], 'tag')
   }
-  // A category's own parts in name order, where its index lists them so (category, name, id):
-  // the parts a page sorted by name reads along when no live part lies below the category (below).
-  let categoryByName: { sql: string; params: SqlParam[]; below: { sql: string; params: SqlParam[] } } | undefined
+  // Sorted by name, a category no live part lies below is read along its own index, which lists
+  // its parts in name order (category, name, id): the equality, and the test of what lies below.
+  let categoryByName: CategoryByName | undefined
   if (query.category) {
     // Categories are paths (Passives/Resistors/Thick film): a category takes in its descendants.
     // Here a test of each row; the range of its index is a driver (_cheapestDriver).
     const path = query.category.replace(/\/+$/, '')
     const subtree = categorySubtree(ex.dialect, 'c.category', path)
-    if (deleted === 'exclude' && /^-?name$/.test(query.sort)) {
-      const folded = ex.dialect.nocase('category')
-      const p = ex.dialect.nocase('?')
-      categoryByName = {
-        sql: `${ex.dialect.nocase('c.category')} = ${p}`,
-        params: [path],
-        below: { sql: `SELECT 1 FROM components WHERE ${folded} > ${p} AND ${folded} < ${p} AND deleted_at IS NULL`, params: [`${path}/`, `${path}0`] },
+    const byName = deleted === 'exclude' && /^-?name$/.test(query.sort) ? _categoryByName(ex.dialect, path) : undefined
+    if (byName && !ex.dialect.plannerHasStatistics) {
+      // SQLite asks now: one step of the index, in process.
+      const below = await ex.get(`${byName.below.sql} LIMIT 1`, byName.below.params)
+      if (below) add(subtree.scan.sql, subtree.scan.params, 'category')
+      else {
+        add(byName.sql, byName.params, 'category')
+        categoryByName = byName
       }
+    } else {
+      // PostgreSQL asks in the page's statement (below): a second statement would cost a round
+      // trip and a snapshot.
+      add(subtree.scan.sql, subtree.scan.params, 'category')
+      categoryByName = byName
     }
-    // SQLite asks whether any part lies below (one step of the index, in process); PostgreSQL asks
-    // in the page's statement (a second statement would cost a round trip and a snapshot).
-    const leaf = categoryByName && !ex.dialect.plannerHasStatistics && !(await ex.get(`${categoryByName.below.sql} LIMIT 1`, categoryByName.below.params))
-    if (leaf) add(categoryByName!.sql, categoryByName!.params, 'category')
-    else add(subtree.scan.sql, subtree.scan.params, 'category')
-    if (!leaf && !ex.dialect.plannerHasStatistics) categoryByName = undefined
   }
   if (query.manufacturer) {
     add('EXISTS (SELECT 1 FROM mpns m JOIN manufacturers f ON f.id = m.manufacturer_id WHERE m.component_id = c.id AND f.name_key = ?)', [foldKey(query.manufacturer)], 'manufacturer')
@@ -388,19 +388,23 @@ interface PageQuery {
   outerOrder: string
 }
 
-/**
- * Whether no live part lies below the category `path` (in `path/…`): then its
- * parts are those of its own value, which its index (category, name, id)
- * lists in name order. One step of that index.
- */
-async function _noLiveDescendant(ex: SqlExecutor, path: string): Promise<boolean> {
-  const folded = ex.dialect.nocase('category')
-  const p = ex.dialect.nocase('?')
-  const row = await ex.get<{ n: number | string }>(
-    `SELECT count(*) AS n FROM (SELECT 1 FROM components WHERE ${folded} > ${p} AND ${folded} < ${p} AND deleted_at IS NULL LIMIT 1) AS below`,
-    [`${path}/`, `${path}0`],
-  )
-  return Number(row?.n ?? 0) === 0
+/** A category's parts by their own value, and the parts below it (CategoryByName). */
+interface CategoryByName {
+  /** The category's own value, a condition on `components c`. */
+  sql: string
+  params: SqlParam[]
+  /** A statement listing the live parts below it (`path/…`), through the same index. */
+  below: { sql: string; params: SqlParam[] }
+}
+
+function _categoryByName(dialect: SqlExecutor['dialect'], path: string): CategoryByName {
+  const folded = dialect.nocase('category')
+  const p = dialect.nocase('?')
+  return {
+    sql: `${dialect.nocase('c.category')} = ${p}`,
+    params: [path],
+    below: { sql: `SELECT 1 FROM components WHERE ${folded} > ${p} AND ${folded} < ${p} AND deleted_at IS NULL`, params: [`${path}/`, `${path}0`] },
+  }
 }
 
 /**
