@@ -306,6 +306,17 @@ describe.skipIf(unreachable !== null)(`the PostgreSQL engine${unreachable ? ` (s
     // A write to no searched field writes no words: no statement more.
     const sent = await _statements(() => a.components.update(part.id, { status: 'nrnd' }))
     expect(sent.filter((s) => s.text.includes('words'))).toEqual([])
+    // A create, and a new part number, write the words by the UPDATE the write makes anyway.
+    const separate = (statements: Array<{ text: string }>) => statements.filter((s) => s.text.startsWith('UPDATE components c SET words'))
+    let made: Component | undefined
+    const creating = await _statements(async () => {
+      made = await a.components.create({ name: 'Wallaby fuse', mpns: [{ manufacturer: 'Wombatco', partNumber: 'WF-21' }] })
+    })
+    expect(separate(creating)).toEqual([])
+    const numbering = await _statements(() => a.mpns.create(made!.id, { manufacturer: 'Wombatco', partNumber: 'KOALA-3' }))
+    expect(separate(numbering)).toEqual([])
+    expect(await found('wallaby wf-21')).toEqual([made!.id])
+    expect(await found('koala')).toEqual([made!.id])
   })
 
   it('fills the words of a library made before the words column, gives the planner statistics of values and categories, and orders a category by name', async () => {

@@ -177,6 +177,11 @@ export interface Dialect {
    * where the engine keeps the words in tables of its own (SQLite).
    */
   componentWords?(view: Component): { sql: string; params: SqlParam[] }
+  /**
+   * The same words as SQL over the components row `alias` and its part
+   * numbers, for an UPDATE of that row that leaves its own text alone.
+   */
+  componentWordsOfRow?(alias: string): string
   /** Drops those entries of a purged component. */
   unindexComponent(ex: SqlExecutor, rowid: number): Promise<void>
   /**

@@ -60,6 +60,7 @@ export const postgresDialect: Dialect = {
     sql: `words = ${wordsOf('?')}`,
     params: [[view.name, view.ipn, view.description ?? '', view.mpns.map((m) => m.partNumber).join(' ')].join(' ')],
   }),
+  componentWordsOfRow: (alias) => componentWordsSql(alias),
   // The row goes, and its words with it.
   unindexComponent: async () => {},
   viewPage: _viewPage,

@@ -288,7 +288,14 @@ export async function touchComponent(
   next?: Component,
 ): Promise<Component> {
   if (next) return await _touchKnown(ex, id, op, changes, at, sets, next)
-  const columns = [...sets.columns, ...(op === 'create' ? [] : ['version = version + 1', 'updated_at = ?'])]
+  // Where the engine keeps the words in the row, this UPDATE writes them from the row itself when
+  // it leaves the row's own text alone (a create's is in the row already; a change of part numbers
+  // is in the transaction): no statement more. Its assignments read the row as it was before it.
+  const wordsFromRow =
+    ex.dialect.componentWordsOfRow && ex.dialect.updateReturningAlias && changesWords(changes) && (op === 'create' || !changes.some((field) => OWN_TEXT_FIELDS.has(field)))
+      ? `words = ${ex.dialect.componentWordsOfRow('c')}`
+      : undefined
+  const columns = [...sets.columns, ...(wordsFromRow ? [wordsFromRow] : []), ...(op === 'create' ? [] : ['version = version + 1', 'updated_at = ?'])]
   const values = [...sets.values, ...(op === 'create' ? [] : [at]), id]
   const select = `SELECT ${_view(ex)} AS json FROM components c WHERE c.id = ?`
   let row: { json: string } | undefined
@@ -312,12 +319,14 @@ export async function touchComponent(
     JSON.stringify(component),
     ...changeValues(),
   ])
-  await ex.dialect.reindexComponent(ex, id, changes)
+  if (!wordsFromRow) await ex.dialect.reindexComponent(ex, id, changes)
   return component
 }
 
 /** The fields whose text a component's words hold (the list's `q`, suggest's word tier). */
 const SEARCHED_FIELDS = new Set(['name', 'ipn', 'description', 'mpns'])
+/** Those of them in the component's own row. */
+const OWN_TEXT_FIELDS = new Set(['name', 'ipn', 'description'])
 
 /** Whether a write that changed `changes` changed the text of a component's words. */
 export function changesWords(changes: readonly string[]): boolean {
