@@ -524,8 +524,8 @@ const MIGRATIONS: readonly string[] = [
   );
   `,
   // Filtered lists at a million parts, planned from statistics that describe them (decision 0321):
-  // - each component's words, part numbers included, in a column of its own that search.ts keeps
-  //   (componentWordsSql), so testing a part reads a stored tsvector instead of parsing its text
+  // - each component's words, part numbers included, in a column of its own that the writes keep
+  //   (componentWordsSql below; dialect.ts), so testing a part reads a stored tsvector instead of parsing its text
   //   (3 µs a part), and one condition on one table gives the planner one estimate;
   // - each type's values in the order of their parts, so a range is read as a stream of parts
   //   that stops at a page or at the count's bound;

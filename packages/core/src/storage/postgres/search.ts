@@ -11,9 +11,9 @@ import { type Candidate, countRanked, type Needle, tierSize } from '../stores/se
  * contract (search-rank.ts ranks the candidates both engines find): index
  * range scans for a whole-field prefix, a `simple` tsvector for word
  * prefixes, pg_trgm for a substring. The indexes are expressions over the
- * tables (postgres/schema.ts), but for the components' words: a column the
- * dialect's reindexComponent keeps (componentWordsSql), as it holds the part
- * numbers' words too.
+ * tables (postgres/schema.ts), but for the components' words: a column each
+ * write of a component's text keeps in the UPDATE it makes (componentWordsSql,
+ * dialect.ts), as it holds the part numbers' words too.
  */
 
 /** A part number's words, as indexed by mpns_words. */
