@@ -4,7 +4,7 @@ import { searchWords } from '../stores/component-query'
 import { componentCandidateRows, loadComponentCandidates, mpnCandidateRows } from '../stores/search-candidates'
 import { wordsOf } from './schema'
 import { nocase } from './sql'
-import { type Candidate, countRanked, type Needle, tierSize } from '../stores/search-rank'
+import { type Candidate, countRanked, type Needle, RANK, tierSize } from '../stores/search-rank'
 
 /**
  * Search on PostgreSQL, with its own tools and the embedded engine's ranking
@@ -19,14 +19,22 @@ import { type Candidate, countRanked, type Needle, tierSize } from '../stores/se
 /** A part number's words, as indexed by mpns_words. */
 export const PG_PART_WORDS = (m: string) => wordsOf(`${m}.part_number::text`)
 
-/** User text as a tsquery in which every word must start a word; null when nothing searchable is left. */
-export function toTsQuery(text: string): string | null {
+/**
+ * User text as a tsquery in which every word must start a word (or, `whole`,
+ * be a word); null when nothing searchable is left.
+ */
+export function toTsQuery(text: string, whole = false): string | null {
   const words = searchWords(text).map((w) => w.replace(/[^\p{L}\p{N}]+/gu, ' ').trim()).flatMap((w) => w.split(' ')).filter(Boolean)
   if (words.length === 0) return null
-  return words.map((w) => `'${w.toLowerCase().replace(/'/g, "''").replace(/\\/g, '\\\\')}':*`).join(' & ')
+  return words.map((w) => `'${w.toLowerCase().replace(/'/g, "''").replace(/\\/g, '\\\\')}'${whole ? '' : ':*'}`).join(' & ')
 }
 
-/** Word-prefix hits are confirmed by the ranking; at most this many are read, a first chunk of WORD_TIER_CHUNK. */
+/**
+ * Word-prefix hits are confirmed by the ranking; at most this many are read,
+ * a first chunk of a tier's size (each candidate is a lookup of its part
+ * numbers, 60–90 µs on a library the cache does not hold), then chunks of
+ * WORD_TIER_CHUNK.
+ */
 const WORD_TIER_MAX_ROWS = 500
 const WORD_TIER_CHUNK = 100
 
@@ -58,20 +66,24 @@ export async function pgComponentCandidates(ex: SqlExecutor, needle: Needle, lim
   if (query) {
     // The words column holds the part numbers' words too (schema.ts): one index, LIMITed.
     const words = (n: number) => `SELECT c.id AS id FROM components c WHERE c.deleted_at IS NULL AND c.words @@ ?1::tsquery LIMIT ${n}`
-    const first = await componentCandidateRows(ex, `c.id IN (${words(WORD_TIER_CHUNK)})`, [query])
+    // The query's words as whole words first: they rank first (search-rank.ts), and the index reads
+    // one list a word, where a prefix reads every word it starts (as on SQLite, sqlite/search.ts).
+    push(await componentCandidateRows(ex, `c.id IN (${words(take)})`, [toTsQuery(text, true)!]))
+    if (countRanked(found, needle, RANK.wordPrefixes) >= limit) return found
+    const first = await componentCandidateRows(ex, `c.id IN (${words(take)})`, [query])
     push(first)
-    if (countRanked(found, needle, 1) >= limit) return found
-    if (first.length >= WORD_TIER_CHUNK) {
+    if (countRanked(found, needle, RANK.wordPrefixes) >= limit) return found
+    if (first.length >= take) {
       // A common word: up to WORD_TIER_MAX_ROWS of its ids, their candidates a chunk at a time until enough rank.
       const fresh = _unseen(await ex.all<{ id: string }>(words(WORD_TIER_MAX_ROWS), [query]), ids)
       for (const chunk of chunks(fresh, WORD_TIER_CHUNK)) {
         push(await loadComponentCandidates(ex, chunk))
-        if (countRanked(found, needle, 1) >= limit) return found
+        if (countRanked(found, needle, RANK.wordPrefixes) >= limit) return found
       }
     }
   }
 
-  if (countRanked(found, needle, 2) >= limit) return found
+  if (countRanked(found, needle, RANK.substring) >= limit) return found
   const like = `%${likeEscape(text.toLowerCase())}%`
   // Each side on its own trigram index, as above.
   push(
@@ -98,12 +110,15 @@ export async function pgMpnCandidates(ex: SqlExecutor, needle: Needle, limit: nu
   const seen = new Set(found.map((f) => f.id))
   const query = toTsQuery(text)
   if (query) {
-    for (const row of await mpnCandidateRows(ex, `${PG_PART_WORDS('m')} @@ ?::tsquery AND c.deleted_at IS NULL LIMIT ?`, [query, WORD_TIER_MAX_ROWS])) {
-      if (!seen.has(row.id)) found.push(row), seen.add(row.id)
+    // Whole words, then a tier's size of word prefixes, then as many as the tier reads (see above).
+    for (const [q, n] of [[toTsQuery(text, true)!, take], [query, take], [query, WORD_TIER_MAX_ROWS]] as const) {
+      const rows = await mpnCandidateRows(ex, `${PG_PART_WORDS('m')} @@ ?::tsquery AND c.deleted_at IS NULL LIMIT ?`, [q, n])
+      for (const row of rows) if (!seen.has(row.id)) found.push(row), seen.add(row.id)
+      if (countRanked(found, needle, RANK.wordPrefixes) >= limit) return found
+      if (q === query && rows.length < n) break
     }
-    if (countRanked(found, needle, 1) >= limit) return found
   }
-  if (countRanked(found, needle, 2) >= limit) return found
+  if (countRanked(found, needle, RANK.substring) >= limit) return found
   for (const row of await mpnCandidateRows(ex, `lower(m.part_number::text) ILIKE ? ESCAPE '\\' AND c.deleted_at IS NULL LIMIT ?`, [`%${likeEscape(text.toLowerCase())}%`, take + found.length])) {
     if (!seen.has(row.id)) found.push(row), seen.add(row.id)
   }

@@ -32,6 +32,7 @@ describe('run counts migration', () => {
     const version = Number((db.prepare(`SELECT value FROM meta WHERE key = 'schema_version'`).get() as { value: string }).value)
     // The steps after the run counts undone too (newest first), then the run counts.
     // The FTS5 steps run again on tables already in FTS5 (schema.ts): only the list of words goes.
+    db.exec('DROP TABLE mpn_terms')
     db.exec('DROP INDEX components_category_folded')
     db.exec('CREATE INDEX components_category_folded ON components (category COLLATE NOCASE) WHERE deleted_at IS NULL')
     db.exec('DROP TABLE components_terms')
@@ -52,7 +53,7 @@ describe('run counts migration', () => {
     db.exec('DROP INDEX components_cmp_number')
     for (const column of ['sent', 'skipped']) db.exec(`ALTER TABLE run_batches DROP COLUMN ${column}`)
     db.exec('ALTER TABLE runs DROP COLUMN entities_skipped')
-    db.prepare(`UPDATE meta SET value = ? WHERE key = 'schema_version'`).run(String(version - 14))
+    db.prepare(`UPDATE meta SET value = ? WHERE key = 'schema_version'`).run(String(version - 15))
     db.close()
 
     const after = await createSqliteStorage({ dir })

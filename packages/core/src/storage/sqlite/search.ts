@@ -2,13 +2,13 @@ import type { SqlExecutor, TextFilter } from '../_internal/sql-executor'
 import { chunks, likeEscape, placeholders } from '../stores/_shared'
 import { searchWords } from '../stores/component-query'
 import { loadComponentCandidates, mpnCandidateRows } from '../stores/search-candidates'
-import { type Candidate, countRanked, type Needle, tierSize } from '../stores/search-rank'
+import { type Candidate, countRanked, type Needle, RANK, tierSize } from '../stores/search-rank'
 
 /**
  * Search on SQLite, in FTS5 tables kept beside the components (rowid = the
  * component's rowid; schema.ts): components_fts for words of name, ipn,
  * description and part numbers, with components_terms listing every word it
- * holds; components_grams for 3-character windows of names, ipns and part
+ * holds and mpn_terms every word of its part numbers; components_grams for 3-character windows of names, ipns and part
  * numbers, mpn_grams for those of part numbers alone. All are written
  * by reindexComponent on every change of a component's text (decision 0213).
  */
@@ -32,25 +32,52 @@ const INDEXED_PREFIX = 3
  * was left a long prefix, which FTS5 answers by merging whole lists, or
  * stands for more than PER_PART_MAX words. `none` when a word
  * is the prefix of no word in the library. Null when nothing searchable is left.
+ * `whole`, when it reads less than `match`: the query of every word as a
+ * whole word, each being one the library holds, one of them at least the
+ * start of others. Not for a column: FTS5 reads a word's list in every
+ * column to test one, so a query limited to the part numbers, where whole
+ * words find none, would read it twice.
  */
 export interface TextMatch {
   match: string
   lazy: boolean
   none: boolean
+  whole?: string | undefined
 }
 
 export async function textMatch(ex: SqlExecutor, text: string, column?: 'mpns'): Promise<TextMatch | null> {
   const words = searchWords(text)
   if (words.length === 0) return null
+  // The words of that column alone when the match is limited to it: FTS5 reads a word's whole
+  // list to test each part's column, so a word the column never holds, however common elsewhere,
+  // must be found out here (`resistor` among the part numbers).
+  const vocabulary = column === 'mpns' ? 'mpn_terms' : 'components_terms'
+  const none = { match: '', lazy: true, none: true }
   let lazy = true
   const parts: string[] = []
+  // Each word as itself, while every one is a word of the library; `broader` once a long one stands for more.
+  let whole: string[] | null = []
+  let broader = false
   for (const word of words) {
     const tokens = wordTokens(word)
     const only = tokens.length === 1 ? tokens[0]! : undefined
     // ASCII alone: the tokenizer lower-cases it and nothing else, so the words found are exact.
-    if (only !== undefined && only.length > INDEXED_PREFIX && /^[a-z0-9]+$/.test(only)) {
-      const terms = await ex.all<{ term: string }>('SELECT term FROM components_terms WHERE term >= ? AND term < ? LIMIT ?', [only, _successor(only), EXPANSION_MAX + 1])
-      if (terms.length === 0) return { match: '', lazy: true, none: true }
+    const ascii = only !== undefined && /^[a-z0-9]+$/.test(only)
+    if (!ascii) whole = null
+    if (ascii && only.length <= INDEXED_PREFIX) {
+      // A short prefix is one of the index's own lists, no broader to read than the word alone; two
+      // steps of the vocabulary say whether it is empty, and whether it is a word itself.
+      const first = await ex.all<{ term: string }>(`SELECT term FROM ${vocabulary} WHERE term >= ? AND term < ? LIMIT 2`, [only, _successor(only)])
+      if (first.length === 0) return none
+      if (first[0]!.term !== only) whole = null
+      whole?.push(`"${only}"`)
+    }
+    if (ascii && only.length > INDEXED_PREFIX) {
+      const terms = await ex.all<{ term: string }>(`SELECT term FROM ${vocabulary} WHERE term >= ? AND term < ? LIMIT ?`, [only, _successor(only), EXPANSION_MAX + 1])
+      if (terms.length === 0) return none
+      if (terms[0]!.term !== only) whole = null
+      if (terms.length > 1) broader = true
+      whole?.push(`"${only}"`)
       if (terms.length <= EXPANSION_MAX) {
         parts.push(`(${terms.map((t) => `"${t.term}"`).join(' OR ')})`)
         if (terms.length > PER_PART_MAX) lazy = false
@@ -62,7 +89,8 @@ export async function textMatch(ex: SqlExecutor, text: string, column?: 'mpns'):
     parts.push(`"${word.replace(/"/g, '""')}"*`)
   }
   const match = parts.join(' AND ')
-  return { match: column ? `{${column}} : (${match})` : match, lazy, none: false }
+  if (column) return { match: `{${column}} : (${match})`, lazy, none: false }
+  return { match, lazy, none: false, ...(whole && broader ? { whole: whole.join(' AND ') } : {}) }
 }
 
 /**
@@ -141,13 +169,13 @@ export async function componentCandidates(ex: SqlExecutor, needle: Needle, limit
   const found = await loadComponentCandidates(ex, [...ids])
   if (ids.size >= limit) return found
 
-  for await (const chunk of _wordTierIds(ex, text)) {
+  for await (const chunk of _wordTierIds(ex, text, take)) {
     found.push(...await loadComponentCandidates(ex, chunk.filter((id) => !ids.has(id))))
     chunk.forEach((id) => ids.add(id))
-    if (countRanked(found, needle, 1) >= limit) return found
+    if (countRanked(found, needle, RANK.wordPrefixes) >= limit) return found
   }
 
-  if (countRanked(found, needle, 2) >= limit) return found
+  if (countRanked(found, needle, RANK.substring) >= limit) return found
   const like = `%${likeEscape(text)}%`
   const rows = await ex.all<{ id: string }>(
     `SELECT c.id AS id FROM components_grams g JOIN components c ON c.rowid = g.rowid
@@ -166,12 +194,12 @@ export async function mpnCandidates(ex: SqlExecutor, needle: Needle, limit: numb
   const found = await mpnCandidateRows(ex, `m.part_number >= ? AND m.part_number < ? AND c.deleted_at IS NULL ORDER BY m.part_number LIMIT ?`, [text, `${text}\uffff`, take])
   if (found.length >= limit) return found
 
-  for await (const chunk of _wordTierIds(ex, text, 'mpns')) {
+  for await (const chunk of _wordTierIds(ex, text, take, 'mpns')) {
     for (const part of chunks(chunk)) found.push(...await mpnCandidateRows(ex, `m.component_id IN (${placeholders(part.length)})`, part))
-    if (countRanked(found, needle, 1) >= limit) return found
+    if (countRanked(found, needle, RANK.wordPrefixes) >= limit) return found
   }
 
-  if (countRanked(found, needle, 2) >= limit) return found
+  if (countRanked(found, needle, RANK.substring) >= limit) return found
   const rows = await ex.all<{ id: string }>(
     `SELECT m.id AS id FROM mpn_grams g JOIN components c ON c.rowid = g.rowid JOIN mpns m ON m.component_id = c.id
      WHERE mpn_grams MATCH ?1 AND c.deleted_at IS NULL AND m.part_number LIKE ?2 ESCAPE '\\' LIMIT ?3`,
@@ -184,25 +212,39 @@ export async function mpnCandidates(ex: SqlExecutor, needle: Needle, limit: numb
 
 /**
  * Live components whose words start with the query's words (a superset: see
- * WORD_TIER_MAX_ROWS), in chunks, by docid. `column` limits the match to the
+ * WORD_TIER_MAX_ROWS), in chunks, by docid; those holding the query's words
+ * as whole words first, when that is a narrower query: they rank first
+ * (search-rank.ts), and FTS5 reads one list for a whole word where a prefix
+ * reads the lists of every word it stands for (`resistor 0603`: `0603` and
+ * the hundred IPN numbers that start with it). Once the whole words found
+ * fewer than a chunk, none is left to find. `column` limits the match to the
  * part numbers.
  */
-async function* _wordTierIds(ex: SqlExecutor, text: string, column?: 'mpns'): AsyncGenerator<string[]> {
+async function* _wordTierIds(ex: SqlExecutor, text: string, first: number, column?: 'mpns'): AsyncGenerator<string[]> {
   const m = await textMatch(ex, text, column)
   if (!m || m.none) return
-  let after = 0
-  // Numbers are bound as REAL, and FTS5 drops a rowid bound given as REAL beside a MATCH (an
-  // equality, at least, as SQLite 3.53 does): the bound is made an integer in the statement.
-  for (let read = 0; read < WORD_TIER_MAX_ROWS; read += WORD_TIER_CHUNK) {
-    const rows = await ex.all<{ id: string; docid: number }>(
-      `SELECT c.id AS id, f.rowid AS docid FROM components_fts f JOIN components c ON c.rowid = f.rowid
-       WHERE f.components_fts MATCH ? AND f.rowid > CAST(? AS INTEGER) AND c.deleted_at IS NULL ORDER BY f.rowid LIMIT ?`,
-      [m.match, after, WORD_TIER_CHUNK],
-    )
-    if (rows.length === 0) return
-    yield rows.map((r) => r.id)
-    if (rows.length < WORD_TIER_CHUNK) return
-    after = rows.at(-1)!.docid
+  const seen = new Set<string>()
+  let read = 0
+  // The first chunk as many as a tier fetches: most queries rank enough in it, and each candidate costs a lookup of its part numbers.
+  let chunk = Math.min(first, WORD_TIER_CHUNK)
+  for (const match of m.whole ? [m.whole, m.match] : [m.match]) {
+    let after = 0
+    // Numbers are bound as REAL, and FTS5 drops a rowid bound given as REAL beside a MATCH (an
+    // equality, at least, as SQLite 3.53 does): the bound is made an integer in the statement.
+    while (read < WORD_TIER_MAX_ROWS) {
+      const rows = await ex.all<{ id: string; docid: number }>(
+        `SELECT c.id AS id, f.rowid AS docid FROM components_fts f JOIN components c ON c.rowid = f.rowid
+         WHERE f.components_fts MATCH ? AND f.rowid > CAST(? AS INTEGER) AND c.deleted_at IS NULL ORDER BY f.rowid LIMIT ?`,
+        [match, after, chunk],
+      )
+      read += chunk
+      const fresh = rows.map((r) => r.id).filter((id) => !seen.has(id))
+      fresh.forEach((id) => seen.add(id))
+      if (fresh.length) yield fresh
+      if (rows.length < chunk) break
+      after = rows.at(-1)!.docid
+      chunk = WORD_TIER_CHUNK
+    }
   }
 }
 
@@ -222,7 +264,7 @@ export function toGramMatch(text: string): string {
   return [...grams].join(' ')
 }
 
-/** Re-writes the search entries of a component (components_fts and components_terms: name, ipn, description, part numbers; components_grams: name, ipn, part numbers; mpn_grams: part numbers) when that text changed. */
+/** Re-writes the search entries of a component (components_fts and components_terms: name, ipn, description, part numbers; mpn_terms: part numbers; components_grams: name, ipn, part numbers; mpn_grams: part numbers) when that text changed. */
 export async function reindexComponent(ex: SqlExecutor, id: string): Promise<void> {
   // rowid is the FTS docid; components is never VACUUMed, so rowids stay put.
   const row = await ex.get<{ rowid: number; name: string; ipn: string; description: string | null }>(
@@ -243,6 +285,8 @@ export async function reindexComponent(ex: SqlExecutor, id: string): Promise<voi
   for (const part of chunks(terms)) await ex.run(`INSERT OR IGNORE INTO components_terms (term) VALUES ${part.map(() => '(?)').join(', ')}`, part)
   if (indexed && indexed.name === next.name && indexed.ipn === next.ipn && indexed.mpns === next.mpns) return
   if (!indexed || indexed.mpns !== next.mpns) {
+    const mpnTerms = indexTerms(next.mpns)
+    for (const part of chunks(mpnTerms)) await ex.run(`INSERT OR IGNORE INTO mpn_terms (term) VALUES ${part.map(() => '(?)').join(', ')}`, part)
     await ex.run('DELETE FROM mpn_grams WHERE rowid = ?', [row.rowid])
     // The windows of the part numbers alone (mpn_grams in schema.ts); a component without one has no document.
     await ex.run(

@@ -31,16 +31,24 @@ export function tierSize(limit: number): number {
 }
 
 /**
- * 0: a field starts with the query; 1: every query word starts a word
- * (description included); 2: the query is inside a field; 3: no match (the
- * indexes return candidates, this decides).
+ * The ranks a candidate can have, best first: a field starts with the query;
+ * every query word is a whole word (description included); every query word
+ * starts a word; the query is inside a field. Anything else matches not (the
+ * indexes return candidates, rankOf decides). A word typed in full ranks
+ * above the longer words it starts: `resistor 0603` puts parts in 0603 before
+ * those whose IPN number starts 0603.
  */
+export const RANK = { fieldPrefix: 0, wholeWords: 1, wordPrefixes: 2, substring: 3 } as const
+const NO_MATCH = 4
+
 export function rankOf(c: Candidate, needle: Needle): number {
   const texts = c.texts.map((t) => t.toLowerCase())
-  if (texts.some((t) => t.startsWith(needle.lower))) return 0
+  if (texts.some((t) => t.startsWith(needle.lower))) return RANK.fieldPrefix
   const all = c.extra?.length ? [...texts, ...c.extra.map((t) => t.toLowerCase())] : texts
-  if (needle.words.every((w) => all.some((t) => _startsWord(t, w)))) return 1
-  return texts.some((t) => t.includes(needle.lower)) ? 2 : 3
+  if (needle.words.every((w) => all.some((t) => _startsWord(t, w)))) {
+    return needle.words.every((w) => all.some((t) => _startsWord(t, w, true))) ? RANK.wholeWords : RANK.wordPrefixes
+  }
+  return texts.some((t) => t.includes(needle.lower)) ? RANK.substring : NO_MATCH
 }
 
 /** Ranked candidates, at most `limit`, deduplicated by id: best rank, then shorter label, then label, then id. */
@@ -49,7 +57,7 @@ export function finish(candidates: Iterable<Candidate>, needle: Needle, limit: n
   for (const c of candidates) {
     if (best.has(c.id)) continue
     const rank = rankOf(c, needle)
-    if (rank < 3) best.set(c.id, { c, rank })
+    if (rank < NO_MATCH) best.set(c.id, { c, rank })
   }
   return [...best.values()]
     .sort((a, b) => a.rank - b.rank || a.c.label.length - b.c.label.length || _compare(a.c.label.toLowerCase(), b.c.label.toLowerCase()) || _compare(a.c.label, b.c.label) || _compare(a.c.id, b.c.id))
@@ -64,11 +72,18 @@ export function countRanked(candidates: Iterable<Candidate>, needle: Needle, ran
   return ids.size
 }
 
-function _startsWord(text: string, word: string): boolean {
+/** Whether `word` starts a word of `text` (`whole`: is one, ending where a word ends). */
+function _startsWord(text: string, word: string, whole = false): boolean {
   for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) {
-    if (at === 0 || !/[\p{L}\p{N}]/u.test(text[at - 1]!)) return true
+    if (at > 0 && _wordChar(text[at - 1]!)) continue
+    const end = at + word.length
+    if (!whole || end === text.length || !_wordChar(text[end]!)) return true
   }
   return false
+}
+
+function _wordChar(char: string): boolean {
+  return /[\p{L}\p{N}]/u.test(char)
 }
 
 function _compare(a: string, b: string): number {

@@ -1,7 +1,7 @@
 import type { SqlExecutor } from '../_internal/sql-executor'
 import type { SuggestEntity, Suggestion } from '../types'
 import { likeEscape, placeholders } from './_shared'
-import { type Candidate, countRanked, finish, type Needle, tierSize } from './search-rank'
+import { type Candidate, countRanked, finish, type Needle, RANK, tierSize } from './search-rank'
 
 /**
  * Suggestions for the catalog tables (symbols, footprints, manufacturers,
@@ -19,7 +19,7 @@ export async function suggestSimple(ex: SqlExecutor, entity: SimpleEntity, needl
   const like = `%${likeEscape(needle.text)}%`
   const scan = `(${source.likeColumns.map((c) => `${c} ${ex.dialect.ilike} ? ESCAPE '\\'`).join(' OR ')}) LIMIT ?`
   let found = await source.rows(ex, `${ex.dialect.nocase('name')} >= ${ex.dialect.nocase('?')} AND ${ex.dialect.nocase('name')} < ${ex.dialect.nocase('?')} ORDER BY ${ex.dialect.nocase('name')} LIMIT ?`, [needle.text, `${needle.text}\uffff`, tierSize(limit)])
-  if (countRanked(found, needle, 0) < limit) found = found.concat(await source.rows(ex, scan, [...source.likeColumns.map(() => like), SCAN_ROWS]))
+  if (countRanked(found, needle, RANK.fieldPrefix) < limit) found = found.concat(await source.rows(ex, scan, [...source.likeColumns.map(() => like), SCAN_ROWS]))
   const best = finish(found, needle, limit)
   return source.detail ? await source.detail(ex, best) : best
 }

@@ -168,6 +168,23 @@ export function searchStoreSuite(storage: () => Storage): void {
         expect((await s.search.suggest('components', 'resistor 0603', 5)).map((h) => h.id)).toEqual([c.id])
       })
 
+      it('ranks the words typed in full before the longer words they start, whatever the limit', async () => {
+        const s = storage()
+        // Earlier parts (first in every index) whose labels would win a tie, with longer words only.
+        await s.transaction(async (tx) => {
+          for (let i = 0; i < 40; i++) await tx.components.create({ name: `A${i}`, ipn: `RES-0603${String(i).padStart(2, '0')}`, description: 'Resistor' })
+        })
+        const whole: string[] = []
+        for (let i = 0; i < 3; i++) whole.push((await s.components.create({ name: `Resistor B${i}`, description: 'Resistor in 0603' })).id)
+        expect((await s.search.suggest('components', 'resistor 0603', 3)).map((h) => h.id)).toEqual(whole)
+        const more = await s.search.suggest('components', 'resistor 0603', 5)
+        expect(more.map((h) => h.id).slice(0, 3)).toEqual(whole)
+        expect(more.slice(3).map((h) => h.label)).toEqual(['A0', 'A1'])
+        // Part numbers too: a whole word before the longer ones it starts.
+        await s.components.create({ name: 'Other', mpns: [{ manufacturer: 'Acme', partNumber: 'AB-100' }, { manufacturer: 'Acme', partNumber: 'ABCDE-10' }] })
+        expect((await s.search.suggest('mpns', '10', 5)).map((h) => h.label)).toEqual(['ABCDE-10', 'AB-100'])
+      })
+
       it('finds components by ipn and part number, never deleted ones', async () => {
         const s = storage()
         const c = await s.components.create({ name: 'Op amp', ipn: 'IC-7', mpns: [{ manufacturer: 'TI', partNumber: 'LM358DR' }] })
