@@ -10,7 +10,7 @@ import {
   type SourceParameter,
   type SupplierOffer,
 } from '@complib/core'
-import { ClientError, GraphQLClient, gql } from 'graphql-request'
+import type { ClientError } from 'graphql-request'
 import * as z from 'zod'
 import { cleanText, clip, count, currencyCode, httpUrl, positive, priceBreaksOf, rohsCompliant } from './_internal/answer-fields'
 import { clientCredentialsToken, forgetToken } from './_internal/client-credentials'
@@ -119,7 +119,7 @@ const SEARCH_PART_FIELDS = `
         totalAvail
         specs { attribute { shortname } value displayValue }`
 
-const SEARCH_MPN = gql`
+const SEARCH_MPN = /* GraphQL */ `
   query ComplibSearchMpn($q: String!, $limit: Int!, $country: String!, $currency: String!) {
     supSearchMpn(q: $q, limit: $limit, country: $country, currency: $currency) {
       hits
@@ -131,7 +131,7 @@ const SEARCH_MPN = gql`
   }
 `
 
-const SEARCH_KEYWORDS = gql`
+const SEARCH_KEYWORDS = /* GraphQL */ `
   query ComplibSearch($q: String!, $limit: Int!, $country: String!, $currency: String!) {
     supSearch(q: $q, limit: $limit, country: $country, currency: $currency) {
       hits
@@ -143,7 +143,7 @@ const SEARCH_KEYWORDS = gql`
   }
 `
 
-const PARTS = gql`
+const PARTS = /* GraphQL */ `
   query ComplibParts($ids: [String!]!, $country: String!, $currency: String!) {
     supParts(ids: $ids, country: $country, currency: $currency) {
       id
@@ -329,6 +329,7 @@ function _isMpnLike(q: string): boolean {
  * caller's.
  */
 async function _ask(context: NexarContext, document: string, variables: Record<string, unknown>): Promise<unknown> {
+  const { GraphQLClient } = await _graphqlRequest()
   for (let attempt = 1; ; attempt++) {
     const token = await _token(context)
     const client = new GraphQLClient(context.config.apiUrl, { fetch: context.http.fetch, headers: { authorization: `Bearer ${token}` } })
@@ -345,6 +346,21 @@ async function _ask(context: NexarContext, document: string, variables: Record<s
 }
 
 /**
+ * graphql-request, loaded with the first request: with the graphql package it
+ * brings, it took about 80 ms of every server's start (a CPU profile of
+ * `complib serve`), for a source most libraries never ask.
+ */
+let _loaded: typeof import('graphql-request') | undefined
+async function _graphqlRequest(): Promise<typeof import('graphql-request')> {
+  return (_loaded ??= await import('graphql-request'))
+}
+
+/** Whether `error` is graphql-request's ClientError (none can be before it is loaded). */
+function _isClientError(error: unknown): error is ClientError {
+  return _loaded !== undefined && error instanceof _loaded.ClientError
+}
+
+/**
  * The access token, from the shared client-credentials helper (kept in the
  * memo for its 24 hours, as Nexar asks; a refusal carries the identity
  * server's `Retry-After`).
@@ -356,7 +372,7 @@ function _token(context: NexarContext): Promise<string> {
 
 /** A refusal of the token itself: HTTP 401, or the documented AuthInvalidToken / AuthExpiredToken codes. */
 function _tokenRefused(error: unknown): boolean {
-  if (!(error instanceof ClientError)) return false
+  if (!_isClientError(error)) return false
   return error.response.status === 401 || _errorsOf(error.response.errors).some((e) => TOKEN_CODES.has(e.extensions?.code ?? ''))
 }
 
@@ -381,7 +397,7 @@ function _sourceError(error: unknown, context: NexarContext, token: string): Sou
   const own = _sourceErrorIn(error)
   if (own) return own
   const where = _where(context.config.apiUrl)
-  if (error instanceof ClientError) return _clientError(error, where, [context.config.clientSecret, token], context.now())
+  if (_isClientError(error)) return _clientError(error, where, [context.config.clientSecret, token], context.now())
   return new SourceError('bad-answer', `${where} answered something that is not a GraphQL response`, { cause: error })
 }
 
