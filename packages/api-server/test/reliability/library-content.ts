@@ -21,7 +21,7 @@ export async function libraryContent(base: string, headers: Record<string, strin
     const storage = await createSqliteStorage({ dir })
     try {
       const db = storage.database.db
-      const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%fts%' AND name NOT LIKE '%grams%' AND name <> 'audit_log' ORDER BY name`).all() as Array<{ name: string }>
+      const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%fts%' AND name NOT LIKE '%grams%' AND name NOT LIKE 'mpn_words%' AND name <> 'audit_log' ORDER BY name`).all() as Array<{ name: string }>
       return JSON.stringify(tables.map(({ name }) => [name, db.prepare(`SELECT * FROM "${name}"`).all()]), (_, v) => (Buffer.isBuffer(v) ? v.toString('base64') : v))
     } finally {
       await storage.close()

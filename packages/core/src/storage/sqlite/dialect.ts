@@ -91,7 +91,7 @@ async function _sortValue(ex: SqlExecutor, key: string, id: string): Promise<str
 }
 
 /** Tables derived from others (search, the live count) or the engine's own: never copied. */
-const _DERIVED = /^(meta|component_totals|blobs|sqlite_.*|components_fts.*|components_terms|mpn_terms|components_grams.*|mpn_grams.*)$/
+const _DERIVED = /^(meta|component_totals|blobs|sqlite_.*|components_fts.*|components_terms|mpn_terms|mpn_words.*|components_grams.*|mpn_grams.*)$/
 
 async function _tables(ex: SqlExecutor): Promise<Map<string, { columns: string[]; key: string[] }>> {
   const out = new Map<string, { columns: string[]; key: string[] }>()

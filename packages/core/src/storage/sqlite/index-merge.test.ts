@@ -37,7 +37,7 @@ describe('word indexes merged in the background', () => {
     open.push(storage)
     await writePartByPart(storage, 400)
     await storage.indexMerges.settled()
-    for (const table of ['components_fts', 'components_grams', 'mpn_grams']) {
+    for (const table of ['components_fts', 'components_grams', 'mpn_grams', 'mpn_words']) {
       const perLevel = levels(storage, table)
       expect(Math.max(...perLevel), `${table}: ${perLevel.join(' ')}`).toBeLessThanOrEqual(1)
     }

@@ -157,7 +157,7 @@ function _hasWork(row: { block: Uint8Array } | undefined): boolean {
 }
 
 /** The FTS5 tables (schema.ts), each merged by the same rule. */
-const MERGED_TABLES = ['components_fts', 'components_grams', 'mpn_grams'] as const
+const MERGED_TABLES = ['components_fts', 'components_grams', 'mpn_grams', 'mpn_words'] as const
 
 /**
  * Pages a step writes, about: 16 kept each step under 10 ms over a library of

@@ -33,6 +33,7 @@ describe('run counts migration', () => {
     // The steps after the run counts undone too (newest first), then the run counts.
     // The FTS5 steps run again on tables already in FTS5 (schema.ts): only the list of words goes.
     db.exec('DROP TABLE mpn_terms')
+    db.exec('DROP TABLE mpn_words')
     db.exec('DROP INDEX components_category_folded')
     db.exec('CREATE INDEX components_category_folded ON components (category COLLATE NOCASE) WHERE deleted_at IS NULL')
     db.exec('DROP TABLE components_terms')

@@ -8,7 +8,8 @@ import { type Candidate, countRanked, type Needle, RANK, tierSize } from '../sto
  * Search on SQLite, in FTS5 tables kept beside the components (rowid = the
  * component's rowid; schema.ts): components_fts for words of name, ipn,
  * description and part numbers, with components_terms listing every word it
- * holds and mpn_terms every word of its part numbers; components_grams for 3-character windows of names, ipns and part
+ * holds; mpn_words for the words of part numbers alone, with mpn_terms
+ * listing them; components_grams for 3-character windows of names, ipns and part
  * numbers, mpn_grams for those of part numbers alone. All are written
  * by reindexComponent on every change of a component's text (decision 0213).
  */
@@ -27,16 +28,14 @@ const PER_PART_MAX = 64
 const INDEXED_PREFIX = 3
 
 /**
- * The FTS5 query of `text` (every word a word prefix, all of them), and
- * whether one part is cheap to test against it: `lazy` is false when a word
- * was left a long prefix, which FTS5 answers by merging whole lists, or
- * stands for more than PER_PART_MAX words. `none` when a word
- * is the prefix of no word in the library. Null when nothing searchable is left.
- * `whole`, when it reads less than `match`: the query of every word as a
- * whole word, each being one the library holds, one of them at least the
- * start of others. Not for a column: FTS5 reads a word's list in every
- * column to test one, so a query limited to the part numbers, where whole
- * words find none, would read it twice.
+ * The FTS5 query of `text` over components_fts (every word a word prefix,
+ * all of them), and whether one part is cheap to test against it: `lazy` is
+ * false when a word was left a long prefix, which FTS5 answers by merging
+ * whole lists, or stands for more than PER_PART_MAX words. `none` when a
+ * word is the prefix of no word in the library. Null when nothing searchable
+ * is left. `whole`, when it reads less than `match`: the query of every word
+ * as a whole word, each being one the library holds, one of them at least
+ * the start of others.
  */
 export interface TextMatch {
   match: string
@@ -45,13 +44,9 @@ export interface TextMatch {
   whole?: string | undefined
 }
 
-export async function textMatch(ex: SqlExecutor, text: string, column?: 'mpns'): Promise<TextMatch | null> {
+export async function textMatch(ex: SqlExecutor, text: string): Promise<TextMatch | null> {
   const words = searchWords(text)
   if (words.length === 0) return null
-  // The words of that column alone when the match is limited to it: FTS5 reads a word's whole
-  // list to test each part's column, so a word the column never holds, however common elsewhere,
-  // must be found out here (`resistor` among the part numbers).
-  const vocabulary = column === 'mpns' ? 'mpn_terms' : 'components_terms'
   const none = { match: '', lazy: true, none: true }
   let lazy = true
   const parts: string[] = []
@@ -61,36 +56,59 @@ export async function textMatch(ex: SqlExecutor, text: string, column?: 'mpns'):
   for (const word of words) {
     const tokens = wordTokens(word)
     const only = tokens.length === 1 ? tokens[0]! : undefined
-    // ASCII alone: the tokenizer lower-cases it and nothing else, so the words found are exact.
-    const ascii = only !== undefined && /^[a-z0-9]+$/.test(only)
-    if (!ascii) whole = null
-    if (ascii && only.length <= INDEXED_PREFIX) {
-      // A short prefix is one of the index's own lists, no broader to read than the word alone; two
-      // steps of the vocabulary say whether it is empty, and whether it is a word itself.
-      const first = await ex.all<{ term: string }>(`SELECT term FROM ${vocabulary} WHERE term >= ? AND term < ? LIMIT 2`, [only, _successor(only)])
-      if (first.length === 0) return none
-      if (first[0]!.term !== only) whole = null
-      whole?.push(`"${only}"`)
-    }
-    if (ascii && only.length > INDEXED_PREFIX) {
-      const terms = await ex.all<{ term: string }>(`SELECT term FROM ${vocabulary} WHERE term >= ? AND term < ? LIMIT ?`, [only, _successor(only), EXPANSION_MAX + 1])
-      if (terms.length === 0) return none
-      if (terms[0]!.term !== only) whole = null
-      if (terms.length > 1) broader = true
-      whole?.push(`"${only}"`)
-      if (terms.length <= EXPANSION_MAX) {
-        parts.push(`(${terms.map((t) => `"${t.term}"`).join(' OR ')})`)
-        if (terms.length > PER_PART_MAX) lazy = false
-        continue
-      }
+    const found = only === undefined ? null : await _wordsStarting(ex, 'components_terms', only)
+    if (found === 'none') return none
+    if (!found || found.terms[0] !== only) whole = null
+    whole?.push(`"${only}"`)
+    if (found?.terms && found.terms.length > 1 && only!.length > INDEXED_PREFIX) broader = true
+    if (found?.expanded) {
+      parts.push(`(${found.terms.map((t) => `"${t}"`).join(' OR ')})`)
+      if (found.terms.length > PER_PART_MAX) lazy = false
+      continue
     }
     if (only === undefined || only.length > INDEXED_PREFIX) lazy = false
     // FTS5 tokenizes a quoted string itself; a `*` after it makes its last token a prefix.
     parts.push(`"${word.replace(/"/g, '""')}"*`)
   }
-  const match = parts.join(' AND ')
-  if (column) return { match: `{${column}} : (${match})`, lazy, none: false }
-  return { match, lazy, none: false, ...(whole && broader ? { whole: whole.join(' AND ') } : {}) }
+  return { match: parts.join(' AND '), lazy, none: false, ...(whole && broader ? { whole: whole.join(' AND ') } : {}) }
+}
+
+/**
+ * The FTS5 query of `text` over mpn_words, the part numbers' own words
+ * (schema.ts): every token of every word a prefix, all of them, or 'none'
+ * when one starts no word of a part number (mpn_terms). That index keeps no
+ * positions, so a word of several tokens (`RES-0001`) is its tokens, not a
+ * phrase: a superset the ranking narrows down. Null when nothing searchable
+ * is left.
+ */
+export async function mpnMatch(ex: SqlExecutor, text: string): Promise<string | 'none' | null> {
+  const tokens = searchWords(text).flatMap(wordTokens)
+  if (tokens.length === 0) return null
+  const parts: string[] = []
+  for (const token of new Set(tokens)) {
+    const found = await _wordsStarting(ex, 'mpn_terms', token)
+    if (found === 'none') return 'none'
+    parts.push(found?.expanded ? `(${found.terms.map((t) => `"${t}"`).join(' OR ')})` : `"${token.replace(/"/g, '""')}"*`)
+  }
+  return parts.join(' AND ')
+}
+
+/**
+ * What the vocabulary (components_terms or mpn_terms) says of an ASCII word
+ * as a prefix: 'none' when it starts no word; else the first words it starts
+ * (two for a short one, which is one of the index's own prefix lists already,
+ * no broader to read than the word alone), `expanded` when they are all of
+ * them and few enough to ask for instead of the prefix (FTS5 merges the lists
+ * of every word a prefix stands for, whole, before the first match). Null for
+ * a word outside ASCII: the tokenizer folds it, so the list cannot be read
+ * for it exactly.
+ */
+async function _wordsStarting(ex: SqlExecutor, vocabulary: 'components_terms' | 'mpn_terms', word: string): Promise<{ terms: string[]; expanded: boolean } | 'none' | null> {
+  if (!/^[a-z0-9]+$/.test(word)) return null
+  const short = word.length <= INDEXED_PREFIX
+  const rows = await ex.all<{ term: string }>(`SELECT term FROM ${vocabulary} WHERE term >= ? AND term < ? LIMIT ?`, [word, _successor(word), short ? 2 : EXPANSION_MAX + 1])
+  if (rows.length === 0) return 'none'
+  return { terms: rows.map((r) => r.term), expanded: !short && rows.length <= EXPANSION_MAX }
 }
 
 /**
@@ -194,7 +212,7 @@ export async function mpnCandidates(ex: SqlExecutor, needle: Needle, limit: numb
   const found = await mpnCandidateRows(ex, `m.part_number >= ? AND m.part_number < ? AND c.deleted_at IS NULL ORDER BY m.part_number LIMIT ?`, [text, `${text}\uffff`, take])
   if (found.length >= limit) return found
 
-  for await (const chunk of _wordTierIds(ex, text, take, 'mpns')) {
+  for await (const chunk of _wordTierIds(ex, text, take, true)) {
     for (const part of chunks(chunk)) found.push(...await mpnCandidateRows(ex, `m.component_id IN (${placeholders(part.length)})`, part))
     if (countRanked(found, needle, RANK.wordPrefixes) >= limit) return found
   }
@@ -217,24 +235,33 @@ export async function mpnCandidates(ex: SqlExecutor, needle: Needle, limit: numb
  * (search-rank.ts), and FTS5 reads one list for a whole word where a prefix
  * reads the lists of every word it stands for (`resistor 0603`: `0603` and
  * the hundred IPN numbers that start with it). Once the whole words found
- * fewer than a chunk, none is left to find. `column` limits the match to the
- * part numbers.
+ * fewer than a chunk, none is left to find. `mpns`: the words of part
+ * numbers alone (mpn_words).
  */
-async function* _wordTierIds(ex: SqlExecutor, text: string, first: number, column?: 'mpns'): AsyncGenerator<string[]> {
-  const m = await textMatch(ex, text, column)
-  if (!m || m.none) return
+async function* _wordTierIds(ex: SqlExecutor, text: string, first: number, mpns = false): AsyncGenerator<string[]> {
+  let passes: string[]
+  if (mpns) {
+    const m = await mpnMatch(ex, text)
+    if (m === null || m === 'none') return
+    passes = [m]
+  } else {
+    const m = await textMatch(ex, text)
+    if (!m || m.none) return
+    passes = m.whole ? [m.whole, m.match] : [m.match]
+  }
+  const index = mpns ? 'mpn_words' : 'components_fts'
   const seen = new Set<string>()
   let read = 0
   // The first chunk as many as a tier fetches: most queries rank enough in it, and each candidate costs a lookup of its part numbers.
   let chunk = Math.min(first, WORD_TIER_CHUNK)
-  for (const match of m.whole ? [m.whole, m.match] : [m.match]) {
+  for (const match of passes) {
     let after = 0
     // Numbers are bound as REAL, and FTS5 drops a rowid bound given as REAL beside a MATCH (an
     // equality, at least, as SQLite 3.53 does): the bound is made an integer in the statement.
     while (read < WORD_TIER_MAX_ROWS) {
       const rows = await ex.all<{ id: string; docid: number }>(
-        `SELECT c.id AS id, f.rowid AS docid FROM components_fts f JOIN components c ON c.rowid = f.rowid
-         WHERE f.components_fts MATCH ? AND f.rowid > CAST(? AS INTEGER) AND c.deleted_at IS NULL ORDER BY f.rowid LIMIT ?`,
+        `SELECT c.id AS id, f.rowid AS docid FROM ${index} f JOIN components c ON c.rowid = f.rowid
+         WHERE f.${index} MATCH ? AND f.rowid > CAST(? AS INTEGER) AND c.deleted_at IS NULL ORDER BY f.rowid LIMIT ?`,
         [match, after, chunk],
       )
       read += chunk
@@ -264,7 +291,7 @@ export function toGramMatch(text: string): string {
   return [...grams].join(' ')
 }
 
-/** Re-writes the search entries of a component (components_fts and components_terms: name, ipn, description, part numbers; mpn_terms: part numbers; components_grams: name, ipn, part numbers; mpn_grams: part numbers) when that text changed. */
+/** Re-writes the search entries of a component (components_fts and components_terms: name, ipn, description, part numbers; mpn_words and mpn_terms: part numbers; components_grams: name, ipn, part numbers; mpn_grams: part numbers) when that text changed. */
 export async function reindexComponent(ex: SqlExecutor, id: string): Promise<void> {
   // rowid is the FTS docid; components is never VACUUMed, so rowids stay put.
   const row = await ex.get<{ rowid: number; name: string; ipn: string; description: string | null }>(
@@ -285,6 +312,9 @@ export async function reindexComponent(ex: SqlExecutor, id: string): Promise<voi
   for (const part of chunks(terms)) await ex.run(`INSERT OR IGNORE INTO components_terms (term) VALUES ${part.map(() => '(?)').join(', ')}`, part)
   if (indexed && indexed.name === next.name && indexed.ipn === next.ipn && indexed.mpns === next.mpns) return
   if (!indexed || indexed.mpns !== next.mpns) {
+    // The part numbers' own words (mpn_words, mpn_terms in schema.ts); a component without one has no document.
+    await ex.run('DELETE FROM mpn_words WHERE rowid = ?', [row.rowid])
+    if (next.mpns) await ex.run('INSERT INTO mpn_words (rowid, words) VALUES (?, ?)', [row.rowid, next.mpns])
     const mpnTerms = indexTerms(next.mpns)
     for (const part of chunks(mpnTerms)) await ex.run(`INSERT OR IGNORE INTO mpn_terms (term) VALUES ${part.map(() => '(?)').join(', ')}`, part)
     await ex.run('DELETE FROM mpn_grams WHERE rowid = ?', [row.rowid])
@@ -317,6 +347,7 @@ export async function unindexComponent(ex: SqlExecutor, rowid: number): Promise<
   await ex.run('DELETE FROM components_fts WHERE rowid = ?', [rowid])
   await ex.run('DELETE FROM components_grams WHERE rowid = ?', [rowid])
   await ex.run('DELETE FROM mpn_grams WHERE rowid = ?', [rowid])
+  await ex.run('DELETE FROM mpn_words WHERE rowid = ?', [rowid])
 }
 
 

@@ -197,7 +197,7 @@ export function searchStoreSuite(storage: () => Storage): void {
         expect(mpns[0]!.detail).toBe('TI · IC-7')
       })
 
-      it('keeps the ranking over a few thousand components', async () => {
+      it('keeps the ranking over a few thousand components', { timeout: 90_000 }, async () => {
         const s = storage()
         await s.transaction(async (tx) => {
           for (let i = 0; i < 3000; i++) await tx.components.create({ name: `Part ${i} capacitor`, ipn: `C-${i}` })
