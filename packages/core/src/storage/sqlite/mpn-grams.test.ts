@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { recordStatements } from '../../../test/sqlite-statements'
 import { createSqliteStorage, type SqliteStorage } from './storage'
 
 // MPN suggestions by substring read the 3-character windows of part numbers
@@ -43,15 +44,10 @@ describe('the part numbers\' own windows (mpn_grams)', () => {
   it('answer the substring tier of MPN suggestions instead of the windows of names', async () => {
     for (let i = 0; i < 30; i++) await storage.components.create({ name: `LM358 clone ${i}`, mpns: [{ manufacturer: 'Acme', partNumber: `AC-${i}` }] })
     await storage.components.create({ name: 'Quad op amp', mpns: [{ manufacturer: 'TI', partNumber: 'XLM358Q' }] })
-    const db = storage.database.db
-    const prepare = db.prepare.bind(db)
-    const statements: string[] = []
-    db.prepare = ((sql: string) => {
-      statements.push(sql)
-      return prepare(sql)
-    }) as typeof db.prepare
+    const log = recordStatements(storage.database.db)
     expect(await partNumbers('LM358')).toEqual(['XLM358Q'])
-    const substring = statements.filter((sql) => /grams MATCH/.test(sql))
+    log.stop()
+    const substring = log.statements.filter((sql) => /grams MATCH/.test(sql))
     expect(substring).toHaveLength(1)
     expect(substring[0]).toContain('mpn_grams MATCH')
   })

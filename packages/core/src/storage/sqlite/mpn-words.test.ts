@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { recordStatements } from '../../../test/sqlite-statements'
 import { openSqlite } from './engine/driver'
 import { SCHEMA_VERSION_BEFORE_MPN_WORDS } from './schema'
 import { createSqliteStorage, type SqliteStorage } from './storage'
@@ -27,19 +28,13 @@ async function storageAt(dir?: string): Promise<SqliteStorage> {
 
 /** The statements `fn` prepares on the storage's connection. */
 async function statementsOf(storage: SqliteStorage, fn: () => Promise<unknown>): Promise<string[]> {
-  const db = storage.database.db
-  const prepare = db.prepare.bind(db)
-  const statements: string[] = []
-  db.prepare = ((sql: string) => {
-    statements.push(sql)
-    return prepare(sql)
-  }) as typeof db.prepare
+  const log = recordStatements(storage.database.db)
   try {
     await fn()
   } finally {
-    db.prepare = prepare
+    log.stop()
   }
-  return statements
+  return log.statements
 }
 
 const documents = (storage: SqliteStorage) => (storage.database.db.prepare('SELECT rowid FROM mpn_words ORDER BY rowid').all() as { rowid: number }[]).map((r) => r.rowid)

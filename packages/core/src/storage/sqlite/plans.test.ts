@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { recordStatements } from '../../../test/sqlite-statements'
 import { ComponentListQuery } from '../../schemas/component'
 import { createSqliteStorage, type SqliteStorage } from './storage'
 
@@ -23,20 +24,14 @@ beforeEach(async () => {
     })
   }
   // Every statement the list runs, by its text.
-  const db = storage.database.db
-  const prepare = db.prepare.bind(db)
-  statements = []
-  db.prepare = ((sql: string) => {
-    statements.push(sql)
-    return prepare(sql)
-  }) as typeof db.prepare
+  statements = recordStatements(storage.database.db).statements
 })
 afterEach(async () => await storage.close())
 
 /** The plan lines of the statements prepared to list with `filters`: a first page, a later page (with the count) and its JSON. */
 async function plansOf(filters: Record<string, unknown>): Promise<string[]> {
   // Statements are prepared once and kept: those of this call are the ones it prepared.
-  statements = []
+  statements.length = 0
   const first = await storage.components.listIds(ComponentListQuery.parse({ limit: '1', ...filters }))
   expect(first.nextCursor).not.toBeNull()
   await storage.components.listIds(ComponentListQuery.parse({ limit: '1', cursor: first.nextCursor, ...filters }))
@@ -80,14 +75,14 @@ describe('filtered list plans', () => {
   it('do not test again, on each part an index listed, the filter that index answers (decision 0212)', async () => {
     // Testing the tag again made a count of 10,001 parts 38 ms instead of 9 at a million.
     for (const filters of [{ tag: 'smd' }, { manufacturer: 'yageo' }, { parameter: 'Resistance:2k..15k' }]) {
-      statements = []
+      statements.length = 0
       await storage.components.listIds(ComponentListQuery.parse({ limit: '1', ...filters }))
       const counts = statements.filter((sql) => /SELECT count\(\*\) AS n, max\(r\) AS last, .* FROM \(SELECT c.rowid AS r FROM .* CROSS JOIN components c/.test(sql))
       expect(counts, JSON.stringify(filters)).toHaveLength(1)
       expect(counts[0], JSON.stringify(filters)).not.toContain('EXISTS')
     }
     // A second filter is tested on each part the first one's index listed.
-    statements = []
+    statements.length = 0
     await storage.components.listIds(ComponentListQuery.parse({ limit: '1', tag: 'rare', manufacturer: 'yageo' }))
     expect(statements.filter((sql) => /CROSS JOIN components c/.test(sql) && sql.includes('EXISTS (SELECT 1 FROM mpns m'))).not.toEqual([])
   })

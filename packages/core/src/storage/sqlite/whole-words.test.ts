@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { recordStatements } from '../../../test/sqlite-statements'
 import { mpnMatch, textMatch } from './search'
 import { createSqliteStorage, type SqliteStorage } from './storage'
 
@@ -20,22 +21,13 @@ afterEach(async () => await storage.close())
 
 /** The FTS5 queries `fn` runs against the word index. */
 async function matchesOf(fn: () => Promise<unknown>): Promise<string[]> {
-  const db = storage.database.db
-  const prepare = db.prepare.bind(db)
-  const matches: string[] = []
-  db.prepare = ((sql: string) => {
-    const stmt = prepare(sql)
-    if (!/components_fts MATCH/.test(sql)) return stmt
-    const all = stmt.all.bind(stmt)
-    stmt.all = ((...params: unknown[]) => (matches.push(String(params[0])), all(...params))) as typeof stmt.all
-    return stmt
-  }) as typeof db.prepare
+  const log = recordStatements(storage.database.db)
   try {
     await fn()
   } finally {
-    db.prepare = prepare
+    log.stop()
   }
-  return matches
+  return log.runs.filter((r) => /components_fts MATCH/.test(r.sql)).map((r) => String(r.params[0]))
 }
 
 describe("suggest's word tier", () => {
