@@ -10,7 +10,7 @@ export const searchRoutes = [
     operationId: 'suggest',
     permission: 'library:read',
     summary: 'Suggestions as you type, best match first',
-    description: 'A field that starts with `q` ranks before a word that does, before `q` anywhere. Deleted components never appear.',
+    description: 'A field that starts with `q` ranks first; then a record holding every word of `q` as a whole word, then one with a word starting with each, then `q` anywhere in a field. Ties go to the shorter label. Deleted components never appear.',
     query: SuggestQuery,
     responses: { 200: { description: 'Suggestions', schema: z.array(Suggestion) } },
     handler: ({ query, services }) => services.storage.search.suggest(query.entity, query.q, query.limit),
