@@ -87,7 +87,7 @@ export function createPushRunner(options: RunnerOptions): PushRunner {
     if (storage.claimRun && !claim) return false
     // The claim is taken after the run was read as active: another server may have ended it (and its connector
     // may be gone) in between, and it releases its claim only once that end is written, so read it again now.
-    const current = claim ? await storage.runs.get(runId).catch(() => null) : null
+    const current = claim ? await storage.runs.get(runId, { batches: 0 }).catch(() => null) : null
     if (active.has(connectorId) || (claim && (!current || (current.status !== 'queued' && current.status !== 'running')))) {
       await claim?.release()
       return false
@@ -146,7 +146,7 @@ export function createPushRunner(options: RunnerOptions): PushRunner {
   const sandboxPool = options.sandboxPool ?? createSandboxPool()
   const webhook = createWebhookConnector({ ...options, outboundPolicy, sandboxPool })
   const _execute = async (runId: string, signal: AbortSignal): Promise<Run> => {
-    const run = await storage.runs.get(runId)
+    const run = await storage.runs.get(runId, { batches: 0 })
     const connector = await storage.connectors.get(run.connectorId).catch(() => null)
     const definition = !connector || connector.type === 'webhook' ? webhook : options.connectors?.find((c) => c.type === connector.type)
     if (!definition) {
@@ -182,7 +182,7 @@ export function createPushRunner(options: RunnerOptions): PushRunner {
     },
 
     async resume(runId) {
-      const run = await storage.runs.get(runId)
+      const run = await storage.runs.get(runId, { batches: 0 })
       if (run.status !== 'queued' && run.status !== 'running') throw new ComplibError('CONFLICT', `run ${runId} is ${run.status}; only an interrupted run can be resumed`)
       if (active.get(run.connectorId)?.runId === runId) throw new ComplibError('CONFLICT', `run ${runId} is in progress`)
       if (active.has(run.connectorId)) throw new ComplibError('CONFLICT', `connector ${run.connectorId} is running ${active.get(run.connectorId)!.runId}`)
@@ -191,7 +191,7 @@ export function createPushRunner(options: RunnerOptions): PushRunner {
     },
 
     async cancel(runId) {
-      const run = await storage.runs.get(runId)
+      const run = await storage.runs.get(runId, { batches: 0 })
       if (run.status !== 'queued' && run.status !== 'running') throw new ComplibError('CONFLICT', `run ${runId} is ${run.status}; only a queued or running run can be cancelled`)
       const current = active.get(run.connectorId)
       if (current?.runId === runId) {

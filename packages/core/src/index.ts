@@ -115,7 +115,7 @@ export type {
   AttachmentInput, AttachmentStore, CategoryStore, ComponentStore, ConnectorStore, DeliveryRead, DocumentRecord, DocumentStore, ImportRecord,
   ImportRowStore, StoredImportRow, StoredImportOutcome,
   JobRecord, LibraryItemQuery, LibraryItemStore, LocationStore, ManufacturerStore, MpnStore, Page, PageOptions, ParameterInput, ParameterStore,
-  ParameterTypeStore, RunBatchPatch, RunCreate, RunPatch, RunStore, SearchStore, Storage, StorageBackup, StorageSession, StoredConnector, StoredSource, SourceStore, OfferStore, ProvenanceStore, TagStore,
+  ParameterTypeStore, RunBatchPatch, RunCreate, RunPatch, RunStore, RunTotals, SearchStore, Storage, StorageBackup, StorageSession, StoredConnector, StoredSource, SourceStore, OfferStore, ProvenanceStore, TagStore,
   WriteOptions, UserStore, UserCredentials, AuthSession, AuthSessionStore, TokenStore, TokenCreateInput, AuditStore, AuditInput, SettingsStore, SavedViewStore,
   ExternalRef, ExternalRefKind, ExternalRefStore,
 } from './storage/types'

@@ -1,4 +1,4 @@
-import type { RunBatch, RunDetail, Storage } from '@complib/core'
+import type { Run, RunBatch, RunDetail, RunTotals, Storage } from '@complib/core'
 
 /** How often the stream looks at the run record; the record is the truth (a resumed run streams the same). */
 export const RUN_EVENTS_INTERVAL_MS = 250
@@ -17,7 +17,7 @@ const FINISHED = new Set(['succeeded', 'failed', 'cancelled'])
  * Batches that had already ended when the stream opened are sent first, so a
  * late subscriber sees the whole run. The stream stops when the client goes away.
  */
-export function createRunEventStream(storage: Storage, first: RunDetail, signal?: AbortSignal): ReadableStream<Uint8Array> {
+export function createRunEventStream(storage: Storage, first: Run, signal?: AbortSignal): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder()
   let timer: ReturnType<typeof setTimeout> | undefined
   let closed = false
@@ -29,17 +29,36 @@ export function createRunEventStream(storage: Storage, first: RunDetail, signal?
   return new ReadableStream<Uint8Array>({
     start(controller) {
       const sent = new Set<number>()
+      // Past the batches that had all ended (and were sent) when last read: each look reads from
+      // here on, the batches in flight and those after them, not the run's every batch (4,000 for
+      // a push of a million parts). A batch held long (a receiver that times out) keeps this where
+      // it is, and the looks read everything after it meanwhile, as they all did before.
+      let after: string | undefined
       let lastProgress = ''
       let lastBeat = Date.now()
       const send = (event: string, data: unknown) => controller.enqueue(encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`))
-      const emit = (run: RunDetail): boolean => {
-        for (const batch of run.batches) {
-          if ((batch.status === 'succeeded' || batch.status === 'failed') && !sent.has(batch.index)) {
-            sent.add(batch.index)
-            send('batch', batch satisfies RunBatch)
+      const ended = (b: RunBatch) => b.status === 'succeeded' || b.status === 'failed'
+      /** Sends the batches that ended since the last look, by index; whether the run has finished. */
+      const look = async (): Promise<boolean> => {
+        // The run first: a batch it counts as ended is among those read after it.
+        const run = await storage.runs.get(first.id, { batches: 0 })
+        const totals = await storage.runs.totals(first.id)
+        let cursor = after
+        let frontier = true
+        do {
+          const page = await storage.runs.listBatches(first.id, { limit: BATCH_PAGE, cursor })
+          if (closed) return true
+          for (const batch of page.items) {
+            if (ended(batch) && !sent.has(batch.index)) {
+              sent.add(batch.index)
+              send('batch', batch satisfies RunBatch)
+            }
           }
-        }
-        const summary = _summary(run)
+          frontier &&= page.nextCursor !== null && page.items.every(ended)
+          if (frontier) after = page.nextCursor!
+          cursor = page.nextCursor ?? undefined
+        } while (cursor)
+        const summary = _summary(run, totals)
         const key = JSON.stringify(summary)
         if (key !== lastProgress) {
           lastProgress = key
@@ -54,9 +73,7 @@ export function createRunEventStream(storage: Storage, first: RunDetail, signal?
       const tick = async () => {
         if (closed) return
         try {
-          const run = await storage.runs.get(first.id)
-          if (closed) return
-          if (emit(run)) {
+          if (await look()) {
             stop()
             controller.close()
             return
@@ -77,39 +94,26 @@ export function createRunEventStream(storage: Storage, first: RunDetail, signal?
       }
       // retry: how long an EventSource waits before reconnecting.
       controller.enqueue(encoder.encode('retry: 1000\n\n'))
-      if (emit(first)) {
-        stop()
-        controller.close()
-        return
-      }
-      timer = setTimeout(() => void tick(), RUN_EVENTS_INTERVAL_MS)
+      void tick()
     },
     cancel: stop,
   })
 }
 
+/** Batches read per page while looking for those that ended. */
+const BATCH_PAGE = 100
+
 /**
- * The run without batches and logs, its counts taken from the batches: the
- * stored run's own counters are settled when it ends, the batches as each one does.
+ * The run without batches and logs, its counts taken from the batches' sums:
+ * the stored run's own counters are settled when it ends, the batches as each one does.
  */
-function _summary(run: RunDetail): Omit<RunDetail, 'batches' | 'logs'> {
-  const { batches, logs: _l, ...rest } = run
-  if (batches.length === 0) return rest
-  let succeeded = 0
-  let failed = 0
-  let sent = 0
-  let skipped = 0
-  for (const b of batches) {
-    if (b.status === 'succeeded') succeeded++
-    if (b.status === 'failed') failed++
-    sent += b.entitiesSent
-    skipped += b.entitiesSkipped
-  }
+function _summary(run: Run, totals: RunTotals): Omit<RunDetail, 'batches' | 'logs' | 'batchesNextCursor'> {
+  const { batches: _b, batchesNextCursor: _c, logs: _l, ...rest } = run as RunDetail
   return {
     ...rest,
-    batchesSucceeded: Math.max(rest.batchesSucceeded, succeeded),
-    batchesFailed: Math.max(rest.batchesFailed, failed),
-    entitiesSent: Math.max(rest.entitiesSent, sent),
-    entitiesSkipped: Math.max(rest.entitiesSkipped, skipped),
+    batchesSucceeded: Math.max(rest.batchesSucceeded, totals.batchesSucceeded),
+    batchesFailed: Math.max(rest.batchesFailed, totals.batchesFailed),
+    entitiesSent: Math.max(rest.entitiesSent, totals.entitiesSent),
+    entitiesSkipped: Math.max(rest.entitiesSkipped, totals.entitiesSkipped),
   }
 }

@@ -298,7 +298,7 @@ export const connectorRoutes = [
       },
     },
     handler: async ({ params, services, event }) => {
-      const run = await services.storage.runs.get(params.runId)
+      const run = await services.storage.runs.get(params.runId, { batches: 0 })
       return new Response(createRunEventStream(services.storage, run, event.req.signal), {
         headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' },
       })
@@ -336,9 +336,9 @@ function _codeView(services: AppServices, c: StoredConnector): z.infer<typeof Co
   return { code: c.code ?? defaultCode, isDefault: c.code === null }
 }
 
-/** A run without its batches (a RunDetail carries them). */
+/** A run without its batches and their cursor (a RunDetail carries them). */
 function _summary(run: Run): Run {
-  const { batches: _batches, ...rest } = run as Run & { batches?: unknown }
+  const { batches: _batches, batchesNextCursor: _next, ...rest } = run as Run & { batches?: unknown; batchesNextCursor?: unknown }
   return rest
 }
 

@@ -141,6 +141,19 @@ export const runs = {
 
   planMore: async (ex, runId, count) => await _plan(ex, runId, count),
 
+  async totals(ex, runId) {
+    await _row(ex, runId)
+    const row = (await ex.get<{ succeeded: number | string | null; failed: number | string | null; sent: number | string | null; skipped: number | string | null; first_error: string | null }>(
+      `SELECT sum(CASE WHEN status = 'succeeded' THEN 1 ELSE 0 END) AS succeeded, sum(CASE WHEN status = 'failed' THEN 1 ELSE 0 END) AS failed,
+         sum(CASE WHEN status = 'succeeded' THEN sent ELSE 0 END) AS sent, sum(skipped) AS skipped,
+         (SELECT error FROM run_batches WHERE run_id = ?1 AND status = 'failed' ORDER BY idx LIMIT 1) AS first_error
+       FROM run_batches WHERE run_id = ?1`,
+      [runId],
+    ))!
+    // PostgreSQL sums integers as numeric, which its driver gives as text; no batch at all sums to NULL.
+    return { batchesSucceeded: Number(row.succeeded ?? 0), batchesFailed: Number(row.failed ?? 0), entitiesSent: Number(row.sent ?? 0), entitiesSkipped: Number(row.skipped ?? 0), firstError: row.first_error }
+  },
+
   async getBatchPayload(ex, runId, index) {
     await _row(ex, runId)
     const row = await ex.get<Pick<_BatchRow, 'ids' | 'body'> & { mark: number | null }>('SELECT ids, body, mark FROM run_batches WHERE run_id = ? AND idx = ?', [runId, index])
@@ -150,7 +163,7 @@ export const runs = {
 } satisfies StoreRepo<RunStore>
 
 /** How each method uses the database (Access). */
-export const runAccess = { get: 'snapshot', listBatches: 'snapshot', list: 'snapshot', listActive: 'read', getBatchPayload: 'snapshot', create: 'write', planMore: 'write', update: 'write', updateBatch: 'write' } as const satisfies StoreAccess<RunStore>
+export const runAccess = { get: 'snapshot', listBatches: 'snapshot', list: 'snapshot', listActive: 'read', getBatchPayload: 'snapshot', totals: 'snapshot', create: 'write', planMore: 'write', update: 'write', updateBatch: 'write' } as const satisfies StoreAccess<RunStore>
 
 interface _Row {
   id: string

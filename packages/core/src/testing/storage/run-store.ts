@@ -233,6 +233,25 @@ export function runStoreSuite(storage: () => Storage): void {
       expect(await s.runs.getBatchPayload(run.id, 0)).toMatchObject({ body: null, mark: 42 })
     })
 
+    it('sums a run\'s batches: succeeded and failed, entities sent by the succeeded ones, skipped by all, the first failure\'s error', async () => {
+      const s = storage()
+      const c = await _connector(s)
+      const run = await s.runs.create({
+        connectorId: c.id,
+        trigger: 'manual',
+        batches: [0, 1, 2, 3].map((i) => ({ webhookId: `msg_${i}`, ids: [`cmp_${i}a`, `cmp_${i}b`, `cmp_${i}c`] })),
+      })
+      expect(await s.runs.totals(run.id)).toEqual({ batchesSucceeded: 0, batchesFailed: 0, entitiesSent: 0, entitiesSkipped: 0, firstError: null })
+      await s.runs.updateBatch(run.id, 0, { status: 'succeeded', entitiesSent: 3 })
+      await s.runs.updateBatch(run.id, 3, { status: 'failed', error: 'batch 3: receiver answered 500', entitiesSkipped: 1 })
+      await s.runs.updateBatch(run.id, 1, { status: 'succeeded', entitiesSent: 2, entitiesSkipped: 1 })
+      await s.runs.updateBatch(run.id, 2, { status: 'failed', error: 'batch 2: no answer' })
+      expect(await s.runs.totals(run.id)).toEqual({ batchesSucceeded: 2, batchesFailed: 2, entitiesSent: 5, entitiesSkipped: 2, firstError: 'batch 2: no answer' })
+      const empty = await s.runs.create({ connectorId: c.id, trigger: 'manual', batches: [] })
+      expect(await s.runs.totals(empty.id)).toEqual({ batchesSucceeded: 0, batchesFailed: 0, entitiesSent: 0, entitiesSkipped: 0, firstError: null })
+      await expect(s.runs.totals('run_01JD7W3T9X4QF5B8S2M6K0N1PZ')).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    })
+
     it('answers NOT_FOUND for an unknown run or batch and changes nothing', async () => {
       const s = storage()
       const c = await _connector(s)
