@@ -1,19 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { startReceiver } from '@complib/test-support/receiver'
 import { useTestApi } from './harness'
+import { parseEvents } from './sse-events'
 
 const api = useTestApi()
 
 const MISSING_RUN = 'run_01JD7W3T9X4QF5B8S2M6K0N1PZ'
-
-/** `event:` / `data:` pairs of a server-sent event stream. */
-function parseEvents(text: string): Array<{ event: string; data: any }> {
-  return text
-    .split('\n\n')
-    .map((block) => ({ event: /^event: (.*)$/m.exec(block)?.[1], data: /^data: (.*)$/m.exec(block)?.[1] }))
-    .filter((e): e is { event: string; data: string } => e.event !== undefined && e.data !== undefined)
-    .map((e) => ({ event: e.event, data: JSON.parse(e.data) }))
-}
 
 describe('GET /api/connector-runs/:id/events', () => {
   it('streams progress, every batch outcome and the end of a run, then closes', async () => {

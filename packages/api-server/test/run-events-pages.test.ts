@@ -1,6 +1,7 @@
 import { createSqliteStorage, type SqliteStorage } from '@complib/core/sqlite'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createRunEventStream } from '../src/connectors/run-events'
+import { parseEvents } from './sse-events'
 
 // The run's event stream looks at the run every 250 ms. It read the run with
 // every batch each time: 4,000 batches for a push of a million parts, tens of
@@ -13,12 +14,7 @@ beforeEach(async () => {
 afterEach(async () => await storage.close())
 
 async function readAll(stream: ReadableStream<Uint8Array>): Promise<Array<{ event: string; data: any }>> {
-  const text = await new Response(stream).text()
-  return text
-    .split('\n\n')
-    .map((block) => ({ event: /^event: (.*)$/m.exec(block)?.[1], data: /^data: (.*)$/m.exec(block)?.[1] }))
-    .filter((e): e is { event: string; data: string } => e.event !== undefined && e.data !== undefined)
-    .map((e) => ({ event: e.event, data: JSON.parse(e.data) }))
+  return parseEvents(await new Response(stream).text())
 }
 
 describe('the run event stream over a run of many batches', () => {
