@@ -47,7 +47,7 @@ export function createRunEventStream(storage: Storage, first: Run, signal?: Abor
         let frontier = true
         do {
           const page = await storage.runs.listBatches(first.id, { limit: BATCH_PAGE, cursor })
-          if (closed) return true
+          if (closed) return false
           for (const batch of page.items) {
             if (ended(batch) && !sent.has(batch.index)) {
               sent.add(batch.index)
@@ -73,7 +73,10 @@ export function createRunEventStream(storage: Storage, first: Run, signal?: Abor
       const tick = async () => {
         if (closed) return
         try {
-          if (await look()) {
+          const finished = await look()
+          // The client went away meanwhile: its stream is already cancelled, nothing more to send.
+          if (closed) return
+          if (finished) {
             stop()
             controller.close()
             return

@@ -60,7 +60,7 @@ export async function textMatch(ex: SqlExecutor, text: string): Promise<TextMatc
     if (found === 'none') return none
     if (!found || found.terms[0] !== only) whole = null
     whole?.push(`"${only}"`)
-    if (found?.terms && found.terms.length > 1 && only!.length > INDEXED_PREFIX) broader = true
+    if (found && found.terms.length > 1 && only!.length > INDEXED_PREFIX) broader = true
     if (found?.expanded) {
       parts.push(`(${found.terms.map((t) => `"${t}"`).join(' OR ')})`)
       if (found.terms.length > PER_PART_MAX) lazy = false
