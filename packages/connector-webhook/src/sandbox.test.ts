@@ -114,6 +114,24 @@ describe('sandbox', () => {
       await expect(sandbox.push(j(ENTITIES), CONFIG, recorder().helpers)).rejects.toThrow(/sandbox was stopped/)
     })
 
+    it('counts the CPU time a stretch used, not the time it waited: the server thread busy for 1.5 s while the code waits for its entities ends nothing', async () => {
+      // Regression: the limit was read off the wall clock, so a stall of the server's thread (or of
+      // the machine) ended the sandbox, and every later batch of the push failed with it.
+      // The loop after the wait gives QuickJS's interrupt handler, which checks the limit, a few calls.
+      const code = 'async function push(entities, config, helpers) { const n = entities.length; let s = 0; for (let i = 0; i < 300000; i++) s += i; helpers.log(String(n)) }'
+      const sandbox = await createSandbox({ code, cpuTimeoutMs: 200 })
+      const r = recorder()
+      const pushed = sandbox.push(j(ENTITIES), CONFIG, r.helpers)
+      // The worker starts the stretch and asks for the entities; this thread answers once it is free.
+      const until = Date.now() + 1500
+      while (Date.now() < until);
+      await pushed
+      expect(r.logs).toEqual(['1'])
+      await sandbox.push(j(ENTITIES), CONFIG, r.helpers)
+      expect(r.logs).toEqual(['1', '1'])
+      sandbox.dispose()
+    })
+
     it('fails a push that never resolves', async () => {
       const sandbox = await createSandbox({ code: 'function push() { return new Promise(() => {}) }', wallTimeoutMs: 300 })
       await expect(sandbox.push(j(ENTITIES), CONFIG, recorder().helpers)).rejects.toThrow(/did not finish/)

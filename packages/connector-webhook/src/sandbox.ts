@@ -65,7 +65,7 @@ export const MAX_BUILT_ENTITIES_CHARS = 32 * 1024 * 1024
 export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   const cpuTimeout = options.cpuTimeoutMs ?? 2000
   const wallTimeout = options.wallTimeoutMs ?? 10 * 60_000
-  const clock = new SharedArrayBuffer(8)
+  const clock = new SharedArrayBuffer(3 * 8)
   // The entities' bytes reach the worker only if the code looks at them: the worker asks, and
   // waits (Atomics.wait on `handshake`) until they are on `entities`, which it reads synchronously.
   const entities = new MessageChannel()
@@ -113,10 +113,16 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     calls.clear()
   }
   // The CPU limit for what QuickJS cannot interrupt (a built-in looping natively): the worker
-  // notes when a stretch of the code began; one far past the limit ends the thread.
+  // notes when a stretch of the code began, and its thread's CPU time then where this thread
+  // can read it; a stretch far past the limit ends the thread. Where the CPU time can be read,
+  // it decides: a thread that waited, or was not scheduled, has not used its time.
   const began = new Float64Array(clock)
   const watchdog = setInterval(() => {
-    if (began[0] && Date.now() - began[0] > cpuTimeout + WATCHDOG_GRACE_MS) stop(_cpuMessage(cpuTimeout))
+    const start = began[0]!
+    if (!start || Date.now() - start <= cpuTimeout + WATCHDOG_GRACE_MS) return
+    const used = began[1] ? _threadCpuMs(began[1]) - began[2]! : Infinity
+    // The same stretch still (a new one may have begun while its CPU time was read).
+    if (used > cpuTimeout + WATCHDOG_GRACE_MS && began[0] === start) stop(_cpuMessage(cpuTimeout))
   }, Math.min(250, Math.max(20, cpuTimeout / 4)))
   watchdog.unref()
 
@@ -254,6 +260,15 @@ async function _settle<T>(fn: () => Promise<T>): Promise<{ value: T } | { error:
     return { value: await fn() }
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) }
+  }
+}
+
+/** The CPU time in ms of this process's thread `tid` (Linux), as the sandbox's worker reads its own; NaN once it has ended. */
+function _threadCpuMs(tid: number): number {
+  try {
+    return Number(readFileSync(`/proc/self/task/${tid}/schedstat`, 'latin1').split(' ', 1)[0]) / 1e6
+  } catch {
+    return Number.NaN
   }
 }
 

@@ -9,6 +9,7 @@
 // 1e15 })`, `.join`, `.reverse`, `.fill` on a huge array-like) runs for minutes
 // without a check. On the server's thread that would stop every request; here it
 // stops this worker, and the server's watchdog terminates it.
+import { readFileSync, readlinkSync } from 'node:fs'
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads'
 import { newQuickJSWASMModuleFromVariant, newVariant } from 'quickjs-emscripten-core'
 import variant from '@jitl/quickjs-wasmfile-release-sync'
@@ -17,9 +18,12 @@ import variant from '@jitl/quickjs-wasmfile-release-sync'
 const data = workerData
 const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort)
 const { limits } = data
-// [0]: when the current synchronous stretch of the code began (0: none runs). The
-// server's watchdog reads it; a stretch past the CPU limit ends this thread.
+// [0]: when the current synchronous stretch of the code began (0: none runs); [1]: this
+// thread's id where the server can read its CPU time (0: it cannot); [2]: that CPU time, in
+// ms, when the stretch began. The server's watchdog reads them; a stretch past the CPU limit
+// ends this thread.
 const clock = new Float64Array(data.clock)
+const cpu = _threadCpuClock()
 
 // The hard memory limit is the WebAssembly memory's maximum: QuickJS's own limit
 // (memoryLimitBytes) counts 8 bytes a block in this build (no malloc_usable_size under
@@ -44,9 +48,20 @@ const runtime = QuickJS.newRuntime({
   // Below the thread's own stack: deep recursion is QuickJS's "stack overflow", not a trap.
   maxStackSizeBytes: 512 * 1024,
 })
+// The limit is on CPU time, not on the wall clock: a stretch that waited (for its entities,
+// while the server's thread was busy) or was not scheduled (a machine stalled by other work)
+// has not used its time. The wall clock is checked first, as it is cheap and never behind the
+// thread's CPU time; past it, the CPU time decides and sets the next check.
 let deadline = Infinity
+let cpuAtStart = 0
 let interrupted = false
-runtime.setInterruptHandler(() => (Date.now() > deadline ? (interrupted = true) : false))
+runtime.setInterruptHandler(() => {
+  if (Date.now() <= deadline) return false
+  const left = cpu ? data.cpuTimeoutMs - (cpu() - cpuAtStart) : 0
+  if (left <= 0) return (interrupted = true)
+  deadline = Date.now() + left
+  return false
+})
 const vm = runtime.newContext()
 
 /** Calls in progress. Their entities stay on the server thread until the code looks at them (entitiesBytes). */
@@ -89,6 +104,8 @@ let dead = false
 function stretch(/** @type {() => void} */ fn) {
   if (dead) return
   deadline = Date.now() + data.cpuTimeoutMs
+  cpuAtStart = cpu ? cpu() : 0
+  clock[2] = cpuAtStart
   clock[0] = Date.now()
   try {
     fn()
@@ -221,6 +238,32 @@ port.on('message', (/** @type {any} */ m) => {
     })
   }
 })
+
+/**
+ * This thread's CPU time in ms, or null where it cannot be read (the wall clock then stands
+ * in). On Linux, the kernel's count of the thread's time on a CPU (/proc/.../schedstat, in
+ * ns), which the server's thread reads too, by this thread's id (clock[1]); elsewhere Node's
+ * process.threadCpuUsage (Node 23.9 and later), which only this thread can read.
+ */
+function _threadCpuClock() {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop())
+    const path = `/proc/self/task/${tid}/schedstat`
+    const read = () => Number(readFileSync(path, 'latin1').split(' ', 1)[0]) / 1e6
+    if (Number.isFinite(read())) {
+      clock[1] = tid
+      return read
+    }
+  } catch {
+    // Not Linux, or no /proc: Node's own count, if it has one.
+  }
+  const usage = /** @type {{ threadCpuUsage?: () => { user: number, system: number } }} */ (process).threadCpuUsage
+  if (typeof usage !== 'function') return null
+  return () => {
+    const u = usage.call(process)
+    return (u.user + u.system) / 1000
+  }
+}
 
 /** An error from QuickJS as one line: name and message, and where it was thrown for a syntax error. */
 function _describe(/** @type {any} */ e) {
