@@ -29,33 +29,42 @@ export function createRunEventStream(storage: Storage, first: Run, signal?: Abor
   return new ReadableStream<Uint8Array>({
     start(controller) {
       const sent = new Set<number>()
-      // Past the batches that had all ended (and were sent) when last read: each look reads from
-      // here on, the batches in flight and those after them, not the run's every batch (4,000 for
-      // a push of a million parts). A batch held long (a receiver that times out) keeps this where
-      // it is, and the looks read everything after it meanwhile, as they all did before.
-      let after: string | undefined
+      // What each look reads: the batches it saw in flight (or not yet started) by index, then
+      // those recorded from the last full page on, not the run's every batch (4,000 for a push of
+      // a million parts). A run plans its batches a few ahead of those it sends, so few are in
+      // flight, however long one of them is held (a receiver that times out, retried).
+      const waiting = new Set<number>()
+      let tail: string | undefined
       let lastProgress = ''
       let lastBeat = Date.now()
       const send = (event: string, data: unknown) => controller.enqueue(encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`))
       const ended = (b: RunBatch) => b.status === 'succeeded' || b.status === 'failed'
+      const seen = (batch: RunBatch) => {
+        if (!ended(batch)) return void waiting.add(batch.index)
+        waiting.delete(batch.index)
+        if (sent.has(batch.index)) return
+        sent.add(batch.index)
+        send('batch', batch satisfies RunBatch)
+      }
       /** Sends the batches that ended since the last look, by index; whether the run has finished. */
       const look = async (): Promise<boolean> => {
         // The run first: a batch it counts as ended is among those read after it.
         const run = await storage.runs.get(first.id, { batches: 0 })
         const totals = await storage.runs.totals(first.id)
-        let cursor = after
-        let frontier = true
+        const again = [...waiting].sort((a, b) => a - b)
+        for (let i = 0; i < again.length; i += BATCH_PAGE) {
+          const indexes = again.slice(i, i + BATCH_PAGE)
+          const page = await storage.runs.listBatches(first.id, { limit: indexes.length, indexes })
+          if (closed) return false
+          page.items.forEach(seen)
+        }
+        let cursor = tail
         do {
           const page = await storage.runs.listBatches(first.id, { limit: BATCH_PAGE, cursor })
           if (closed) return false
-          for (const batch of page.items) {
-            if (ended(batch) && !sent.has(batch.index)) {
-              sent.add(batch.index)
-              send('batch', batch satisfies RunBatch)
-            }
-          }
-          frontier &&= page.nextCursor !== null && page.items.every(ended)
-          if (frontier) after = page.nextCursor!
+          page.items.forEach(seen)
+          // A page with more after it is never read again; the last one is, for the batches recorded after it.
+          if (page.nextCursor) tail = page.nextCursor
           cursor = page.nextCursor ?? undefined
         } while (cursor)
         const summary = _summary(run, totals)

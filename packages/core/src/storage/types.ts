@@ -514,8 +514,12 @@ export interface RunStore {
   create(input: RunCreate): Promise<RunDetail>
   /** The run with every batch, or with the first `options.batches` and the cursor of the rest (`batchesNextCursor`). */
   get(id: string, options?: { batches?: number }): Promise<RunDetail>
-  /** A page of the run's batches by index, `status` keeping those in one of the given statuses. */
-  listBatches(runId: string, page: PageOptions & { status?: readonly BatchStatus[] | undefined }): Promise<Page<RunBatch>>
+  /**
+   * A page of the run's batches by index, `status` keeping those in one of the
+   * given statuses, `indexes` those of the given indexes (a watcher looking
+   * again at the batches it saw in flight; `total` is then how many it found).
+   */
+  listBatches(runId: string, page: PageOptions & { status?: readonly BatchStatus[] | undefined; indexes?: readonly number[] | undefined }): Promise<Page<RunBatch>>
   list(connectorId: string, page: PageOptions): Promise<Page<Run>>
   /** Runs in `queued` or `running`, oldest first: what a restart resumes. */
   listActive(): Promise<Run[]>

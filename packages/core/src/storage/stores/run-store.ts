@@ -61,8 +61,14 @@ export const runs = {
       where.push(`status IN (${placeholders(page.status.length)})`)
       params.push(...page.status)
     }
+    if (page.indexes) {
+      // Each by its key; a run's index is below 2^31, so they are inlined as integers.
+      const wanted = page.indexes.filter((i) => Number.isSafeInteger(i) && i >= 0)
+      where.push(wanted.length ? `idx IN (${wanted.join(', ')})` : '0 = 1')
+    }
     // A run holds at most a few thousand batches: counting those of a status reads them once.
-    const total = page.status?.length ? (await ex.get<{ n: number }>(`SELECT count(*) AS n FROM run_batches WHERE ${where.join(' AND ')}`, params))!.n : run.batches_total
+    const counted = page.status?.length || page.indexes
+    const total = counted ? (await ex.get<{ n: number }>(`SELECT count(*) AS n FROM run_batches WHERE ${where.join(' AND ')}`, params))!.n : run.batches_total
     if (page.cursor) {
       where.push('idx > ?')
       params.push(_batchCursor(page.cursor))
