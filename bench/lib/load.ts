@@ -103,9 +103,10 @@ export function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!
 }
 
+/** The nearest-rank percentile: the smallest value with at least `p` of the values at or below it (the p99 of 100 is the 99th, not the largest). */
 export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(sorted.length * p) - 1))]!
 }
 
 export const mb = (bytes: number) => `${Math.round(bytes / 1048576)} MB`
