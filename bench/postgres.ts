@@ -41,7 +41,7 @@ export async function benchPostgres(ctx: HttpBenchContext, sqlite: ServerProcess
     const page = await both(pages, 32)
     const write = await both(writes, WRITERS)
     const suggest = { sqlite: await _suggest(sqlite), postgres: await _suggest(one) }
-    const filterRounds = ctx.quick ? 5 : 21
+    const filterRounds = ctx.quick ? 5 : 101
     const filters = { sqlite: await measureFilters(sqlite.url, filterRounds), postgres: await measureFilters(one.url, filterRounds) }
 
     // Two servers on the database beside one: the same load split between them.

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
+import module from 'node:module'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -34,10 +35,14 @@ describe('the packed @complib/api-server', () => {
     await exec('npm', ['install', ...tarballs, '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { cwd: project, maxBuffer: 64 * 1024 * 1024 })
     const bin = join(project, 'node_modules/.bin/complib')
     expect(existsSync(bin)).toBe(true)
+    // The bin keeps the compiled modules in a cache on disk where Node can (22.1 and later), in the temporary folder.
+    const temp = join(work, 'tmp')
+    await mkdir(temp)
+    const env = { ...process.env, TMPDIR: temp, NODE_COMPILE_CACHE: undefined, NODE_DISABLE_COMPILE_CACHE: undefined }
 
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       const data = join(work, `data-${signal}`)
-      const child = spawn(bin, ['serve', '--port', '0', '--data', data], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] })
+      const child = spawn(bin, ['serve', '--port', '0', '--data', data], { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] })
       let out = ''
       child.stderr.on('data', (d) => (out += d))
       const url = await new Promise<string>((resolve, reject) => {
@@ -76,5 +81,8 @@ describe('the packed @complib/api-server', () => {
       expect(refused, signal).toBe(true)
       expect(existsSync(join(data, 'complib.lock')), signal).toBe(false)
     }
+    const cached = existsSync(join(temp, 'node-compile-cache')) ? await readdir(join(temp, 'node-compile-cache'), { recursive: true }) : []
+    if (typeof (module as { enableCompileCache?: unknown }).enableCompileCache === 'function') expect(cached.length, `Node ${process.version}`).toBeGreaterThan(0)
+    else expect(cached).toEqual([])
   })
 })
