@@ -234,7 +234,10 @@ async function _exportFiltered(person: Person, sheet: Sheet): Promise<void> {
   // An Export menu (or button) on the library screen, then its CSV choice if it offers one.
   const screen = page.getByRole('main')
   const opener = screen.locator('summary', { hasText: /^Export/ }).or(screen.getByRole('button', { name: /^Export/ }))
-  if ((await opener.count()) === 0) throw new Error('the library screen offers no export of the filtered rows')
+  // Waited for, not counted at once: the screen's count can show a moment before its toolbar does.
+  await opener.first().waitFor({ timeout: 10_000 }).catch(() => {
+    throw new Error('the library screen offers no export of the filtered rows')
+  })
   const downloaded = page.waitForEvent('download')
   downloaded.catch(() => {}) // awaited below; a page that never downloads fails there
   await person.click(opener.first())
