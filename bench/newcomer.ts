@@ -234,7 +234,7 @@ async function _exportFiltered(person: Person, sheet: Sheet): Promise<void> {
   // An Export menu (or button) on the library screen, then its CSV choice if it offers one.
   const screen = page.getByRole('main')
   const opener = screen.locator('summary', { hasText: /^Export/ }).or(screen.getByRole('button', { name: /^Export/ }))
-  // Waited for, not counted at once: the screen's count can show a moment before its toolbar does.
+  // Waited for, not counted at once, so a slow render is not taken for a missing control.
   await opener.first().waitFor({ timeout: 10_000 }).catch(() => {
     throw new Error('the library screen offers no export of the filtered rows')
   })
@@ -262,7 +262,9 @@ async function _applyRange(person: Person): Promise<void> {
 
 async function _toScreen(person: Person, name: string): Promise<void> {
   await person.click(person.page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name, exact: true }))
-  await person.page.getByRole('heading', { level: 1 }).first().waitFor()
+  // The screen's own heading: the one before it stays a moment after the click, and its count line
+  // ("41 components selected" on the bulk edit screen) read as the library's.
+  await person.page.getByRole('heading', { level: 1, name, exact: true }).waitFor()
 }
 
 /** The count above the table, once the server's answer is in. */
