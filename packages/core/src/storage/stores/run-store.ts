@@ -66,9 +66,8 @@ export const runs = {
       const wanted = page.indexes.filter((i) => Number.isSafeInteger(i) && i >= 0)
       where.push(wanted.length ? `idx IN (${wanted.join(', ')})` : '0 = 1')
     }
-    // A run holds at most a few thousand batches: counting those of a status reads them once.
-    const counted = page.status?.length || page.indexes
-    const total = counted ? (await ex.get<{ n: number }>(`SELECT count(*) AS n FROM run_batches WHERE ${where.join(' AND ')}`, params))!.n : run.batches_total
+    const filtered = [...where]
+    const filteredParams = [...params]
     if (page.cursor) {
       where.push('idx > ?')
       params.push(_batchCursor(page.cursor))
@@ -76,6 +75,9 @@ export const runs = {
     const rows = await ex.all<Omit<_BatchRow, 'ids' | 'body'>>(`SELECT ${_BATCH_COLUMNS} FROM run_batches WHERE ${where.join(' AND ')} ORDER BY idx LIMIT ?`, [...params, page.limit + 1])
     const more = rows.length > page.limit
     if (more) rows.pop()
+    // Unfiltered, the run's own count. A first page that holds every match counted them; else a
+    // run holds at most a few thousand batches, and counting those of a filter reads them once.
+    const total = filtered.length === 1 ? run.batches_total : !page.cursor && !more ? rows.length : (await ex.get<{ n: number }>(`SELECT count(*) AS n FROM run_batches WHERE ${filtered.join(' AND ')}`, filteredParams))!.n
     return { items: rows.map(_batchView), total, nextCursor: more ? encodeCursor([rows.at(-1)!.idx]) : null }
   },
 
